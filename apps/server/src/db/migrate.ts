@@ -1,0 +1,40 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Database } from './client.js';
+
+const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+/**
+ * Applies numbered SQL migrations (NNNN_name.sql) in order, each in its own transaction, and records
+ * them in schema_migrations. On a real server an advisory lock keeps two starting processes apart.
+ */
+export async function migrate(database: Database, dir = MIGRATIONS_DIR): Promise<string[]> {
+  const files = readdirSync(dir)
+    .filter((f) => /^\d{4}_.+\.sql$/.test(f))
+    .sort();
+  await database.exec(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+  );
+  if (database.kind === 'postgres') await database.query('SELECT pg_advisory_lock(4242001)');
+  try {
+    const done = new Set(
+      (await database.query<{ version: string }>('SELECT version FROM schema_migrations')).map((r) => r.version),
+    );
+    const applied: string[] = [];
+    for (const file of files) {
+      if (done.has(file)) continue;
+      const script = readFileSync(join(dir, file), 'utf8');
+      await database.exec(
+        `BEGIN;\n${script}\n;INSERT INTO schema_migrations (version) VALUES ('${file.replace(/'/g, "''")}');\nCOMMIT;`,
+      );
+      applied.push(file);
+    }
+    return applied;
+  } catch (error) {
+    await database.exec('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    if (database.kind === 'postgres') await database.query('SELECT pg_advisory_unlock(4242001)');
+  }
+}

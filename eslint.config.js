@@ -1,0 +1,49 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/data/**', '**/.tsbuild/**', 'apps/web/public/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    plugins: { 'import-x': importX },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'import-x/no-cycle': 'error',
+      // Import direction is one way (STYLE.md §2): packages never import apps; the server never imports the web.
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            { target: './packages', from: './apps' },
+            { target: './apps/server', from: './apps/web' },
+            { target: './apps/web', from: './apps/server' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/web/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // No feature imports another feature (STYLE.md §2); compose them in app/.
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            { target: './apps/web/src/lib', from: './apps/web/src/features' },
+            { target: './apps/web/src/components', from: './apps/web/src/features' },
+            { target: './apps/web/src/features', from: './apps/web/src/app' },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+/** Country areas (product.md §1) with their time zones (DOMAIN.md "Areas and tenants"). */
+export const COUNTRY_AREAS = {
+  norway: 'Europe/Oslo',
+  sweden: 'Europe/Stockholm',
+  denmark: 'Europe/Copenhagen',
+  switzerland: 'Europe/Zurich',
+  belgium: 'Europe/Brussels',
+  spain: 'Europe/Madrid',
+  portugal: 'Europe/Lisbon',
+  netherlands: 'Europe/Amsterdam',
+  finland: 'Europe/Helsinki',
+} as const;
+
+export type CountryAreaName = keyof typeof COUNTRY_AREAS;
+export const COUNTRY_AREA_NAMES = Object.keys(COUNTRY_AREAS) as CountryAreaName[];
+
+/** Area kinds as the lowercased, space-free area name (product.md §1). */
+export const AREA_KINDS = [...COUNTRY_AREA_NAMES, 'exchange', 'administration', 'masterdata'] as const;
+export type AreaKind = (typeof AREA_KINDS)[number];
+
+export const MASTER_DATA_AREA = {
+  name: 'Master Data',
+  kind: 'masterdata',
+  timeZone: 'Europe/Oslo',
+} as const;
+
+/** The transmission-unit countries (product.md §1). */
+export const TRANSMISSION_UNIT_COUNTRIES: readonly AreaKind[] = ['norway', 'sweden', 'denmark'];
+
+export type AreaGroup = 'transmission-unit-model' | 'other';
+
+/** Lowercased, space-free form of an area name: "Master Data" -> "masterdata". */
+export const areaKey = (name: string): string => name.toLowerCase().replace(/\s+/g, '');
+
+/**
+ * Area groups (product.md §1): exchange, norway, sweden and denmark form the transmission-unit
+ * model group; the other flagged areas form the other group. An unknown area type raises an error.
+ */
+export function areaGroup(name: string): AreaGroup {
+  const key = areaKey(name);
+  if (key === 'exchange' || TRANSMISSION_UNIT_COUNTRIES.includes(key as AreaKind)) return 'transmission-unit-model';
+  if ((AREA_KINDS as readonly string[]).includes(key)) return 'other';
+  throw new Error(`Unknown area type: ${name}`);
+}
+
+export const isAreaKind = (key: string): key is AreaKind => (AREA_KINDS as readonly string[]).includes(key);
+
+/** A settlement area as the server lists it for the signed-in user. */
+export const settlementAreaSchema = z.object({
+  uuid: z.uuid(),
+  name: z.string(),
+  timeZone: z.string(),
+  settlementPartner: z.boolean(),
+});
+export type SettlementArea = z.infer<typeof settlementAreaSchema>;

@@ -1,0 +1,8 @@
+import { defineConfig } from 'vitest/config';
+
+// One vitest run over every workspace except the browser journeys (e2e/ has its own config).
+export default defineConfig({
+  test: {
+    projects: ['packages/contracts', 'apps/server', 'apps/web'],
+  },
+});
