@@ -1,0 +1,16 @@
+// `npm run bench`: every benchmark, printing its figures. Not a test: nothing here fails a build.
+import { existsSync } from 'node:fs';
+import { benchShell } from './shell.js';
+
+console.log('# Railwatt benchmarks');
+console.log(`node ${process.version}, ${new Date().toISOString()}`);
+await benchShell();
+
+for (const [file, fn] of [
+  ['./fleet.ts', 'benchFleet'],
+  ['./excel-import.ts', 'benchExcelImport'],
+] as const) {
+  if (!existsSync(new URL(file, import.meta.url))) continue;
+  const mod = (await import(file)) as Record<string, () => Promise<void>>;
+  await mod[fn]?.();
+}

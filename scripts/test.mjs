@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+// `npm test`: every test, in the order a failure is cheapest to find.
+//  1. lint, format and type checks
+//  2. unit and integration tests (contracts, server on PGlite, web)
+//  3. server tests again on a real PostgreSQL server when TEST_DATABASE_URL is set
+//  4. browser journeys in Debian's chromium; skipped with a plain notice when chromium is missing,
+//     a failure when CI=true.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+const ci = process.env.CI === 'true';
+const results = [];
+
+function step(name, cmd, args, env = {}) {
+  console.log(`\n=== ${name} ===`);
+  const started = Date.now();
+  const { TEST_DATABASE_URL: _ignored, ...base } = process.env;
+  const run = spawnSync(cmd, args, { stdio: 'inherit', env: { ...base, ...env } });
+  const ok = run.status === 0;
+  results.push({ name, ok, seconds: (Date.now() - started) / 1000 });
+  return ok;
+}
+
+export function findChromium() {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
+  return candidates.find((p) => p && existsSync(p));
+}
+
+step('lint', 'npx', ['eslint', '.']);
+step('format', 'npx', ['prettier', '--check', '.']);
+step('typecheck', 'npx', ['tsc', '-b']);
+step('unit and integration tests (PGlite)', 'npx', ['vitest', 'run']);
+if (process.env.TEST_DATABASE_URL) {
+  step('server tests (PostgreSQL)', 'npx', ['vitest', 'run', '--project', 'server'], {
+    TEST_DATABASE_URL: process.env.TEST_DATABASE_URL,
+  });
+} else {
+  console.log('\nServer tests on a real PostgreSQL server skipped: TEST_DATABASE_URL is not set.');
+}
+
+const chromium = findChromium();
+if (chromium) {
+  step('build web app', 'npm', ['run', 'build']);
+  step('browser journeys', 'npx', ['vitest', 'run', '--config', 'e2e/vitest.config.ts'], { CHROMIUM_PATH: chromium });
+} else if (ci) {
+  console.error('\nBrowser journeys cannot run: chromium is missing and CI=true (apt-get install -y chromium).');
+  results.push({ name: 'browser journeys', ok: false, seconds: 0 });
+} else {
+  console.log('\nBROWSER JOURNEYS SKIPPED: chromium was not found (apt-get install -y chromium to run them).');
+}
+
+console.log('\n=== summary ===');
+for (const r of results) console.log(`${r.ok ? 'ok  ' : 'FAIL'}  ${r.name} (${r.seconds.toFixed(1)} s)`);
+const failed = results.filter((r) => !r.ok).length;
+console.log(`${results.length - failed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
