@@ -5,3 +5,5 @@ export * from './errors.js';
 export * from './paging.js';
 export * from './constants.js';
 export * from './client-config.js';
+export * from './domain/index.js';
+export * from './excel.js';

@@ -1,4 +1,5 @@
 import { COUNTRY_AREAS, type AreaKind } from '@railwatt/contracts';
+import type { Database } from '../db/client.js';
 
 /**
  * The settlement areas (tenants) with fixed uuids, so demo data, tokens and tests agree across
@@ -39,3 +40,14 @@ export const areaUuid = (kind: AreaKind): string => {
   if (!area) throw new Error(`No seed area of kind ${kind}`);
   return area.uuid;
 };
+
+/** Seeder: the settlement areas with their fixed uuids (idempotent; existing rows are left alone). */
+export async function seedAreas(database: Database): Promise<void> {
+  for (const area of SEED_AREAS) {
+    await database.query(
+      `INSERT INTO settlement_area (uuid, name, kind, time_zone, settlement_partner)
+       VALUES ($1, $2, $3, $4, $5) ON CONFLICT (uuid) DO NOTHING`,
+      [area.uuid, area.name, area.kind, area.timeZone, area.settlementPartner],
+    );
+  }
+}

@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import helmet from '@fastify/helmet';
+import { clientConfigSchema, type ClientConfig } from '@railwatt/contracts';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppConfig } from './config.js';
+import type { Database } from './db/client.js';
+import { identityPlugin } from './identity/plugin.js';
+import { LOGOUT_SCRIPT_CSP } from './identity/pages.js';
+import { createIdentity, type Identity } from './identity/provider.js';
+import { accessPlugin } from './plugins/access.js';
+import { createTokenVerifier, remoteIssuerKeys } from './plugins/auth.js';
+import { docsPlugin } from './plugins/docs.js';
+import { errorsPlugin } from './plugins/errors.js';
+import { webPlugin } from './plugins/web.js';
+import { domainRoutes } from './routes/domain/index.js';
+import { excelRoutes } from './routes/excel/index.js';
+import { userRoutes } from './routes/user/index.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The embedded identity provider; null when tokens come from an external issuer (Keycloak). */
+    identity: Identity | null;
+  }
+}
+
+export interface BuildAppOptions {
+  config: AppConfig;
+  database: Database;
+  /** Fastify/pino logger options; defaults to pino at config.logLevel. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+const REQUEST_ID = /^[\w.:-]{1,64}$/;
+
+/** Reuses a caller's x-request-id (from a proxy) when it looks sane, else a fresh uuid. */
+function requestId(request: IncomingMessage): string {
+  const header = request.headers['x-request-id'];
+  return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
+}
+
+/** The whole server as one plugin tree: used by server.ts and by every test. */
+export async function buildApp({ config, database, logger }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? { level: config.logLevel },
+    genReqId: requestId,
+    trustProxy: true,
+    bodyLimit: 50 * 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const identity = config.embeddedIdentityProvider ? await createIdentity(config, database) : null;
+  app.decorate('identity', identity);
+
+  app.addHook('onRequest', async (request, reply) => {
+    // On the raw response, so it is also present on responses the identity provider writes itself.
+    reply.raw.setHeader('x-request-id', request.id);
+  });
+
+  const issuerOrigin = new URL(config.oidcIssuer).origin;
+  const formTargets = [...new Set([...(identity?.clientOrigins ?? []), issuerOrigin])];
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        baseUri: ["'self'"],
+        objectSrc: ["'none'"],
+        scriptSrc: ["'self'", LOGOUT_SCRIPT_CSP],
+        scriptSrcAttr: ["'none'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'", issuerOrigin],
+        // MapLibre runs its workers from blob: URLs.
+        workerSrc: ["'self'", 'blob:'],
+        childSrc: ["'self'", 'blob:'],
+        // Silent token renewal loads the issuer in a hidden iframe.
+        frameSrc: ["'self'", issuerOrigin],
+        frameAncestors: ["'self'"],
+        // The login and logout forms redirect on to the client (also the Vite dev origin).
+        formAction: ["'self'", ...formTargets],
+      },
+    },
+    // Served over plain http on localhost as well; HSTS belongs to the TLS-terminating proxy.
+    hsts: false,
+  });
+
+  await app.register(errorsPlugin);
+  const verifyToken = createTokenVerifier({
+    issuer: config.oidcIssuer,
+    audience: config.oidcAudience,
+    keys: identity?.keys ?? remoteIssuerKeys(config.oidcIssuer),
+  });
+  await app.register(accessPlugin, { database, verifyToken });
+  await app.register(docsPlugin);
+
+  app.get(
+    '/health',
+    { config: { access: { public: true } }, schema: { hide: true, response: { 200: z.object({ status: z.literal('ok') }) } } },
+    async () => ({ status: 'ok' as const }),
+  );
+
+  app.get(
+    '/config.json',
+    { config: { access: { public: true } }, schema: { hide: true, response: { 200: clientConfigSchema } } },
+    async (_request, reply): Promise<ClientConfig> => {
+      reply.header('cache-control', 'no-cache');
+      return {
+        apiBase: '/api',
+        authority: config.oidcIssuer,
+        clientId: config.oidcClientId,
+        embeddedIdentityProvider: config.embeddedIdentityProvider,
+      };
+    },
+  );
+
+  if (identity) await app.register(identityPlugin, { identity, database });
+  await app.register(userRoutes, { prefix: '/api/user', database });
+  await app.register(domainRoutes, { prefix: '/api/domain', database });
+  await app.register(excelRoutes, { prefix: '/api/excel', database });
+  await app.register(webPlugin, { webDist: config.webDist });
+
+  return app;
+}

@@ -1,0 +1,84 @@
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Everything the server reads from its environment, resolved once at start. */
+export interface AppConfig {
+  port: number;
+  host: string;
+  /** PGlite data directory (used when databaseUrl is unset); 'memory://' keeps it in memory. */
+  dataDir: string;
+  /** postgres://... for a real PostgreSQL server. */
+  databaseUrl: string | undefined;
+  /** The origin (and optional path) browsers use to reach this server, without trailing slash. */
+  publicUrl: string;
+  /** The OpenID Connect issuer whose tokens the API accepts. */
+  oidcIssuer: string;
+  /** true when oidcIssuer is the embedded provider mounted under /auth of this server. */
+  embeddedIdentityProvider: boolean;
+  /** The `aud` every access token must carry. */
+  oidcAudience: string;
+  /** The sign-in client of the web app at the identity provider. */
+  oidcClientId: string;
+  seedDemo: boolean;
+  logLevel: string;
+  /** The built web app (index.html and hashed assets). */
+  webDist: string;
+}
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+const trimSlash = (url: string): string => url.replace(/\/+$/, '');
+
+const parseBoolean = (value: string | undefined, fallback: boolean): boolean => {
+  if (value === undefined || value === '') return fallback;
+  return !['false', '0', 'no', 'off'].includes(value.trim().toLowerCase());
+};
+
+const parsePort = (value: string | undefined, fallback: number): number => {
+  if (value === undefined || value === '') return fallback;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid PORT: ${value}`);
+  return port;
+};
+
+type Env = Record<string, string | undefined>;
+
+/** Reads the configuration from environment variables (see README for the list). */
+export function loadConfig(env: Env = process.env): AppConfig {
+  const port = parsePort(env.PORT, 8080);
+  const publicUrl = trimSlash(env.PUBLIC_URL || `http://localhost:${port}`);
+  const embeddedIssuer = `${publicUrl}/auth`;
+  const oidcIssuer = trimSlash(env.OIDC_ISSUER || embeddedIssuer);
+  return {
+    port,
+    host: env.HOST || '0.0.0.0',
+    dataDir: env.DATA_DIR || './data',
+    databaseUrl: env.DATABASE_URL || undefined,
+    publicUrl,
+    oidcIssuer,
+    embeddedIdentityProvider: oidcIssuer === embeddedIssuer,
+    oidcAudience: env.OIDC_AUDIENCE || 'railwatt-api',
+    oidcClientId: env.OIDC_CLIENT_ID || 'frontend',
+    seedDemo: parseBoolean(env.SEED_DEMO, true),
+    logLevel: env.LOG_LEVEL || 'info',
+    webDist: resolve(REPO_ROOT, env.WEB_DIST || 'apps/web/dist'),
+  };
+}
+
+/**
+ * Configuration for tests: the defaults of an empty environment (memory database, embedded
+ * provider on http://localhost:8080/auth, no demo seed, quiet log) with the given overrides.
+ * Derived values (issuer, embeddedIdentityProvider) follow an overridden publicUrl unless given.
+ */
+export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
+  const base = loadConfig({ SEED_DEMO: 'false', LOG_LEVEL: 'silent', DATA_DIR: 'memory://' });
+  const publicUrl = overrides.publicUrl ?? base.publicUrl;
+  const oidcIssuer = overrides.oidcIssuer ?? `${publicUrl}/auth`;
+  return {
+    ...base,
+    publicUrl,
+    oidcIssuer,
+    embeddedIdentityProvider: overrides.embeddedIdentityProvider ?? oidcIssuer === `${publicUrl}/auth`,
+    ...overrides,
+  };
+}

@@ -1,0 +1,207 @@
+import { Readable } from 'node:stream';
+import ExcelJS from 'exceljs';
+import { escapeFormula, unescapeFormula } from '../cell-escape.js';
+import { assertSafeZip, DEFAULT_ZIP_LIMITS, type ZipLimits } from '../zip-guard.js';
+
+/**
+ * A "table workbook": every sheet is a table whose row 1 holds the column names and every further
+ * row one record. This module knows nothing about entities; modules/excel maps sheets to domain
+ * records. It reads with exceljs's streaming reader (rows are visited once, never a whole model in
+ * memory) after the zip-bomb guard, bounds rows and columns, and writes text cells escaped against
+ * formula injection.
+ */
+export type CellValue = string | number | boolean | Date | null;
+
+export interface TableRow {
+  /** 1-based row number as the spreadsheet shows it. */
+  rowNumber: number;
+  /** Cell values by column name; empty cells are absent. */
+  cells: Record<string, CellValue>;
+}
+
+export interface CellProblem {
+  rowNumber: number;
+  column: string;
+  message: string;
+}
+
+export interface TableSheet {
+  name: string;
+  columns: string[];
+  rows: TableRow[];
+  /** Cells that could not be read at all (error values, formulas without a cached result). */
+  problems: CellProblem[];
+  /** Set when the sheet as a whole is unusable (too many rows, duplicate headers ...). */
+  sheetError?: string;
+}
+
+export interface TableReadLimits {
+  zip: ZipLimits;
+  maxSheets: number;
+  maxRowsPerSheet: number;
+  maxColumns: number;
+}
+
+export const DEFAULT_TABLE_READ_LIMITS: TableReadLimits = {
+  zip: DEFAULT_ZIP_LIMITS,
+  maxSheets: 100,
+  maxRowsPerSheet: 100_000,
+  maxColumns: 200,
+};
+
+// exceljs's typings omit the sheet name the streaming reader sets from workbook.xml.
+type NamedWorksheetReader = ExcelJS.stream.xlsx.WorksheetReader & { name?: string; id?: number | string };
+
+/** Throws ZipGuardError (from the guard) when the archive is unsafe; other problems are reported per sheet. */
+export async function readTableWorkbook(
+  buffer: Buffer,
+  limits: TableReadLimits = DEFAULT_TABLE_READ_LIMITS,
+): Promise<TableSheet[]> {
+  assertSafeZip(buffer, limits.zip);
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([buffer]), {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    hyperlinks: 'ignore',
+    // Styles tell date-formatted numbers from plain numbers.
+    styles: 'cache',
+    entries: 'ignore',
+  });
+  const sheets: TableSheet[] = [];
+  for await (const worksheet of reader as AsyncIterable<NamedWorksheetReader>) {
+    if (sheets.length >= limits.maxSheets) {
+      throw new TableWorkbookError(`The workbook has more than ${limits.maxSheets} sheets`);
+    }
+    sheets.push(await readSheet(worksheet, limits));
+  }
+  return sheets;
+}
+
+export class TableWorkbookError extends Error {
+  override readonly name = 'TableWorkbookError';
+}
+
+async function readSheet(worksheet: NamedWorksheetReader, limits: TableReadLimits): Promise<TableSheet> {
+  const sheet: TableSheet = {
+    name: worksheet.name ?? `Sheet${worksheet.id ?? ''}`,
+    columns: [],
+    rows: [],
+    problems: [],
+  };
+  let byIndex: (string | undefined)[] = [];
+  for await (const row of worksheet) {
+    if (sheet.sheetError) continue; // drain the stream, keep nothing
+    if (row.number === 1) {
+      byIndex = readHeader(row, sheet, limits);
+      continue;
+    }
+    if (sheet.columns.length === 0) {
+      sheet.sheetError = 'Row 1 must hold the column names';
+      continue;
+    }
+    if (sheet.rows.length >= limits.maxRowsPerSheet) {
+      sheet.sheetError = `The sheet has more than ${limits.maxRowsPerSheet} rows`;
+      sheet.rows = [];
+      continue;
+    }
+    const cells: Record<string, CellValue> = {};
+    let any = false;
+    row.eachCell({ includeEmpty: false }, (cell, col) => {
+      const column = byIndex[col];
+      if (!column) return;
+      const value = normaliseCell(cell.value, cell.numFmt);
+      if (value instanceof CellReadError) {
+        sheet.problems.push({ rowNumber: row.number, column, message: value.message });
+        any = true;
+        return;
+      }
+      if (value === null) return;
+      cells[column] = value;
+      any = true;
+    });
+    // Rows that only carry formatting are not records.
+    if (any) sheet.rows.push({ rowNumber: row.number, cells });
+  }
+  return sheet;
+}
+
+function readHeader(row: ExcelJS.Row, sheet: TableSheet, limits: TableReadLimits): (string | undefined)[] {
+  const byIndex: (string | undefined)[] = [];
+  row.eachCell({ includeEmpty: false }, (cell, col) => {
+    if (col > limits.maxColumns) {
+      sheet.sheetError = `The sheet has more than ${limits.maxColumns} columns`;
+      return;
+    }
+    const value = normaliseCell(cell.value, cell.numFmt);
+    const name = value === null || value instanceof CellReadError ? '' : String(value).trim();
+    if (!name) return;
+    if (sheet.columns.includes(name)) sheet.sheetError = `Column ${name} appears twice in row 1`;
+    byIndex[col] = name;
+    sheet.columns.push(name);
+  });
+  return byIndex;
+}
+
+class CellReadError {
+  constructor(readonly message: string) {}
+}
+
+function normaliseCell(value: ExcelJS.CellValue, numFmt: string | undefined): CellValue | CellReadError {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') {
+    const text = unescapeFormula(value);
+    return text.trim() === '' ? null : text;
+  }
+  if (typeof value === 'number') {
+    // The streaming reader leaves date-formatted cells as serial numbers when it cannot map the style.
+    if (numFmt && isDateFormat(numFmt)) return excelSerialToDate(value);
+    return value;
+  }
+  if (typeof value === 'boolean') return value;
+  if (value instanceof Date) return value;
+  if ('error' in value) return new CellReadError(`Value ${String(value.error)} is invalid`);
+  if ('richText' in value) return normaliseCell(value.richText.map((r) => r.text).join(''), numFmt);
+  if ('text' in value && 'hyperlink' in value) return normaliseCell(value.text as ExcelJS.CellValue, numFmt);
+  if ('formula' in value || 'sharedFormula' in value) {
+    const result = (value as { result?: unknown }).result;
+    if (result === undefined || result === null)
+      return new CellReadError('A formula without a computed value is not accepted');
+    if (typeof result === 'object' && !(result instanceof Date)) return new CellReadError('The formula gives an error');
+    return normaliseCell(result as ExcelJS.CellValue, numFmt);
+  }
+  return new CellReadError('The cell value is not readable');
+}
+
+const isDateFormat = (fmt: string) =>
+  /[dmyhs]/i.test(fmt.replace(/"[^"]*"|\[[^\]]*\]/g, '')) && !/^General$/i.test(fmt);
+
+const EXCEL_EPOCH_MS = Date.UTC(1899, 11, 30);
+const excelSerialToDate = (serial: number) => new Date(Math.round(EXCEL_EPOCH_MS + serial * 86_400_000));
+
+export interface TableSheetToWrite {
+  name: string;
+  columns: string[];
+  rows: CellValue[][];
+}
+
+/**
+ * Writes sheets with a bold header row. Text cells are formula-escaped (see cell-escape.ts);
+ * numbers, booleans and dates are written as such and never run as formulas.
+ */
+export async function writeTableWorkbook(sheets: TableSheetToWrite[]): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  workbook.creator = 'Railwatt';
+  for (const sheet of sheets) {
+    const worksheet = workbook.addWorksheet(sheet.name);
+    const header = worksheet.addRow(sheet.columns);
+    header.font = { bold: true };
+    worksheet.views = [{ state: 'frozen', ySplit: 1 }];
+    for (const row of sheet.rows) {
+      worksheet.addRow(row.map((v) => (typeof v === 'string' ? escapeFormula(v) : v)));
+    }
+    sheet.columns.forEach((name, i) => {
+      worksheet.getColumn(i + 1).width = Math.min(40, Math.max(12, name.length + 2));
+    });
+  }
+  const out = await workbook.xlsx.writeBuffer();
+  return Buffer.from(out as ArrayBuffer);
+}

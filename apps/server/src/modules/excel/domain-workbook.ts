@@ -1,0 +1,377 @@
+import {
+  ENTITY_STATES,
+  toEntityKind,
+  type EntityKind,
+  type EntityState,
+  type SheetFailure,
+  type SheetParseResult,
+} from '@railwatt/contracts';
+import type { CellValue, TableSheet, TableSheetToWrite } from '../../formats/xlsx/table-workbook.js';
+import { BASE_COLUMNS, LIST_SEPARATOR, sheetLayout, type ColumnSpec, type SheetLayout } from './entity-columns.js';
+
+/**
+ * The domain workbook (exportedentities.xlsx and what /excel/domain/import reads): one sheet per
+ * entity type, row 1 the field names, one row per entity segment. This module turns table sheets
+ * into segment rows and back; it checks the shape of every cell (dates, numbers, lists, enums) and
+ * leaves references as names, which the import service resolves against the tenant's entities.
+ */
+
+// The answer's shapes come from the contract (calls.md §3 "Upload failure structure").
+export type { SheetFailure, SheetParseResult };
+
+/** A segment as a sheet row holds it; reference attributes still hold names. */
+export interface SegmentRow {
+  kind: EntityKind;
+  typeName: string;
+  sheetName: string;
+  rowNumber: number;
+  uuid: string | undefined;
+  name: string;
+  validFrom: string;
+  validTo: string;
+  state: EntityState;
+  active: boolean;
+  comments: string | null;
+  attributes: Record<string, unknown>;
+  /** The column header each field was read from (as the file spells it), for messages. */
+  headers: Record<string, string>;
+}
+
+export interface ParsedSheet {
+  result: SheetParseResult;
+  layout: SheetLayout | undefined;
+  rows: SegmentRow[];
+}
+
+export const cellMessage = (rowNumber: number, column: string, message: string) =>
+  `Row ${rowNumber}, column ${column}: ${message}`;
+
+/** calls.md §8 "Upload failures": 'Value X is invalid' (the server's 'Cannot convert value'). */
+export const invalidValue = (value: unknown) => `Value ${displayValue(value)} is invalid`;
+
+const displayValue = (value: unknown) =>
+  value instanceof Date ? value.toISOString() : typeof value === 'string' ? value : JSON.stringify(value);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+class CellError {
+  constructor(readonly message: string) {}
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dates. Exports write exact instants (ISO 8601 with Z). People may type a date ('2024-01-31',
+// '31.01.2024', the spec's dd.MM.yyyy) or enter a date cell; those are wall-clock times of the
+// tenant's time zone.
+
+function zoneOffsetMs(utcMs: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(new Date(utcMs));
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  return asUtc - Math.floor(utcMs / 1000) * 1000;
+}
+
+/** The instant at which the wall clock of `timeZone` shows the given UTC-encoded wall time. */
+export function wallClockToInstant(wallUtcMs: number, timeZone: string): Date {
+  const first = wallUtcMs - zoneOffsetMs(wallUtcMs, timeZone);
+  // A second pass settles instants next to a daylight-saving change.
+  return new Date(wallUtcMs - zoneOffsetMs(first, timeZone));
+}
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+const ISO_LOCAL = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
+const DOTTED = /^(\d{1,2})\.(\d{1,2})\.(\d{4})(?: (\d{2}):(\d{2})(?::(\d{2}))?)?$/;
+
+function parseInstant(value: CellValue, timeZone: string): string | CellError {
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) return new CellError(invalidValue(value));
+    return wallClockToInstant(value.getTime(), timeZone).toISOString();
+  }
+  if (typeof value !== 'string') return new CellError(invalidValue(value));
+  const text = value.trim();
+  if (ISO_INSTANT.test(text)) {
+    const ms = Date.parse(text);
+    return Number.isNaN(ms) ? new CellError(invalidValue(value)) : new Date(ms).toISOString();
+  }
+  let m = ISO_LOCAL.exec(text);
+  let parts: number[] | undefined;
+  if (m) parts = [m[1], m[2], m[3], m[4], m[5], m[6]].map((p) => Number(p ?? 0));
+  else if ((m = DOTTED.exec(text))) parts = [m[3], m[2], m[1], m[4], m[5], m[6]].map((p) => Number(p ?? 0));
+  if (!parts) return new CellError(invalidValue(value));
+  const [y, mo, d, h, mi, s] = parts as [number, number, number, number, number, number];
+  const wall = Date.UTC(y, mo - 1, d, h, mi, s);
+  const check = new Date(wall);
+  if (check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) {
+    return new CellError(invalidValue(value));
+  }
+  return wallClockToInstant(wall, timeZone).toISOString();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cells -> values
+
+const asText = (value: CellValue): string =>
+  value instanceof Date ? value.toISOString() : typeof value === 'string' ? value.trim() : String(value);
+
+function parseNumber(value: CellValue): number | CellError {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string') {
+    // Decimal comma as people in every market we serve type it.
+    const text = value.trim().replace(/\s/g, '').replace(',', '.');
+    if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text)) return Number(text);
+  }
+  return new CellError(invalidValue(value));
+}
+
+const TRUE = new Set(['true', 'yes', 'y', '1', 'x', 'ja', 'sand', 'si', 'kyllä']);
+const FALSE = new Set(['false', 'no', 'n', '0', 'nei', 'nej', 'ei']);
+
+function parseBoolean(value: CellValue): boolean | CellError {
+  if (typeof value === 'boolean') return value;
+  const text = asText(value).toLowerCase();
+  if (TRUE.has(text)) return true;
+  if (FALSE.has(text)) return false;
+  return new CellError(invalidValue(value));
+}
+
+function parseScalar(spec: ColumnSpec, value: CellValue): unknown {
+  switch (spec.kind) {
+    case 'text':
+      return asText(value);
+    case 'number':
+      return parseNumber(value);
+    case 'integer': {
+      const n = parseNumber(value);
+      return n instanceof CellError || Number.isInteger(n) ? n : new CellError(invalidValue(value));
+    }
+    case 'boolean':
+      return parseBoolean(value);
+    case 'date':
+      if (value instanceof Date) return value.toISOString().slice(0, 10);
+      return asText(value);
+    case 'uuid': {
+      const text = asText(value);
+      return UUID.test(text) ? text.toLowerCase() : new CellError(invalidValue(value));
+    }
+    case 'enum': {
+      const text = asText(value);
+      const match = spec.values.find((v) => v.toLowerCase() === text.toLowerCase());
+      return match ?? new CellError(invalidValue(value));
+    }
+    case 'ref':
+      return asText(value);
+    case 'refList':
+      return splitList(asText(value));
+    case 'list': {
+      const items = typeof value === 'number' ? [value] : splitList(asText(value));
+      const out: unknown[] = [];
+      for (const item of items) {
+        const parsed = parseScalar(spec.element, item);
+        if (parsed instanceof CellError) return parsed;
+        out.push(parsed);
+      }
+      return out;
+    }
+    case 'json':
+      try {
+        return JSON.parse(asText(value));
+      } catch {
+        return new CellError(invalidValue(value));
+      }
+  }
+}
+
+const splitList = (text: string) =>
+  text
+    .split(LIST_SEPARATOR)
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+// ---------------------------------------------------------------------------------------------
+// Sheets -> segment rows
+
+export interface ReadOptions {
+  timeZone: string;
+}
+
+export function parseDomainSheet(sheet: TableSheet, options: ReadOptions): ParsedSheet {
+  const kind = toEntityKind(sheet.name);
+  const result: SheetParseResult = {
+    sheetName: sheet.name,
+    type: sheet.name,
+    rowsRead: sheet.rows.length,
+    failures: [],
+  };
+  const fail = (errorMessage: string) => result.failures.push({ errorMessage, type: result.type });
+  if (!kind) {
+    fail(`Something is wrong with data of type: ${sheet.name}. The sheet name must be an entity type`);
+    return { result, layout: undefined, rows: [] };
+  }
+  const layout = sheetLayout(kind);
+  result.type = layout.typeName;
+  if (sheet.sheetError) {
+    fail(`Something is wrong with data of type: ${layout.typeName}. ${sheet.sheetError}`);
+    return { result, layout, rows: [] };
+  }
+
+  // Column names match field names case-insensitively ('EVN' is 'evn').
+  const fieldByHeader = new Map<string, string>();
+  const known = new Map(layout.columns.map((c) => [c.toLowerCase(), c]));
+  for (const header of sheet.columns) {
+    const field = known.get(header.toLowerCase());
+    if (field) fieldByHeader.set(header, field);
+    else fail(cellMessage(1, header, `${header} is not a field of ${layout.typeName}`));
+  }
+  if (![...fieldByHeader.values()].includes('name')) {
+    fail(cellMessage(1, 'name', 'The name column is missing'));
+  }
+  for (const problem of sheet.problems) fail(cellMessage(problem.rowNumber, problem.column, problem.message));
+
+  const specs = new Map(layout.attributes.map((a) => [a.field, a]));
+  const rows: SegmentRow[] = [];
+  for (const { rowNumber, cells } of sheet.rows) {
+    const byField = new Map<string, { header: string; value: CellValue }>();
+    for (const [header, value] of Object.entries(cells)) {
+      const field = fieldByHeader.get(header);
+      if (field) byField.set(field, { header, value });
+    }
+    const headerOf = (field: string) => byField.get(field)?.header ?? field;
+    const value = (field: string) => byField.get(field)?.value ?? null;
+    let ok = true;
+    const rowFail = (field: string, message: string) => {
+      ok = false;
+      fail(cellMessage(rowNumber, headerOf(field), message));
+    };
+
+    let uuid: string | undefined;
+    const rawUuid = value('uuid');
+    if (rawUuid !== null) {
+      const text = asText(rawUuid);
+      if (UUID.test(text)) uuid = text.toLowerCase();
+      else rowFail('uuid', invalidValue(rawUuid));
+    }
+    const name = value('name') === null ? '' : asText(value('name')!);
+    if (!name) rowFail('name', 'Field should not be empty');
+
+    const instant = (field: 'validFrom' | 'validTo', missing: string): string => {
+      const raw = value(field);
+      if (raw === null) {
+        rowFail(field, missing);
+        return '';
+      }
+      const parsed = parseInstant(raw, options.timeZone);
+      if (parsed instanceof CellError) {
+        rowFail(field, parsed.message);
+        return '';
+      }
+      return parsed;
+    };
+    // calls.md §8: 'Start date missing' (startInclusive), 'End date missing' (endExclusive).
+    const validFrom = instant('validFrom', 'Start date missing');
+    const validTo = instant('validTo', 'End date missing');
+    if (validFrom && validTo && Date.parse(validFrom) >= Date.parse(validTo)) {
+      rowFail('validTo', 'From date must be before to date');
+    }
+
+    let state: EntityState = 'ACTIVE';
+    const rawState = value('state');
+    if (rawState !== null) {
+      const text = asText(rawState).toUpperCase();
+      const match = ENTITY_STATES.find((s) => s === text);
+      if (match) state = match;
+      else rowFail('state', invalidValue(rawState));
+    }
+    let active = state !== 'INACTIVE' && state !== 'RETIRED';
+    const rawActive = value('active');
+    if (rawActive !== null) {
+      const parsed = parseBoolean(rawActive);
+      if (parsed instanceof CellError) rowFail('active', parsed.message);
+      else active = parsed;
+    }
+    const rawComments = value('comments');
+    const comments = rawComments === null ? null : asText(rawComments);
+
+    const attributes: Record<string, unknown> = {};
+    for (const [field, { value: cell }] of byField) {
+      if ((BASE_COLUMNS as readonly string[]).includes(field)) continue;
+      const spec = specs.get(field);
+      if (!spec) continue;
+      const parsed = parseScalar(spec, cell);
+      if (parsed instanceof CellError) rowFail(field, parsed.message);
+      else attributes[field] = parsed;
+    }
+    if (ok) {
+      rows.push({
+        kind,
+        typeName: layout.typeName,
+        sheetName: sheet.name,
+        rowNumber,
+        uuid,
+        name,
+        validFrom,
+        validTo,
+        state,
+        active,
+        comments,
+        attributes,
+        headers: Object.fromEntries([...fieldByHeader].map(([header, field]) => [field, header])),
+      });
+    }
+  }
+  return { result, layout, rows };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Segments -> sheets
+
+/** A stored segment to export, references already turned into names. */
+export interface ExportSegment {
+  uuid: string;
+  name: string;
+  validFrom: string;
+  validTo: string;
+  state: string;
+  active: boolean;
+  comments: string | null;
+  attributes: Record<string, unknown>;
+}
+
+function cellOf(spec: ColumnSpec, value: unknown): CellValue {
+  if (value === null || value === undefined) return null;
+  if (Array.isArray(value)) {
+    if (spec.kind === 'json') return JSON.stringify(value);
+    return value.length === 0 ? null : value.map((v) => String(v)).join(LIST_SEPARATOR);
+  }
+  if (spec.kind === 'json') {
+    if (typeof value === 'object' && Object.keys(value).length === 0) return null;
+    return JSON.stringify(value);
+  }
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  return JSON.stringify(value);
+}
+
+export function domainSheet(kind: EntityKind, segments: readonly ExportSegment[]): TableSheetToWrite {
+  const layout = sheetLayout(kind);
+  return {
+    name: layout.typeName,
+    columns: layout.columns,
+    rows: segments.map((s) => [
+      s.uuid,
+      s.name,
+      s.validFrom,
+      s.validTo,
+      s.state,
+      s.active,
+      s.comments,
+      ...layout.attributes.map((spec) => cellOf(spec, s.attributes[spec.field])),
+    ]),
+  };
+}

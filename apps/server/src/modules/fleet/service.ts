@@ -1,0 +1,125 @@
+import {
+  fleetEntrySchema,
+  type FleetEntry,
+  type FleetFilter,
+  type FleetPage,
+  type MinimalEntity,
+  type TractionUnitSaveRequest,
+  type VersionedEntity,
+} from '@railwatt/contracts';
+import { randomUUID } from 'node:crypto';
+import { latestSegments } from '../domain/repository.js';
+import { getEntity, saveEntities, toMinimal, windowOf, type Actor } from '../domain/service.js';
+import { listSegments, type TimeWindow } from '../domain/repository.js';
+import { mayWriteKind } from '../domain/policy.js';
+import type { Executor, TxExecutor } from '../domain/sql.js';
+import { organisationsOfUser } from '../organisation/repository.js';
+import { fleetPage, resolveCpids, unitsWithPoints, type UnitWithPoints } from './repository.js';
+
+/**
+ * POST /domain/fleet. Search modes (product.md §6): ALL_READ_ONLY lists every unit of the tenant,
+ * nothing writable; OWN_READ_WRITE and OWN_READ_ONLY list units owned by the organisations the user
+ * belongs to (user_organisation), writable only in OWN_READ_WRITE and only for a writing role.
+ */
+export async function searchFleet(
+  ex: Executor,
+  tenant: string,
+  actor: Actor,
+  filter: FleetFilter,
+  paging: { page: number; size: number },
+): Promise<FleetPage> {
+  const own = filter.searchMode === 'ALL_READ_ONLY' ? undefined : (await organisationsOfUser(ex, tenant, actor.username)).map((o) => o.uuid);
+  const window = windowOf(filter.timeRange?.start, filter.timeRange?.end);
+  const { rows, total } = await fleetPage(ex, tenant, { filter, window, ownerScope: own, ...paging });
+  const writable = filter.searchMode === 'OWN_READ_WRITE' && mayWriteKind(actor, 'tractionunit');
+  const content: FleetEntry[] = rows.map(({ total: _total, ...row }) => {
+    const first = row.consumptionPoints[0] as (FleetEntry['consumptionPoints'][number] & { vkm?: string; nvr?: string }) | undefined;
+    return fleetEntrySchema.parse({
+      ...row,
+      vkm: first?.vkm ?? null,
+      nvr: first?.nvr ?? null,
+      emsId: first?.emsId ?? null,
+      emsType: first?.emsType ?? null,
+      writable,
+    });
+  });
+  return {
+    content,
+    totalElements: total,
+    totalPages: Math.ceil(total / paging.size),
+    number: paging.page,
+    size: paging.size,
+  };
+}
+
+/**
+ * POST /domain/tractionunit/save: the unit, optionally a new or changed type, and its consumption
+ * points in one transaction. Points get the unit's EVN and a back reference; the unit lists them.
+ */
+export async function saveTractionUnit(
+  db: TxExecutor,
+  tenant: string,
+  actor: Actor,
+  request: TractionUnitSaveRequest,
+): Promise<VersionedEntity> {
+  const unitUuid = typeof request.tractionUnit.uuid === 'string' ? request.tractionUnit.uuid : randomUUID();
+  const records: Record<string, unknown>[] = [];
+  const unit: Record<string, unknown> = { ...request.tractionUnit, uuid: unitUuid, type: 'tractionunit' };
+  if (request.tractionUnitType) {
+    const typeUuid = typeof request.tractionUnitType.uuid === 'string' ? request.tractionUnitType.uuid : randomUUID();
+    records.push({ ...request.tractionUnitType, uuid: typeUuid, type: 'tractionunittype' });
+    unit.tractionUnitTypeRef = typeUuid;
+  }
+  const points = request.consumptionPoints.map((cp) => ({
+    timeRange: unit.timeRange,
+    ...cp,
+    uuid: typeof cp.uuid === 'string' ? cp.uuid : randomUUID(),
+    type: 'consumptionpoint',
+    evn: unit.evn,
+    tractionUnitRef: unitUuid,
+  }));
+  const listed = Array.isArray(unit.consumptionPointRefs) ? (unit.consumptionPointRefs as unknown[]).filter((x) => typeof x === 'string') : [];
+  unit.consumptionPointRefs = [...new Set([...listed, ...points.map((p) => p.uuid)])];
+  records.push(unit, ...points);
+  await db.transaction((tx) => saveEntities(tx, tenant, actor, records));
+  return getEntity(db, tenant, 'tractionunit', unitUuid, {});
+}
+
+const toUnitOutput = (u: UnitWithPoints) => ({
+  uuid: u.uuid,
+  name: u.name,
+  evn: u.evn,
+  owner: u.owner,
+  consumptionPoints: u.consumptionPoints,
+});
+
+/** POST /domain/tractionunit/minimal/consumption-point-exchange: units with their CPIDs (exchange pickers). */
+export async function unitsForExchange(ex: Executor, tenant: string, organisations: readonly string[], window: TimeWindow) {
+  return (await unitsWithPoints(ex, tenant, window, { owners: organisations })).map(toUnitOutput);
+}
+
+/** POST /domain/tractionunit/filtered-by-types-and-organisations. */
+export async function unitsByTypesAndOrganisations(
+  ex: Executor,
+  tenant: string,
+  filter: { tractionUnitTypes: readonly string[]; organisations: readonly string[] },
+): Promise<MinimalEntity[]> {
+  const units = await unitsWithPoints(ex, tenant, windowOf(), { owners: filter.organisations, types: filter.tractionUnitTypes });
+  const latest = await latestSegments(ex, tenant, units.map((u) => u.uuid));
+  return latest.map((s) => toMinimal('tractionunit', s)).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** POST /domain/tractionunit/resolve/cpid. */
+export const resolveCpid = (ex: Executor, tenant: string, identifiers: readonly string[]) =>
+  resolveCpids(ex, tenant, identifiers);
+
+/** GET /domain/tractionunit/minimal/active-consumption-point: consumption points active now. */
+export async function activeConsumptionPoints(ex: Executor, tenant: string): Promise<MinimalEntity[]> {
+  const now = new Date();
+  const window = { start: now.toISOString(), end: new Date(now.getTime() + 1).toISOString() };
+  const segments = await listSegments(ex, tenant, ['consumptionpoint'], { window, includeInactive: false });
+  return segments
+    .filter((s) => s.active && Date.parse(s.start) <= now.getTime() && now.getTime() < Date.parse(s.end))
+    .map((s) => toMinimal('consumptionpoint', s))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}

@@ -1,0 +1,119 @@
+import { TENANT_HEADER, holdsFunctionIn, rolesInArea, type AreaKind, type Role } from '@railwatt/contracts';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Database } from '../db/client.js';
+import { ApiError } from '../errors.js';
+import { findArea } from '../modules/user/repository.js';
+import type { AuthContext, TokenVerifier } from './auth.js';
+
+/**
+ * Who may call a route (ARCHITECTURE.md "Route access is data"): public, or a bearer token holding
+ * one of `roles` ('any' = any signed-in user). `tenant` (default true) requires the
+ * `current-tenant-id` header to name an area in which the token holds a function; the roles are
+ * then those held in that area.
+ */
+export type RouteAccess = { public: true } | { roles: readonly Role[] | 'any'; tenant?: boolean };
+
+export interface TenantContext {
+  uuid: string;
+  name: string;
+  kind: AreaKind;
+  timeZone: string;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: RouteAccess;
+  }
+  interface FastifyRequest {
+    /** Set on every route that is not public. */
+    auth: AuthContext;
+    /** Set on routes with tenant access (the default). */
+    tenant: TenantContext;
+    /** Roles held in the tenant (tenant routes) or anywhere (tenant: false). */
+    roles: Role[];
+  }
+}
+
+const API_PREFIX = '/api';
+const kDefaultAccess = Symbol.for('railwatt.defaultAccess');
+
+type InstanceWithDefault = FastifyInstance & { [kDefaultAccess]?: RouteAccess };
+
+/**
+ * Gives routes that a third-party plugin registers in this (encapsulated) scope an access rule,
+ * because such plugins (e.g. swagger-ui) cannot put `config.access` on their routes themselves.
+ */
+export function setDefaultAccess(app: FastifyInstance, access: RouteAccess): void {
+  // Decorations are inherited by nested plugin scopes, so the plugin's own child scopes see it too.
+  app.decorate(kDefaultAccess, { getter: () => access });
+}
+
+const isApiRoute = (url: string): boolean => url === API_PREFIX || url.startsWith(`${API_PREFIX}/`);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return match?.[1];
+}
+
+export interface AccessPluginOptions {
+  database: Database;
+  verifyToken: TokenVerifier;
+}
+
+export const accessPlugin = fp<AccessPluginOptions>(
+  async (app, { database, verifyToken }) => {
+    app.decorateRequest('auth', null as unknown as AuthContext);
+    app.decorateRequest('tenant', null as unknown as TenantContext);
+    app.decorateRequest('roles', null as unknown as Role[]);
+
+    // Nothing under /api is open by accident: a route without config.access stops the start.
+    app.addHook('onRoute', function (this: InstanceWithDefault, route: RouteOptions) {
+      if (!isApiRoute(route.url)) return;
+      if (route.config?.access) return;
+      const fallback = this[kDefaultAccess];
+      if (fallback) {
+        route.config = { ...route.config, access: fallback };
+        return;
+      }
+      const methods = Array.isArray(route.method) ? route.method.join(',') : route.method;
+      throw new Error(`Route ${methods} ${route.url} has no config.access (ARCHITECTURE.md "Route access is data")`);
+    });
+
+    app.addHook('onRequest', async (request) => {
+      const access = request.routeOptions.config.access;
+      if (!access || 'public' in access) return;
+
+      const token = bearerToken(request);
+      if (!token) throw ApiError.unauthorized();
+      let auth: AuthContext;
+      try {
+        auth = await verifyToken(token);
+      } catch (error) {
+        request.log.debug({ err: error }, 'bearer token rejected');
+        throw ApiError.unauthorized();
+      }
+      request.auth = auth;
+
+      if (access.tenant ?? true) {
+        const tenantId = request.headers[TENANT_HEADER];
+        if (typeof tenantId !== 'string' || !UUID.test(tenantId)) throw ApiError.forbidden();
+        if (!holdsFunctionIn(auth.functions, tenantId.toLowerCase())) throw ApiError.forbidden();
+        const area = await findArea(database, tenantId);
+        if (!area) throw ApiError.forbidden();
+        request.tenant = { uuid: area.uuid, name: area.name, kind: area.kind, timeZone: area.timeZone };
+        request.roles = rolesInArea(auth.functions, area.uuid);
+      } else {
+        request.roles = [...new Set(auth.functions.map((f) => f.role))];
+      }
+
+      if (access.roles !== 'any' && !request.roles.some((role) => access.roles.includes(role))) {
+        throw ApiError.forbidden();
+      }
+    });
+  },
+  { name: 'access' },
+);

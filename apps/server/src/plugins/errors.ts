@@ -1,0 +1,121 @@
+import { STATUS_CODES } from 'node:http';
+import type { ErrorEnvelope, FieldError } from '@railwatt/contracts';
+import { ERROR_CODES } from '@railwatt/contracts';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ApiError } from '../errors.js';
+
+/** Builds the one error envelope of calls.md §8. */
+export function envelope(
+  request: FastifyRequest,
+  status: number,
+  body: Pick<ErrorEnvelope, 'code' | 'message' | 'errors'> = {},
+): ErrorEnvelope {
+  return {
+    timestamp: new Date().toISOString(),
+    status,
+    error: STATUS_CODES[status] ?? 'Error',
+    ...(body.code !== undefined ? { code: body.code } : {}),
+    ...(body.message !== undefined ? { message: body.message } : {}),
+    ...(body.errors !== undefined ? { errors: body.errors } : {}),
+    path: request.url.split('?')[0],
+  };
+}
+
+export function sendNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return reply.code(404).type('application/json').send(envelope(request, 404));
+}
+
+interface PgErrorLike {
+  code: string;
+  constraint?: string;
+}
+
+/** The PostgreSQL error behind a driver error (Drizzle wraps the driver's error as `cause`). */
+function findPgError(error: unknown): PgErrorLike | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    const candidate = current as Error & Partial<PgErrorLike>;
+    if (typeof candidate.code === 'string' && /^[0-9A-Z]{5}$/.test(candidate.code)) {
+      return { code: candidate.code, constraint: candidate.constraint };
+    }
+    current = candidate.cause;
+  }
+  return undefined;
+}
+
+/**
+ * Database constraint violations become 400s with catalogue codes, so services need not pre-check
+ * what a constraint already guarantees. Name constraints to choose the code:
+ * - EXCLUDE constraints (23P01) named `*_nooverlap` -> 'nooverlap'; any other exclusion -> 'invalid_input'.
+ * - UNIQUE constraints (23505) named `*_uniquename` -> 'uniquename', `*_uniqueorgid` -> 'uniqueorgid',
+ *   any other -> 'uniqueproperties'.
+ * - Malformed values the database rejects (22P02, e.g. a bad uuid) -> 'invalid_input'.
+ */
+export function mapPgError(error: unknown): ApiError | undefined {
+  const pgError = findPgError(error);
+  if (!pgError) return undefined;
+  const constraint = pgError.constraint ?? '';
+  switch (pgError.code) {
+    case '23P01':
+      return ApiError.badRequest(constraint.endsWith('_nooverlap') ? 'nooverlap' : 'invalid_input');
+    case '23505':
+      if (constraint.endsWith('_uniquename')) return ApiError.badRequest('uniquename');
+      if (constraint.endsWith('_uniqueorgid')) return ApiError.badRequest('uniqueorgid');
+      return ApiError.badRequest('uniqueproperties');
+    case '22P02':
+      return ApiError.badRequest('invalid_input');
+    default:
+      return undefined;
+  }
+}
+
+function zodFieldErrors(
+  validation: { instancePath: string; message?: string }[],
+  context: string | undefined,
+): FieldError[] {
+  return validation.map((issue) => {
+    const path = issue.instancePath.replace(/^\//, '').split('/').filter(Boolean).join('.');
+    return {
+      code: 'invalid_input',
+      field: path || context || undefined,
+      message: issue.message ?? ERROR_CODES.invalid_input,
+    };
+  });
+}
+
+/** One error handler for the whole app: every failure leaves in the calls.md §8 envelope. */
+export const errorsPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      if (hasZodFastifySchemaValidationErrors(error)) {
+        const errors = zodFieldErrors(error.validation, error.validationContext);
+        return reply
+          .code(400)
+          .send(envelope(request, 400, { code: 'invalid_input', message: ERROR_CODES.invalid_input, errors }));
+      }
+      const apiError = error instanceof ApiError ? error : mapPgError(error);
+      if (apiError) {
+        const { status } = apiError;
+        if (status === 401) return reply.code(401).send(envelope(request, 401));
+        if (status === 403) {
+          const message = apiError.message === 'Forbidden' ? undefined : apiError.message;
+          return reply.code(403).send(envelope(request, 403, { message }));
+        }
+        return reply
+          .code(status)
+          .send(envelope(request, status, { code: apiError.code, message: apiError.message, errors: apiError.errors }));
+      }
+      const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+      if (status >= 400 && status < 500) {
+        // Fastify's own client errors (malformed JSON, unsupported media type, body too large ...).
+        const code = status === 400 ? 'invalid_input' : undefined;
+        return reply.code(status).send(envelope(request, status, { code, message: error.message }));
+      }
+      request.log.error({ err: error, reqId: request.id }, 'request failed');
+      return reply.code(500).send(envelope(request, 500));
+    });
+  },
+  { name: 'errors' },
+);

@@ -1,0 +1,381 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { craftZip } from '../../formats/fixtures/crafted-zip.js';
+import { readMasterdataCsv } from '../../formats/csv/masterdata-csv.js';
+import { listFiles } from '../../modules/datalog/datalog-service.js';
+import {
+  evnFor,
+  fixtureWorkbook,
+  multipartBody,
+  ORGANISATION_ROWS,
+  tractionUnitRows,
+  TYPE_ROWS,
+} from '../../modules/excel/fixtures.js';
+import { createTestApp, type TestApp } from '../../test/app.js';
+import { expectBadTokensRejected } from '../../test/access.js';
+
+const ADMIN = 'erex-administrator';
+
+describe('/api/excel', () => {
+  let t: TestApp;
+  let tenant: string;
+
+  const upload = async (files: { fileName: string; bytes: Buffer }[], username = ADMIN) => {
+    const body = multipartBody(files);
+    return t.app.inject({
+      method: 'POST',
+      url: '/api/excel/domain/import',
+      headers: { ...(await t.headersFor(username)), ...body.headers },
+      payload: body.payload,
+    });
+  };
+  const exportEntities = async (payload: Record<string, unknown>, username = ADMIN) =>
+    t.app.inject({ method: 'POST', url: '/api/excel/domain/export', headers: await t.headersFor(username), payload });
+
+  /** Every segment of the tenant, current and superseded, as stored (ids and timestamps included). */
+  const allSegments = () =>
+    t.database.query<Record<string, unknown>>(
+      `SELECT id::text, entity_uuid, type, valid::text, name, active, state, comments, attributes,
+              last_modified::text, last_modified_by, superseded_at::text
+         FROM entity_segment WHERE tenant = $1 ORDER BY id`,
+      [tenant],
+    );
+  const countOf = async (type: string) =>
+    Number(
+      (
+        await t.database.query<{ n: number }>('SELECT count(*)::int AS n FROM entity WHERE tenant = $1 AND type = $2', [
+          tenant,
+          type,
+        ])
+      )[0]!.n,
+    );
+
+  beforeAll(async () => {
+    process.env.EXCEL_IMPORT_MAX_FILE_BYTES = String(1_000_000);
+    t = await createTestApp();
+    delete process.env.EXCEL_IMPORT_MAX_FILE_BYTES;
+    tenant = t.areaUuid('norway');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  describe('access', () => {
+    it('answers 401 without a valid token on every route', async () => {
+      for (const url of ['/api/excel/domain/import', '/api/excel/domain/export', '/api/excel/masterdata/export']) {
+        await expectBadTokensRejected(t, { method: 'POST', url, username: ADMIN, tenant, payload: {} });
+      }
+    });
+
+    it('answers 403 to roles that may not import or export', async () => {
+      const body = multipartBody([{ fileName: 'a.xlsx', bytes: await fixtureWorkbook([]) }]);
+      const consumer = await t.app.inject({
+        method: 'POST',
+        url: '/api/excel/domain/import',
+        headers: { ...(await t.headersFor('consumer')), ...body.headers },
+        payload: body.payload,
+      });
+      expect(consumer.statusCode).toBe(403);
+      expect((await exportEntities({ type: 'TractionUnit' }, 'train-run-data-provider')).statusCode).toBe(403);
+      const masterdata = await t.app.inject({
+        method: 'POST',
+        url: '/api/excel/masterdata/export',
+        headers: await t.headersFor('consumer'),
+        payload: {},
+      });
+      expect(masterdata.statusCode).toBe(403);
+      // A role held in another area does not count here.
+      const elsewhere = await t.app.inject({
+        method: 'POST',
+        url: '/api/excel/domain/export',
+        headers: await t.headersFor('exchange-operator', 'norway'),
+        payload: { type: 'TractionUnit' },
+      });
+      expect(elsewhere.statusCode).toBe(403);
+    });
+
+    it('refuses sheets of kinds the role may not write', async () => {
+      const bytes = await fixtureWorkbook([{ name: 'Organisation', rows: ORGANISATION_ROWS }]);
+      const res = await upload([{ fileName: 'orgs.xlsx', bytes }], 'erex-settlement-operator');
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({
+        success: false,
+        sheetParseResults: [{ failures: [{ errorMessage: 'Not authorized to change data of type: Organisation' }] }],
+      });
+    });
+  });
+
+  describe('POST /api/excel/domain/import', () => {
+    it('answers 400 to a request that is not multipart', async () => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/excel/domain/import',
+        headers: await t.headersFor(ADMIN),
+        payload: { files: [] },
+      });
+      expect(res.statusCode).toBe(400);
+    });
+
+    it('stores nothing when one row of 500 is bad, names that row, and logs the refusal', async () => {
+      const master = await fixtureWorkbook([
+        { name: 'Organisation', rows: ORGANISATION_ROWS },
+        { name: 'TractionUnitType', rows: TYPE_ROWS },
+      ]);
+      const units = tractionUnitRows(500);
+      units[5]!.evn = '12345678901'; // spreadsheet row 7
+      const fleet = await fixtureWorkbook([{ name: 'TractionUnit', rows: units }]);
+      const res = await upload([
+        { fileName: 'master.xlsx', bytes: master },
+        { fileName: 'fleet.xlsx', bytes: fleet },
+      ]);
+      expect(res.statusCode).toBe(200);
+      const answer = res.json();
+      expect(answer.success).toBe(false);
+      expect(answer.sheetParseResults).toEqual([
+        { sheetName: 'Organisation', type: 'Organisation', rowsRead: 1, failures: [] },
+        { sheetName: 'TractionUnitType', type: 'TractionUnitType', rowsRead: 1, failures: [] },
+        {
+          sheetName: 'TractionUnit',
+          type: 'TractionUnit',
+          rowsRead: 500,
+          failures: [
+            { errorMessage: 'Row 7, column evn: The EVN field must be exactly 12 digits', type: 'TractionUnit' },
+          ],
+        },
+      ]);
+      expect(await countOf('tractionunit')).toBe(0);
+      expect(await countOf('organisation')).toBe(0);
+
+      const log = await listFiles(t.database, tenant);
+      expect(log.slice(0, 2).map((e) => [e.fileName, e.messageStatus])).toEqual(
+        expect.arrayContaining([
+          ['fleet.xlsx', 'REJECTED'],
+          ['master.xlsx', 'REJECTED'],
+        ]),
+      );
+      expect(log.find((e) => e.fileName === 'fleet.xlsx')!.messageText).toContain('Row 7, column evn');
+      expect(log.find((e) => e.fileName === 'fleet.xlsx')!.fileSize).toBe(fleet.length);
+    });
+
+    it('gives the spec messages for missing dates, bad values and unknown sheets', async () => {
+      const bytes = await fixtureWorkbook([
+        {
+          name: 'TractionUnitType',
+          rows: [
+            { name: 'A', validTo: '2070-01-01T00:00:00Z' },
+            { name: 'B', validFrom: '2024-01-01T00:00:00Z' },
+            { name: 'C', validFrom: 'soon', validTo: '2070-01-01', maxSpeed: 'fast' },
+          ],
+        },
+        { name: 'Spaceship', rows: [{ name: 'X' }] },
+      ]);
+      const res = await upload([{ fileName: 'bad.xlsx', bytes }]);
+      const messages = res
+        .json()
+        .sheetParseResults.flatMap((r: { failures: { errorMessage: string }[] }) =>
+          r.failures.map((f) => f.errorMessage),
+        );
+      expect(messages).toEqual([
+        'Row 2, column validFrom: Start date missing',
+        'Row 3, column validTo: End date missing',
+        'Row 4, column validFrom: Value soon is invalid',
+        'Row 4, column maxSpeed: Value fast is invalid',
+        'Something is wrong with data of type: Spaceship. The sheet name must be an entity type',
+      ]);
+    });
+
+    it('stores a valid upload in one go, resolving references by name, and logs it', async () => {
+      const master = await fixtureWorkbook([
+        { name: 'Organisation', rows: ORGANISATION_ROWS },
+        { name: 'TractionUnitType', rows: TYPE_ROWS },
+      ]);
+      const fleet = await fixtureWorkbook([{ name: 'TractionUnit', rows: tractionUnitRows(500) }]);
+      const res = await upload([
+        { fileName: 'master.xlsx', bytes: master },
+        { fileName: 'fleet.xlsx', bytes: fleet },
+      ]);
+      expect(res.statusCode).toBe(200);
+      expect(res.json().success).toBe(true);
+      expect(await countOf('tractionunit')).toBe(500);
+      const [unit] = await t.database.query<{ attributes: Record<string, unknown> }>(
+        `SELECT s.attributes FROM entity_segment s WHERE s.tenant = $1 AND s.type = 'tractionunit' AND s.name = $2`,
+        [tenant, `TU ${evnFor(1)}`],
+      );
+      const [org] = await t.database.query<{ entity_uuid: string }>(
+        `SELECT entity_uuid FROM entity_segment WHERE tenant = $1 AND type = 'organisation'`,
+        [tenant],
+      );
+      expect(unit!.attributes).toMatchObject({ evn: evnFor(1), owner: org!.entity_uuid });
+      const log = await listFiles(t.database, tenant);
+      expect(log.slice(0, 2).map((e) => e.messageStatus)).toEqual(['OK', 'OK']);
+    });
+
+    it('refuses a name that belongs to another entity and a duplicate EVN', async () => {
+      const rows = tractionUnitRows(2, 1000);
+      // A new entity (its own uuid) with the name of a stored unit. Without a uuid the row would
+      // address that stored unit by its name.
+      rows[0]!.uuid = randomUUID();
+      rows[0]!.name = `TU ${evnFor(1)}`;
+      rows[1]!.evn = evnFor(2); // the EVN of a stored unit
+      const res = await upload([
+        { fileName: 'dup.xlsx', bytes: await fixtureWorkbook([{ name: 'TractionUnit', rows }]) },
+      ]);
+      expect(res.json().sheetParseResults[0].failures.map((f: { errorMessage: string }) => f.errorMessage)).toEqual([
+        'Row 2, column name: The chosen name already exists for another entity. Please choose a new name',
+        `Row 3, column evn: Property must be unique: ${evnFor(2)} belongs to another TractionUnit`,
+      ]);
+    });
+
+    it('export then import of the same file changes nothing', async () => {
+      const before = await allSegments();
+      const exported = await exportEntities({ type: 'TractionUnit' });
+      expect(exported.statusCode).toBe(200);
+      expect(exported.headers['content-disposition']).toBe('attachment; filename="exportedentities.xlsx"');
+      const orgs = await exportEntities({ type: 'Organisation' });
+      const res = await upload([
+        { fileName: 'orgs.xlsx', bytes: orgs.rawPayload },
+        { fileName: 'exportedentities.xlsx', bytes: exported.rawPayload },
+      ]);
+      expect(res.json()).toMatchObject({ success: true });
+      expect(await allSegments()).toEqual(before);
+    });
+
+    it('a changed row in an exported file becomes a new version from its date, keeping history', async () => {
+      const exported = await exportEntities({ type: 'TractionUnit' });
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(exported.rawPayload as unknown as ArrayBuffer);
+      const sheet = workbook.getWorksheet('TractionUnit')!;
+      const header = (sheet.getRow(1).values as unknown[]).map(String);
+      const col = (name: string) => header.indexOf(name);
+      sheet.getRow(2).getCell(col('description')).value = 'Renamed';
+      sheet.getRow(2).getCell(col('validFrom')).value = '2025-01-01T00:00:00Z';
+      const uuid = String(sheet.getRow(2).getCell(col('uuid')).value);
+      const res = await upload([{ fileName: 'change.xlsx', bytes: Buffer.from(await workbook.xlsx.writeBuffer()) }]);
+      expect(res.json()).toMatchObject({ success: true });
+      const segments = await t.database.query<{ valid: string; description: string; superseded: boolean }>(
+        `SELECT valid::text, attributes->>'description' AS description, superseded_at IS NOT NULL AS superseded
+           FROM entity_segment WHERE entity_uuid = $1 ORDER BY superseded_at NULLS FIRST, lower(valid)`,
+        [uuid],
+      );
+      expect(segments.map((s) => [s.description, s.superseded])).toEqual([
+        [expect.stringMatching(/^Locomotive/), false],
+        ['Renamed', false],
+        [expect.stringMatching(/^Locomotive/), true],
+      ]);
+    });
+
+    it('escapes formula-like text on export and reads it back unchanged', async () => {
+      const evil = '=HYPERLINK("http://evil.example","click")';
+      const rows = tractionUnitRows(1, 2000);
+      rows[0]!.comments = `'${evil}`; // as our export writes it
+      rows[0]!.description = '+47 22 00 00 00';
+      const first = await upload([
+        { fileName: 'f.xlsx', bytes: await fixtureWorkbook([{ name: 'TractionUnit', rows }]) },
+      ]);
+      expect(first.json()).toMatchObject({ success: true });
+      const [stored] = await t.database.query<{ entity_uuid: string; comments: string; description: string }>(
+        `SELECT entity_uuid, comments, attributes->>'description' AS description FROM entity_segment
+          WHERE tenant = $1 AND name = $2`,
+        [tenant, `TU ${evnFor(2000)}`],
+      );
+      expect(stored).toMatchObject({ comments: evil, description: '+47 22 00 00 00' });
+
+      const exported = await exportEntities({ uuids: [stored!.entity_uuid] });
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(exported.rawPayload as unknown as ArrayBuffer);
+      const sheet = workbook.getWorksheet('TractionUnit')!;
+      const header = (sheet.getRow(1).values as unknown[]).map(String);
+      expect(sheet.getRow(2).getCell(header.indexOf('comments')).value).toBe(`'${evil}`);
+      expect(sheet.getRow(2).getCell(header.indexOf('description')).value).toBe(`'+47 22 00 00 00`);
+      expect(sheet.getRow(2).getCell(header.indexOf('comments')).formula).toBeUndefined();
+
+      const before = await allSegments();
+      const again = await upload([{ fileName: 'again.xlsx', bytes: exported.rawPayload }]);
+      expect(again.json()).toMatchObject({ success: true });
+      expect(await allSegments()).toEqual(before);
+    });
+
+    it('rejects six files', async () => {
+      const bytes = await fixtureWorkbook([{ name: 'TractionUnitType', rows: TYPE_ROWS }]);
+      const res = await upload(Array.from({ length: 6 }, (_, i) => ({ fileName: `f${i}.xlsx`, bytes })));
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toContain('At most 5 files');
+    });
+
+    it('rejects a file above the size limit', async () => {
+      const res = await upload([{ fileName: 'huge.xlsx', bytes: randomBytes(1_200_000) }]);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toContain('larger than');
+      const [entry] = await listFiles(t.database, tenant);
+      expect(entry).toMatchObject({ fileName: 'huge.xlsx', messageStatus: 'REJECTED', fileSize: null });
+    });
+
+    it('rejects a zip bomb before inflating it', async () => {
+      const bomb = craftZip([
+        { name: '[Content_Types].xml', data: Buffer.from('<Types/>') },
+        { name: 'xl/worksheets/sheet1.xml', data: Buffer.alloc(50 * 1024 * 1024, 0x20) },
+      ]);
+      expect(bomb.length).toBeLessThan(1_000_000);
+      const res = await upload([{ fileName: 'bomb.xlsx', bytes: bomb }]);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toMatch(/bomb.xlsx: .*compression ratio/);
+      const [entry] = await listFiles(t.database, tenant);
+      expect(entry).toMatchObject({ fileName: 'bomb.xlsx', messageStatus: 'REJECTED' });
+    });
+  });
+
+  describe('POST /api/excel/domain/export', () => {
+    it("answers 400 'No entities selected' to an empty selection", async () => {
+      const res = await exportEntities({ uuids: [] });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ status: 400, message: 'No entities selected' });
+    });
+
+    it('answers 400 to an unknown type', async () => {
+      expect((await exportEntities({ type: 'Spaceship' })).statusCode).toBe(400);
+    });
+
+    it('writes one sheet per type with the field names in row 1', async () => {
+      const res = await exportEntities({ type: 'TractionUnitType' });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toContain('spreadsheetml');
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+      const sheet = workbook.getWorksheet('TractionUnitType')!;
+      expect((sheet.getRow(1).values as unknown[]).slice(1, 9)).toEqual([
+        'uuid',
+        'name',
+        'validFrom',
+        'validTo',
+        'state',
+        'active',
+        'comments',
+        'maxSpeed',
+      ]);
+      expect(sheet.getRow(2).getCell(2).value).toBe('Vectron');
+    });
+  });
+
+  describe('POST /api/excel/masterdata/export', () => {
+    it('writes masterdata.csv with a line per traction unit', async () => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/excel/masterdata/export',
+        headers: await t.headersFor('vehicle-keeper'),
+        payload: {},
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-disposition']).toBe('attachment; filename="masterdata.csv"');
+      const lines = readMasterdataCsv(res.rawPayload);
+      expect(lines.length).toBeGreaterThanOrEqual(500);
+      expect(lines[0]!.row).toMatchObject({
+        EVN: evnFor(1),
+        'traction unit name': `TU ${evnFor(1)}`,
+        type: 'Vectron',
+        responsible: 'Nordic Rail Keeper',
+        status: 'ACTIVE',
+      });
+    });
+  });
+});

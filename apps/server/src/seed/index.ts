@@ -1,0 +1,35 @@
+import type { Database } from '../db/client.js';
+import { seedAreas } from './areas.js';
+import { seedUsers } from './users.js';
+
+/** A seeder puts one kind of demo data in place. It must be idempotent: it runs at every start. */
+export type Seeder = (database: Database) => Promise<void>;
+
+/**
+ * The demo data, in dependency order. To add demo data, write `seedXxx(database)` in seed/xxx.ts
+ * and append `{ name: 'xxx', run: seedXxx }` here after what it depends on.
+ */
+export const SEEDERS: readonly { name: string; run: Seeder }[] = [
+  { name: 'areas', run: seedAreas },
+  { name: 'users', run: seedUsers },
+];
+
+export interface SeedOptions {
+  /** Run only the named seeders (in list order), e.g. ['areas', 'users'] for tests. */
+  only?: readonly string[];
+}
+
+export async function seedDemo(database: Database, options: SeedOptions = {}): Promise<string[]> {
+  const { only } = options;
+  if (only) {
+    const unknown = only.filter((name) => !SEEDERS.some((s) => s.name === name));
+    if (unknown.length) throw new Error(`Unknown seeders: ${unknown.join(', ')}`);
+  }
+  const ran: string[] = [];
+  for (const seeder of SEEDERS) {
+    if (only && !only.includes(seeder.name)) continue;
+    await seeder.run(database);
+    ran.push(seeder.name);
+  }
+  return ran;
+}

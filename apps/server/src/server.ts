@@ -1,0 +1,51 @@
+import { loadConfig } from './config.js';
+import { buildApp } from './app.js';
+import { openDatabase } from './db/client.js';
+import { migrate } from './db/migrate.js';
+import { seedDemo } from './seed/index.js';
+import { DEMO_PASSWORD, demoUserSummary } from './seed/users.js';
+
+/** Process entry: config, database, migrations, demo data, listen; closes cleanly on SIGINT/SIGTERM. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const applied = await migrate(database);
+  const seeded = config.seedDemo ? await seedDemo(database) : [];
+
+  const app = await buildApp({ config, database });
+  app.log.info({ database: database.kind, migrations: applied, seeders: seeded }, 'database ready');
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    try {
+      await app.close();
+      await database.close();
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(
+    { url: config.publicUrl, docs: `${config.publicUrl}/api/docs`, issuer: config.oidcIssuer },
+    `Railwatt listening on ${config.publicUrl}`,
+  );
+  if (config.seedDemo && config.embeddedIdentityProvider) {
+    app.log.info(
+      { password: DEMO_PASSWORD, users: demoUserSummary().map((u) => `${u.username} (${u.roles.join(', ')})`) },
+      `demo users, password "${DEMO_PASSWORD}"`,
+    );
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

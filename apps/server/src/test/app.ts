@@ -1,0 +1,59 @@
+import type { AreaKind } from '@railwatt/contracts';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.js';
+import { testConfig, type AppConfig } from '../config.js';
+import type { Database } from '../db/client.js';
+import type { MintOptions } from '../identity/provider.js';
+import { areaUuid } from '../seed/areas.js';
+import { seedDemo } from '../seed/index.js';
+import { openTestDatabase } from './database.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  /** A bearer access token for a seeded user, minted exactly as the embedded provider issues it. */
+  tokenFor(username: string, options?: MintOptions): Promise<string>;
+  /** Headers for a call as `username` in the area of `kind`: authorization + current-tenant-id. */
+  headersFor(username: string, kind?: AreaKind, options?: MintOptions): Promise<Record<string, string>>;
+  areaUuid(kind: AreaKind): string;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  config?: Partial<AppConfig>;
+  /** Seeders to run (default: areas and users; add e.g. 'fleet' for a feature's demo data). */
+  seeders?: readonly string[];
+  /** Runs before app.ready(): register test-only routes here. */
+  beforeReady?: (app: FastifyInstance) => void | Promise<void>;
+}
+
+/** The whole app on a fresh test database (PGlite, or TEST_DATABASE_URL) with areas and demo users. */
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const database = await openTestDatabase();
+  try {
+    await seedDemo(database, { only: options.seeders ?? ['areas', 'users'] });
+    const app = await buildApp({ config: testConfig(options.config), database, logger: false });
+    await options.beforeReady?.(app);
+    await app.ready();
+    const tokenFor = (username: string, mint?: MintOptions) => {
+      if (!app.identity) throw new Error('tokenFor needs the embedded identity provider');
+      return app.identity.mintAccessToken(username, mint);
+    };
+    return {
+      app,
+      database,
+      tokenFor,
+      async headersFor(username, kind = 'norway', mint) {
+        return { authorization: `Bearer ${await tokenFor(username, mint)}`, 'current-tenant-id': areaUuid(kind) };
+      },
+      areaUuid,
+      async close() {
+        await app.close();
+        await database.close();
+      },
+    };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}

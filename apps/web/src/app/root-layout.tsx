@@ -1,0 +1,96 @@
+import { VERSION_STRING } from '@railwatt/contracts';
+import { Box, Center, Loader, Text, Title } from '@mantine/core';
+import { Suspense, useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, Outlet, useLocation, useMatches } from 'react-router';
+import { LoadingOverlay } from '../components/ui/loading-overlay';
+import { ModalHost } from '../components/ui/modal-host';
+import { useAppAuth } from '../lib/auth/auth';
+import type { AppRoute } from '../lib/routes';
+import { useMarketStore } from '../lib/stores/market-store';
+import { guardRedirect } from './guards';
+import { Header } from './header';
+import { resolveRedirect } from './redirects';
+import { routeExists } from './route-table';
+import { useAreaBootstrap } from './use-area-bootstrap';
+
+function useMatchedChain(): AppRoute[] {
+  return useMatches()
+    .map((m) => (m.handle as { route?: AppRoute } | undefined)?.route)
+    .filter((r): r is AppRoute => r !== undefined);
+}
+
+/** The routed content: redirect rules first, then the guard, then the screen. */
+function Content({ authenticated }: { authenticated: boolean }) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const chain = useMatchedChain();
+  const market = useMarketStore();
+  const previous = useRef<string | null>(null);
+  const from = previous.current;
+  useEffect(() => {
+    previous.current = location.pathname;
+  }, [location.pathname]);
+
+  const open = chain.some((r) => r.ignoreAuth);
+  if (!open && !market.area) {
+    return (
+      <Title order={2} data-testid="select-area">
+        {t('shell.selectArea')}
+      </Title>
+    );
+  }
+  if (!market.rendered) return null;
+  if (market.area && !open) {
+    const redirect = resolveRedirect({
+      pathname: location.pathname,
+      roles: market.rolesInArea,
+      area: market.area.kind,
+      exists: (p) => routeExists(p),
+    });
+    if (redirect && redirect !== location.pathname) return <Navigate to={redirect} replace />;
+  }
+  const denied = guardRedirect({
+    chain,
+    authenticated,
+    roles: market.rolesInArea,
+    area: market.area?.kind ?? null,
+    from,
+    to: location.pathname,
+    market,
+  });
+  if (denied) return <Navigate to={denied} replace />;
+  return (
+    <Suspense
+      fallback={
+        <Center p="xl">
+          <Loader />
+        </Center>
+      }
+    >
+      {/* Keyed by area: after a switch every screen mounts afresh. */}
+      <Outlet key={market.area?.uuid ?? 'none'} />
+    </Suspense>
+  );
+}
+
+/** The shell around every route: header, content, footer, the modal host and the loading overlay. */
+export function RootLayout() {
+  const auth = useAppAuth();
+  useAreaBootstrap(auth);
+  return (
+    <Box mih="100vh" style={{ display: 'flex', flexDirection: 'column' }}>
+      <Header auth={auth} />
+      <Box component="main" p="md" style={{ flex: 1 }}>
+        <Content authenticated={auth.isAuthenticated} />
+      </Box>
+      <Box component="footer" px="md" py={6} style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}>
+        <Text size="xs" c="dimmed" data-testid="app-version">
+          {VERSION_STRING}
+        </Text>
+      </Box>
+      <ModalHost />
+      <LoadingOverlay />
+    </Box>
+  );
+}

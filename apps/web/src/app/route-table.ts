@@ -1,0 +1,74 @@
+import { ALL_ROLES } from '@railwatt/contracts';
+import { matchRoutes, type RouteObject } from 'react-router';
+import { administrationRoutes } from '../features/administration/administration.routes';
+import { dashboardRoutes } from '../features/dashboard/dashboard.routes';
+import { fleetRoutes } from '../features/fleet/fleet.routes';
+import { infrastructureRoutes } from '../features/infrastructure/infrastructure.routes';
+import { masterdataRoutes } from '../features/masterdata/masterdata.routes';
+import { monitorRoutes } from '../features/monitor/monitor.routes';
+import { reportsRoutes } from '../features/reports/reports.routes';
+import { settlementRoutes } from '../features/settlement/settlement.routes';
+import { joinPath, type AppRoute } from '../lib/routes';
+import { NotFoundPage, UnauthorizedPage } from './status-pages';
+
+/**
+ * THE route table: every route of product.md §2, declared once. The router (router.tsx), the guards
+ * (guards.ts), the redirect rules (redirects.ts), the menu (menu.ts) and the tests all read it.
+ */
+export const routeTable: readonly AppRoute[] = [
+  dashboardRoutes,
+  monitorRoutes,
+  settlementRoutes,
+  fleetRoutes,
+  infrastructureRoutes,
+  administrationRoutes,
+  reportsRoutes,
+  ...masterdataRoutes,
+  // No authentication needed (product.md §2).
+  { path: '/unauthorized', titleKey: 'routes.unauthorized', roles: ALL_ROLES, ignoreAuth: true, component: UnauthorizedPage },
+  // Open to all ten roles.
+  { path: '/notfound', titleKey: 'routes.notFound', roles: ALL_ROLES, component: NotFoundPage },
+  // A route that matches nothing goes to Not found; the catch-all itself needs no authentication.
+  { path: '*', roles: ALL_ROLES, ignoreAuth: true, redirectTo: '/notfound' },
+];
+
+export const isEnabled = (route: AppRoute): boolean => route.enabled !== false;
+
+/** Route objects for matching only (no elements); `handle.route` carries the AppRoute. */
+function matchTree(routes: readonly AppRoute[]): RouteObject[] {
+  return routes.filter(isEnabled).map((route) =>
+    route.index
+      ? { index: true, handle: { route } }
+      : { path: route.path, handle: { route }, children: route.children ? matchTree(route.children) : undefined },
+  );
+}
+
+/** The chain of routes (outermost first) that a pathname matches; empty when nothing matches. */
+export function routeChain(pathname: string, routes: readonly AppRoute[] = routeTable): AppRoute[] {
+  const matches = matchRoutes(matchTree(routes), pathname) ?? [];
+  return matches.map((m) => (m.route.handle as { route: AppRoute }).route);
+}
+
+/** True when a pathname matches a real route (not the catch-all). */
+export function routeExists(pathname: string, routes: readonly AppRoute[] = routeTable): boolean {
+  const chain = routeChain(pathname, routes);
+  return chain.length > 0 && chain[0]!.path !== '*';
+}
+
+export interface FlatRoute {
+  fullPath: string;
+  route: AppRoute;
+}
+
+/** Every enabled route with its full path, depth first. */
+export function flattenRoutes(routes: readonly AppRoute[] = routeTable, parent = ''): FlatRoute[] {
+  return routes.filter(isEnabled).flatMap((route) => {
+    const fullPath = route.index ? parent || '/' : joinPath(parent, route.path);
+    return [{ fullPath, route }, ...flattenRoutes(route.children ?? [], fullPath)];
+  });
+}
+
+/** The path of a named route (product.md §2 named redirect targets, userRegistration ...). */
+export function namedPath(name: string, routes: readonly AppRoute[] = routeTable): string | null {
+  return flattenRoutes(routes).find((f) => f.route.names?.includes(name))?.fullPath ?? null;
+}

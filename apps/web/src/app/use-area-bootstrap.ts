@@ -1,0 +1,33 @@
+import { settlementAreaSchema } from '@railwatt/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { api } from '../lib/api';
+import type { AppAuth } from '../lib/auth/auth';
+import { pickInitialArea, toAreaOptions } from '../lib/stores/area-selection';
+import { selectInitialArea, storedAreaIds, useMarketStore } from '../lib/stores/market-store';
+
+const areaListSchema = settlementAreaSchema.array();
+
+/** GET /api/user/settlementareas (no tenant header: it is what the tenant is chosen from). */
+export const settlementAreasQuery = {
+  queryKey: ['user', 'settlementareas'] as const,
+  queryFn: async ({ signal }: { signal: AbortSignal }) =>
+    areaListSchema.parse(await api.request('/user/settlementareas', { tenant: false, signal })),
+  staleTime: Infinity,
+};
+
+/** Loads the user's areas into the market store and selects the initial area (product.md §1). */
+export function useAreaBootstrap(auth: AppAuth): void {
+  const { data } = useQuery(settlementAreasQuery);
+  const functions = auth.functions;
+  useEffect(() => {
+    if (!data) return;
+    const options = toAreaOptions(data, functions);
+    const store = useMarketStore.getState();
+    store.setAreas(options, functions);
+    if (store.area) return;
+    const { session, local } = storedAreaIds();
+    const initial = pickInitialArea(options, session, local);
+    if (initial) selectInitialArea(initial);
+  }, [data, functions]);
+}

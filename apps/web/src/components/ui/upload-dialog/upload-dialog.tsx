@@ -1,0 +1,278 @@
+import { useEffect, useRef, useState } from 'react';
+import { ActionIcon, Alert, Badge, Button, Group, Modal, Progress, Stack, Table, Text } from '@mantine/core';
+import { Dropzone } from '@mantine/dropzone';
+import { useTranslation } from 'react-i18next';
+import { MAX_UPLOAD_FILES } from '@railwatt/contracts';
+import {
+  displayFileName,
+  uploadDialogColor,
+  type UploadDialogColor,
+  type UploadEntry,
+  type UploadFailure,
+  type UploadFn,
+  type UploadOutcome,
+} from './upload-state';
+
+export interface UploadResult {
+  fileName: string;
+  outcome: UploadOutcome;
+}
+
+export interface UploadPanelProps {
+  upload: UploadFn;
+  /** Accepted MIME types or extensions for the file picker. */
+  accept?: string[];
+  maxFiles?: number;
+  /** Called once every file of an upload has an outcome. */
+  onComplete?: (results: UploadResult[]) => void;
+  /** Reports the dialog colour so a frame around the panel can show it. */
+  onColorChange?: (color: UploadDialogColor) => void;
+}
+
+const STATUS_COLOR: Record<UploadEntry['status'], string> = {
+  waiting: 'gray',
+  progressing: 'yellow',
+  finished: 'green',
+  finished_async: 'teal',
+  failed: 'red',
+};
+
+// Where the transport gives no byte progress (fetch), the bar estimates it from the file size
+// at an assumed throughput and stops short of 100 until the answer arrives.
+const ASSUMED_BYTES_PER_SECOND = 500_000;
+const ESTIMATE_TICK_MS = 200;
+
+let nextId = 0;
+
+/** The content of the upload dialog: drop zone, file list with per-file status, and the upload button. */
+export function UploadPanel({
+  upload,
+  accept,
+  maxFiles = MAX_UPLOAD_FILES,
+  onComplete,
+  onColorChange,
+}: UploadPanelProps) {
+  const { t } = useTranslation();
+  const [entries, setEntries] = useState<UploadEntry[]>([]);
+  const [busy, setBusy] = useState(false);
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+
+  const tooMany = entries.length > maxFiles;
+  const waiting = entries.filter((e) => e.status === 'waiting');
+  const color = uploadDialogColor(entries.map((e) => e.status));
+  useEffect(() => onColorChange?.(color), [color, onColorChange]);
+
+  const patch = (id: string, change: Partial<UploadEntry>) => {
+    if (!mounted.current) return;
+    setEntries((list) => list.map((e) => (e.id === id ? { ...e, ...change } : e)));
+  };
+
+  const addFiles = (files: File[]) => {
+    setEntries((list) => [
+      // Files of an earlier upload make room for the new choice.
+      ...list.filter((e) => e.status === 'waiting'),
+      ...files.map((file) => ({
+        id: `upload-${nextId++}`,
+        file,
+        status: 'waiting' as const,
+        progress: 0,
+        failures: [],
+      })),
+    ]);
+  };
+
+  const start = async () => {
+    if (tooMany || waiting.length === 0) return;
+    setBusy(true);
+    const results: UploadResult[] = [];
+    // One request per file, one after the other: each file gets its own progress and answer.
+    for (const entry of waiting) {
+      patch(entry.id, { status: 'progressing', progress: 0 });
+      let reported = false;
+      let estimate = 0;
+      const step = (100 * ESTIMATE_TICK_MS) / Math.max(1000, (entry.file.size / ASSUMED_BYTES_PER_SECOND) * 1000);
+      const timer = setInterval(() => {
+        if (reported) return;
+        estimate = Math.min(90, estimate + step);
+        patch(entry.id, { progress: estimate });
+      }, ESTIMATE_TICK_MS);
+      let outcome: UploadOutcome;
+      try {
+        outcome = await upload(entry.file, (percent) => {
+          reported = true;
+          patch(entry.id, { progress: percent });
+        });
+      } catch {
+        outcome = { status: 'failed', failures: [], message: t('upload.failed_unknown') };
+      } finally {
+        clearInterval(timer);
+      }
+      patch(entry.id, {
+        status: outcome.status,
+        progress: 100,
+        failures: outcome.failures,
+        message: outcome.message,
+      });
+      results.push({ fileName: entry.file.name, outcome });
+    }
+    if (!mounted.current) return;
+    setBusy(false);
+    onComplete?.(results);
+  };
+
+  return (
+    <Stack gap="sm" data-color={color} data-testid="upload-panel">
+      <Dropzone
+        onDrop={(files) => addFiles(files)}
+        accept={accept}
+        multiple
+        disabled={busy}
+        inputProps={{ 'data-testid': 'upload-input', 'aria-label': t('upload.choose_files') } as object}
+      >
+        <Stack align="center" gap={4} py="md" style={{ pointerEvents: 'none' }}>
+          <Text fw={500}>{t('upload.drop_here')}</Text>
+          <Text size="sm" c="dimmed">
+            {t('upload.max_files', { value: maxFiles })}
+          </Text>
+        </Stack>
+      </Dropzone>
+
+      {tooMany && (
+        <Alert color="red" data-testid="upload-file-limit">
+          {t('upload_file_limit', { value: maxFiles })}
+        </Alert>
+      )}
+
+      {entries.length > 0 && (
+        <Table withRowBorders>
+          <Table.Tbody>
+            {entries.map((entry) => (
+              <UploadRow
+                key={entry.id}
+                entry={entry}
+                onRemove={
+                  entry.status === 'waiting' && !busy
+                    ? () => setEntries((list) => list.filter((e) => e.id !== entry.id))
+                    : undefined
+                }
+              />
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+
+      <Group justify="flex-end">
+        <Button
+          variant="subtle"
+          onClick={() => setEntries([])}
+          disabled={busy || entries.length === 0}
+        >
+          {t('upload.clear')}
+        </Button>
+        <Button onClick={() => void start()} disabled={busy || tooMany || waiting.length === 0} loading={busy}>
+          {t('upload.upload')}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+function UploadRow({ entry, onRemove }: { entry: UploadEntry; onRemove?: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Table.Tr>
+        <Table.Td title={entry.file.name} data-testid="upload-file-name">
+          {displayFileName(entry.file.name)}
+        </Table.Td>
+        <Table.Td w={160}>
+          {entry.status === 'progressing' ? (
+            <Progress value={entry.progress} color="yellow" striped animated aria-label={t('upload.status.progressing')} />
+          ) : null}
+        </Table.Td>
+        <Table.Td w={140}>
+          <Badge color={STATUS_COLOR[entry.status]} data-testid="upload-file-status" data-status={entry.status}>
+            {t(`upload.status.${entry.status}`)}
+          </Badge>
+        </Table.Td>
+        <Table.Td w={40}>
+          {onRemove && (
+            <ActionIcon variant="subtle" color="gray" aria-label={t('upload.remove')} onClick={onRemove}>
+              ×
+            </ActionIcon>
+          )}
+        </Table.Td>
+      </Table.Tr>
+      {(entry.message || entry.failures.length > 0) && (
+        <Table.Tr>
+          <Table.Td colSpan={4}>
+            {entry.message && (
+              <Text size="sm" c="red">
+                {entry.message}
+              </Text>
+            )}
+            {entry.failures.length > 0 && <UploadFailureList failures={entry.failures} />}
+          </Table.Td>
+        </Table.Tr>
+      )}
+    </>
+  );
+}
+
+/** The failures of an import: error message and type, grouped by nothing (sheet shown per row). */
+export function UploadFailureList({ failures }: { failures: readonly UploadFailure[] }) {
+  const { t } = useTranslation();
+  return (
+    <Table data-testid="upload-failures" fz="sm">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>{t('upload.failure.sheet')}</Table.Th>
+          <Table.Th>{t('upload.failure.type')}</Table.Th>
+          <Table.Th>{t('upload.failure.message')}</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {failures.map((f, i) => (
+          <Table.Tr key={i}>
+            <Table.Td>{f.sheetName ?? ''}</Table.Td>
+            <Table.Td>{f.type}</Table.Td>
+            <Table.Td>{f.errorMessage}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+export interface UploadDialogProps extends UploadPanelProps {
+  opened: boolean;
+  onClose: () => void;
+  title: string;
+}
+
+/**
+ * The upload dialog of product.md §4/§5 as a modal. The modal's top border carries the dialog colour
+ * (yellow progressing, red failed, green finished, blue otherwise); `data-color` exposes it to tests.
+ */
+export function UploadDialog({ opened, onClose, title, ...panel }: UploadDialogProps) {
+  const [color, setColor] = useState<UploadDialogColor>('blue');
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={title}
+      size="lg"
+      data-testid="upload-dialog"
+      data-color={color}
+      styles={{ content: { borderTop: `6px solid var(--mantine-color-${color}-6)` } }}
+    >
+      <UploadPanel {...panel} onColorChange={setColor} />
+    </Modal>
+  );
+}

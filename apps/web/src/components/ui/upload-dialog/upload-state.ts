@@ -1,0 +1,70 @@
+import { FILE_NAME_DISPLAY_LENGTH } from '@railwatt/contracts';
+
+/** Per-file progress states of product.md §4; `waiting` is a file chosen but not yet sent. */
+export type UploadFileStatus = 'waiting' | 'progressing' | 'finished' | 'finished_async' | 'failed';
+
+/** One failure of calls.md §3 ("Upload failure structure"), with the sheet it came from. */
+export interface UploadFailure {
+  errorMessage: string;
+  type: string;
+  sheetName?: string;
+}
+
+/** What an upload function reports for one file. */
+export interface UploadOutcome {
+  status: 'finished' | 'finished_async' | 'failed';
+  failures: UploadFailure[];
+  /** A message for the whole file (an HTTP failure rather than a row failure). */
+  message?: string;
+}
+
+/** Sends one file. `onProgress` takes 0..100 when the transport knows; otherwise the dialog estimates. */
+export type UploadFn = (file: File, onProgress: (percent: number) => void) => Promise<UploadOutcome>;
+
+export interface UploadEntry {
+  id: string;
+  file: File;
+  status: UploadFileStatus;
+  progress: number;
+  failures: UploadFailure[];
+  message?: string;
+}
+
+export type UploadDialogColor = 'yellow' | 'red' | 'green' | 'blue';
+
+/**
+ * The dialog colour (product.md §4): yellow while anything is progressing, red if any failed,
+ * green when everything finished, else blue (nothing chosen yet, or files waiting to be sent).
+ */
+export function uploadDialogColor(statuses: readonly UploadFileStatus[]): UploadDialogColor {
+  if (statuses.includes('progressing')) return 'yellow';
+  if (statuses.includes('failed')) return 'red';
+  if (statuses.length > 0 && statuses.every((s) => s === 'finished' || s === 'finished_async')) return 'green';
+  return 'blue';
+}
+
+/** Names are displayed cut at 60 characters with an ellipsis (product.md §5). */
+export function displayFileName(name: string, max: number = FILE_NAME_DISPLAY_LENGTH): string {
+  return name.length > max ? `${name.slice(0, max)}...` : name;
+}
+
+/** The import answer of POST /excel/domain/import (calls.md §3). */
+export interface SheetParseResult {
+  sheetName: string;
+  type?: string;
+  rowsRead?: number;
+  failures: { errorMessage: string; type: string }[];
+}
+export interface ImportAnswer {
+  success: boolean;
+  sheetParseResults: SheetParseResult[];
+}
+
+/** An upload counts as failed if success is false or any sheet has failures (product.md §5). */
+export function outcomeFromImportAnswer(answer: ImportAnswer): UploadOutcome {
+  const failures = answer.sheetParseResults.flatMap((sheet) =>
+    sheet.failures.map((f) => ({ errorMessage: f.errorMessage, type: f.type, sheetName: sheet.sheetName })),
+  );
+  const failed = !answer.success || failures.length > 0;
+  return { status: failed ? 'failed' : 'finished', failures };
+}

@@ -1,0 +1,10 @@
+import { NotBuiltPage } from '../../../components/ui/not-built';
+import type { ScreenProps } from '../../../lib/routes';
+
+/**
+ * Every administration screen until a later issue builds it: the route's title and the not-built notice.
+ * This module is loaded lazily, in the administration section's own chunk.
+ */
+export function AdministrationScreen(props: ScreenProps) {
+  return <NotBuiltPage {...props} />;
+}

@@ -1,0 +1,17 @@
+import { ALL, WORK_AREAS, without } from '../../lib/access';
+import { lazyScreen, type AppRoute } from '../../lib/routes';
+
+const DashboardHome = lazyScreen(() => import('./components/dashboard-home'), 'DashboardHome');
+
+/**
+ * The dashboard home: not for train-run-data providers (product.md §2). It exists in every area with a
+ * dashboard, master-data mode included; the administration area has none (its landing is user registration).
+ */
+export const dashboardRoutes: AppRoute = {
+  path: '/',
+  names: ['dashboard'],
+  titleKey: 'routes.dashboard',
+  roles: without(ALL, 'train-run-data-provider'),
+  areas: [...WORK_AREAS.filter((a) => a !== 'administration'), 'masterdata'],
+  component: DashboardHome,
+};

@@ -1,0 +1,95 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  EXPORT_FILE_NAMES,
+  statusChangeResultSchema,
+  type StatusChangeRequest,
+  type StatusChangeResult,
+  type TractionUnitSaveRequest,
+  type VersionedEntity,
+} from '@railwatt/contracts';
+import { outcomeFromImportAnswer, type ImportAnswer, type UploadFn } from '../../../components/ui/upload-dialog';
+import { ApiError } from '../../../lib/errors';
+import { requestBlob, requestJson } from './http';
+import { fleetKeys } from './fleet-queries';
+
+/** POST /domain/status for the selected entities; the list pages are the only thing it changes. */
+export function useStatusChange() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (request: StatusChangeRequest): Promise<StatusChangeResult> =>
+      statusChangeResultSchema.parse(await requestJson('POST', '/domain/status', { body: request })),
+    onSuccess: (_result, request) => {
+      void queryClient.invalidateQueries({ queryKey: fleetKeys.lists() });
+      for (const uuid of request.uuids) {
+        void queryClient.invalidateQueries({ queryKey: fleetKeys.versions('tractionunit', uuid) });
+      }
+    },
+  });
+}
+
+/** POST /domain/tractionunit/save: unit, type and consumption points in one transaction. */
+export function useSaveTractionUnit() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (request: TractionUnitSaveRequest) =>
+      requestJson<VersionedEntity>('POST', '/domain/tractionunit/save', { body: request }),
+    onSuccess: (saved, request) => {
+      void queryClient.invalidateQueries({ queryKey: fleetKeys.lists() });
+      const uuid = saved?.uuid ?? request.tractionUnit.uuid;
+      if (uuid) {
+        void queryClient.invalidateQueries({ queryKey: fleetKeys.entity('tractionunit', uuid) });
+        void queryClient.invalidateQueries({ queryKey: fleetKeys.versions('tractionunit', uuid) });
+      }
+      if (request.tractionUnitType) {
+        void queryClient.invalidateQueries({ queryKey: fleetKeys.minimal('tractionunittype') });
+      }
+    },
+  });
+}
+
+/** Saves a blob under a file name through a temporary link. */
+export function saveBlob(blob: Blob, fileName: string) {
+  if (typeof URL.createObjectURL !== 'function') return;
+  const href = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = href;
+  link.download = fileName;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  URL.revokeObjectURL(href);
+}
+
+export async function exportEntities(uuids: string[]) {
+  saveBlob(await requestBlob('/excel/domain/export', { body: { uuids } }), EXPORT_FILE_NAMES.entities);
+}
+
+export async function exportMasterdata() {
+  saveBlob(await requestBlob('/excel/masterdata/export', { body: {} }), EXPORT_FILE_NAMES.masterdata);
+}
+
+/**
+ * Upload messages for HTTP failures (calls.md §8 "Upload failures"). The keys live in the fleet
+ * namespace; the caller translates them.
+ */
+export function uploadFailureKey(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.status === 400) return 'import.error.bad_data';
+    if (error.status === 401 || error.status === 403) return 'import.error.not_authorized';
+  }
+  return 'import.error.unknown';
+}
+
+/** POST /excel/domain/import, one file per request so each file has its own answer. */
+export function createEntitiesUpload(translate: (key: string) => string): UploadFn {
+  return async (file) => {
+    const form = new FormData();
+    form.append('file', file, file.name);
+    try {
+      const answer = await requestJson<ImportAnswer>('POST', '/excel/domain/import', { body: form });
+      return outcomeFromImportAnswer(answer);
+    } catch (error) {
+      return { status: 'failed', failures: [], message: translate(uploadFailureKey(error)) };
+    }
+  };
+}

@@ -1,0 +1,93 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import {
+  fleetPageSchema,
+  type FleetFilter,
+  type FleetPage,
+  type MinimalEntity,
+  type Segment,
+  type VersionedEntity,
+} from '@railwatt/contracts';
+import { requestJson } from './http';
+
+/** Query keys of the fleet feature, narrowest last so a mutation can invalidate exactly what it touched. */
+export const fleetKeys = {
+  all: ['fleet'] as const,
+  lists: () => [...fleetKeys.all, 'list'] as const,
+  list: (filter: FleetFilter, page: number, size: number) => [...fleetKeys.lists(), { filter, page, size }] as const,
+  entities: () => [...fleetKeys.all, 'entity'] as const,
+  entity: (kind: string, uuid: string) => [...fleetKeys.entities(), kind, uuid] as const,
+  versions: (kind: string, uuid: string) => [...fleetKeys.all, 'versions', kind, uuid] as const,
+  minimal: (kind: string) => [...fleetKeys.all, 'minimal', kind] as const,
+  organisations: () => [...fleetKeys.all, 'organisations'] as const,
+  masterdataUpdates: () => [...fleetKeys.all, 'masterdata-updates'] as const,
+};
+
+/** POST /domain/fleet: the page is zero-based on the wire (product.md §9), 1-based in the UI. */
+export const fleetListQuery = (filter: FleetFilter, page: number, size: number) =>
+  queryOptions({
+    queryKey: fleetKeys.list(filter, page, size),
+    queryFn: async ({ signal }) =>
+      fleetPageSchema.parse(
+        await requestJson<FleetPage>('POST', '/domain/fleet', {
+          query: { page: page - 1, size },
+          body: filter,
+          signal,
+          key: 'fleet-overview',
+        }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+
+export const entityQuery = (kind: string, uuid: string) =>
+  queryOptions({
+    queryKey: fleetKeys.entity(kind, uuid),
+    queryFn: ({ signal }) => requestJson<VersionedEntity>('GET', `/domain/${kind}/id/${uuid}`, { signal }),
+  });
+
+/** GET /domain/{type}/versions/{uuid}: every segment, superseded ones included. */
+export const versionsQuery = (kind: string, uuid: string) =>
+  queryOptions({
+    queryKey: fleetKeys.versions(kind, uuid),
+    queryFn: async ({ signal }) => {
+      const answer = await requestJson<Segment[] | { segments: Segment[] }>(
+        'GET',
+        `/domain/${kind}/versions/${uuid}`,
+        { signal },
+      );
+      return Array.isArray(answer) ? answer : answer.segments;
+    },
+  });
+
+export const minimalAllQuery = (kind: string) =>
+  queryOptions({
+    queryKey: fleetKeys.minimal(kind),
+    queryFn: ({ signal }) =>
+      requestJson<MinimalEntity[]>('GET', `/domain/${kind}/minimal/all`, { query: { includeInactive: true }, signal }),
+    staleTime: 60_000,
+  });
+
+export interface OrganisationOption {
+  uuid: string;
+  name: string;
+}
+
+export const organisationsQuery = () =>
+  queryOptions({
+    queryKey: fleetKeys.organisations(),
+    queryFn: ({ signal }) =>
+      requestJson<OrganisationOption[]>('GET', '/domain/organisations', { query: { includeInactive: true }, signal }),
+    staleTime: 60_000,
+  });
+
+/** The latest master-data changes of traction units (latest lastModified first). */
+export const masterdataUpdatesQuery = () =>
+  queryOptions({
+    queryKey: fleetKeys.masterdataUpdates(),
+    queryFn: async ({ signal }) => {
+      const all = await requestJson<VersionedEntity[]>('GET', '/domain/tractionunit/all', {
+        query: { includeInactive: true },
+        signal,
+      });
+      return [...all].sort((a, b) => Date.parse(b.lastModified) - Date.parse(a.lastModified));
+    },
+  });

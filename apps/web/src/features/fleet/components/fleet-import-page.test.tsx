@@ -1,0 +1,58 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { mockFetch, renderFleet } from '../testing/render-fleet';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const xlsx = (name: string) => new File(['x'], name);
+
+describe('fleet import', () => {
+  it('sends the file to the entities import and shows a single failed file on the import error screen', async () => {
+    const user = userEvent.setup();
+    const { calls } = mockFetch({
+      'POST /api/excel/domain/import': {
+        success: false,
+        sheetParseResults: [
+          {
+            sheetName: 'TractionUnit',
+            type: 'TractionUnit',
+            rowsRead: 500,
+            failures: [{ errorMessage: 'Row 17: The EVN field must be exactly 12 digits', type: 'TractionUnit' }],
+          },
+        ],
+      },
+    });
+    renderFleet('/fleet/import');
+    const dialog = await screen.findByTestId('upload-dialog');
+    expect(dialog).toHaveAttribute('data-color', 'blue');
+    await user.upload(within(dialog).getByTestId('upload-input'), [xlsx('fleet.xlsx')]);
+    await user.click(within(dialog).getByRole('button', { name: 'Upload' }));
+
+    const errorScreen = await screen.findByTestId('import-error-screen');
+    expect(within(errorScreen).getByText('Row 17: The EVN field must be exactly 12 digits')).toBeInTheDocument();
+    const call = calls.find((c) => c.url.pathname === '/api/excel/domain/import')!;
+    expect(call.body).toBeInstanceOf(FormData);
+    expect((call.body as FormData).get('file')).toBeInstanceOf(File);
+  });
+
+  it('lists each file with its status when several files are uploaded', async () => {
+    const user = userEvent.setup();
+    let n = 0;
+    mockFetch({
+      'POST /api/excel/domain/import': () =>
+        n++ === 0
+          ? { success: true, sheetParseResults: [{ sheetName: 'TractionUnit', failures: [] }] }
+          : new Response('{}', { status: 500, statusText: 'Server Error' }),
+    });
+    renderFleet('/fleet/import');
+    const dialog = await screen.findByTestId('upload-dialog');
+    await user.upload(within(dialog).getByTestId('upload-input'), [xlsx('a.xlsx'), xlsx('b.xlsx')]);
+    await user.click(within(dialog).getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(dialog).toHaveAttribute('data-color', 'red'));
+    const statuses = within(dialog).getAllByTestId('upload-file-status');
+    expect(statuses.map((s) => s.getAttribute('data-status'))).toEqual(['finished', 'failed']);
+    expect(within(dialog).getByText('Failed to upload. Ask administrator for help')).toBeInTheDocument();
+    expect(screen.queryByTestId('import-error-screen')).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,194 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { mockFetch, renderFleet } from '../testing/render-fleet';
+import { fleetPage, TWO_UNITS, UUID } from '../testing/fixtures';
+import { useStatusSummaryStore } from '../hooks/status-summary-store';
+
+const lookups = {
+  'GET /api/domain/tractionunittype/minimal/all': [],
+  'GET /api/domain/organisations': [],
+};
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  useStatusSummaryStore.getState().clear();
+});
+
+const fleetCalls = (calls: ReturnType<typeof mockFetch>['calls']) =>
+  calls.filter((c) => c.url.pathname === '/api/domain/fleet');
+
+describe('fleet overview', () => {
+  it('asks for page 0 of size 10 first, and goes back to page 1 when the page size changes', async () => {
+    const user = userEvent.setup();
+    const { calls } = mockFetch({
+      ...lookups,
+      'POST /api/domain/fleet': ({ url }: { url: URL }) =>
+        fleetPage(TWO_UNITS, {
+          page: Number(url.searchParams.get('page')),
+          size: Number(url.searchParams.get('size')),
+          totalElements: 120,
+        }),
+    });
+    renderFleet('/fleet/overview');
+
+    expect(await screen.findAllByTestId('fleet-row')).toHaveLength(2);
+    const first = fleetCalls(calls)[0]!;
+    expect(first.url.searchParams.get('page')).toBe('0');
+    expect(first.url.searchParams.get('size')).toBe('10');
+    expect(first.body).toMatchObject({ searchMode: 'OWN_READ_WRITE' });
+
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    await waitFor(() => expect(fleetCalls(calls).at(-1)!.url.searchParams.get('page')).toBe('1'));
+    expect(screen.getByTestId('location')).toHaveTextContent('page=2');
+
+    await user.click(screen.getByRole('textbox', { name: 'Rows per page' }));
+    await user.click(screen.getByRole('option', { name: '50' }));
+    await waitFor(() => expect(fleetCalls(calls).at(-1)!.url.searchParams.get('size')).toBe('50'));
+    expect(fleetCalls(calls).at(-1)!.url.searchParams.get('page')).toBe('0');
+    expect(screen.getByTestId('location')).toHaveTextContent('page=1&size=50');
+  });
+
+  it('keeps filters in the URL and sends them', async () => {
+    const user = userEvent.setup();
+    const { calls } = mockFetch({ ...lookups, 'POST /api/domain/fleet': fleetPage(TWO_UNITS) });
+    renderFleet('/fleet/overview?evn=9176&page=3');
+    await screen.findAllByTestId('fleet-row');
+    expect(fleetCalls(calls)[0]!.body).toMatchObject({ evn: '9176' });
+    expect(fleetCalls(calls)[0]!.url.searchParams.get('page')).toBe('2');
+
+    await user.type(screen.getByLabelText('VKM'), 'NSB');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(fleetCalls(calls).at(-1)!.body).toMatchObject({ evn: '9176', vkm: 'NSB' }));
+    expect(fleetCalls(calls).at(-1)!.url.searchParams.get('page')).toBe('0');
+  });
+
+  it("says 'No entities selected' on export with nothing selected, without calling the server", async () => {
+    const user = userEvent.setup();
+    const { calls } = mockFetch({ ...lookups, 'POST /api/domain/fleet': fleetPage(TWO_UNITS) });
+    renderFleet('/fleet/overview');
+    await screen.findAllByTestId('fleet-row');
+    await user.click(screen.getByRole('button', { name: 'Export' }));
+    expect(await screen.findByText('No entities selected')).toBeInTheDocument();
+    expect(calls.some((c) => c.url.pathname === '/api/excel/domain/export')).toBe(false);
+  });
+
+  it('exports the selected uuids', async () => {
+    const user = userEvent.setup();
+    const { calls } = mockFetch({
+      ...lookups,
+      'POST /api/domain/fleet': fleetPage(TWO_UNITS),
+      'POST /api/excel/domain/export': () => new Response(new Blob(['xlsx']), { status: 200 }),
+    });
+    renderFleet('/fleet/overview');
+    const rows = await screen.findAllByTestId('fleet-row');
+    await user.click(within(rows[1]!).getByRole('checkbox'));
+    await user.click(screen.getByRole('button', { name: 'Export' }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.url.pathname === '/api/excel/domain/export')?.body).toEqual({ uuids: [UUID.unitB] }),
+    );
+  });
+
+  it('shows the consumption points of an expanded row', async () => {
+    const user = userEvent.setup();
+    mockFetch({ ...lookups, 'POST /api/domain/fleet': fleetPage(TWO_UNITS) });
+    renderFleet('/fleet/overview');
+    await screen.findAllByTestId('fleet-row');
+    await user.click(screen.getByRole('button', { name: 'Expand all' }));
+    expect(screen.getByText('76_NSB_917600100013_EMS1')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Collapse all' }));
+    expect(screen.queryByText('76_NSB_917600100013_EMS1')).not.toBeInTheDocument();
+  });
+
+  it('applies the range and comment to every selected uuid and goes to the error summary when some fail', async () => {
+    const user = userEvent.setup();
+    const { calls } = mockFetch({
+      ...lookups,
+      'POST /api/domain/fleet': fleetPage(TWO_UNITS),
+      'POST /api/domain/status': {
+        success: false,
+        items: [
+          {
+            uuid: UUID.unitA,
+            name: 'El18-2241',
+            validFrom: '2024-04-30T22:00:00Z',
+            validTo: '2070-01-01T00:00:00Z',
+            status: 'RETIRED',
+          },
+          {
+            uuid: UUID.unitB,
+            name: 'El18-2242',
+            validFrom: '2024-04-30T22:00:00Z',
+            validTo: '2070-01-01T00:00:00Z',
+            status: 'ACTIVE',
+            error: 'Approved for billing in the range',
+          },
+        ],
+      },
+    });
+    renderFleet('/fleet/overview');
+    await screen.findAllByTestId('fleet-row');
+    await user.click(screen.getByRole('button', { name: 'Select all' }));
+    await user.click(screen.getByRole('button', { name: 'Set status' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Retire' }));
+
+    const dialog = await screen.findByTestId('set-status-dialog');
+    const from = within(dialog).getByLabelText(/Valid from/);
+    await user.clear(from);
+    await user.type(from, '01.05.2024');
+    await user.type(within(dialog).getByLabelText('Valid to'), '01.06.2024');
+    await user.type(within(dialog).getByLabelText('Comment'), 'scrapped');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/fleet/overview/errorsummary'));
+    const status = calls.find((c) => c.url.pathname === '/api/domain/status')!;
+    expect(status.body).toEqual({
+      action: 'retire',
+      uuids: [UUID.unitA, UUID.unitB],
+      type: 'TractionUnit',
+      timeRange: { start: '2024-04-30T22:00:00Z', end: '2024-05-31T22:00:00Z' },
+      comment: 'scrapped',
+    });
+    const failed = await screen.findByTestId('errorsummary-failed');
+    expect(within(failed).getByText('El18-2242')).toBeInTheDocument();
+    expect(within(failed).getByText('Approved for billing in the range')).toBeInTheDocument();
+    expect(within(screen.getByTestId('errorsummary-succeeded')).getByText('El18-2241')).toBeInTheDocument();
+  });
+
+  it("confirms 'success change' when every entity was saved", async () => {
+    const user = userEvent.setup();
+    mockFetch({
+      ...lookups,
+      'POST /api/domain/fleet': fleetPage(TWO_UNITS),
+      'POST /api/domain/status': {
+        success: true,
+        items: [
+          {
+            uuid: UUID.unitA,
+            name: 'El18-2241',
+            validFrom: '2024-04-30T22:00:00Z',
+            validTo: '2070-01-01T00:00:00Z',
+            status: 'INACTIVE',
+          },
+        ],
+      },
+    });
+    renderFleet('/fleet/overview');
+    const rows = await screen.findAllByTestId('fleet-row');
+    await user.click(within(rows[0]!).getByRole('checkbox'));
+    await user.click(screen.getByRole('button', { name: 'Set status' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Set inactive' }));
+    await user.click(within(await screen.findByTestId('set-status-dialog')).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('success change')).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent('/fleet/overview');
+  });
+
+  it('offers no write actions to an audit role', async () => {
+    mockFetch({ ...lookups, 'POST /api/domain/fleet': fleetPage(TWO_UNITS) });
+    renderFleet('/fleet/overview', { roles: ['audit-settlement-area-responsible'] });
+    await screen.findAllByTestId('fleet-row');
+    expect(screen.queryByRole('button', { name: 'Set status' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Edit' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Export' })).toBeInTheDocument();
+  });
+});

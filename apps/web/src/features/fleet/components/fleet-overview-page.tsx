@@ -1,0 +1,300 @@
+import { useMemo, useState } from 'react';
+import { Anchor, Badge, Button, Group, Menu, SegmentedControl, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from 'react-router';
+import { useFleetT } from '../hooks/use-fleet-t';
+import type { ColumnDef } from '@tanstack/react-table';
+import {
+  MESSAGES,
+  type FleetEntry,
+  type FleetSearchMode,
+  type StatusAction,
+} from '@railwatt/contracts';
+import { DataTable } from '../../../components/ui/data-table';
+import { SetStatusDialog, type SetStatusFormValues } from '../../../components/ui/set-status-dialog';
+import { apiErrorMessages } from '../../../lib/errors';
+import { useModalStore } from '../../../lib/stores/modal-store';
+import { fleetListQuery } from '../api/fleet-queries';
+import { exportEntities, exportMasterdata, useStatusChange } from '../api/fleet-mutations';
+import { toFleetFilter, useFleetSearch, type FleetFilterFields } from '../hooks/use-fleet-search';
+import { useFleetContext } from '../hooks/use-fleet-context';
+import { useStatusSummaryStore } from '../hooks/status-summary-store';
+import { FleetFilters } from './fleet-filters';
+import { formatDate } from './format';
+import type { ScreenProps } from '../../../lib/routes';
+import { FleetPageTitle } from './fleet-page-title';
+
+const STATUS_ACTIONS: StatusAction[] = ['setactive', 'setinactive', 'approve', 'unapprove', 'retire'];
+const OVERVIEW = '/fleet/overview';
+
+/** /fleet/overview: search, page, select, export and change the status of traction units. */
+export function FleetOverviewPage(props: Partial<ScreenProps>) {
+  const { t, tRoot } = useFleetT();
+  const navigate = useNavigate();
+  const openModal = useModalStore((s) => s.open);
+  const showSummary = useStatusSummaryStore((s) => s.show);
+  const { canWrite, toInstant, timeZone } = useFleetContext();
+  const { search, update } = useFleetSearch();
+  const mode: FleetSearchMode = search.mode ?? (canWrite ? 'OWN_READ_WRITE' : 'ALL_READ_ONLY');
+  const writable = canWrite && mode === 'OWN_READ_WRITE';
+
+  const filter = useMemo(() => toFleetFilter(search, mode, toInstant), [search, mode, toInstant]);
+  const list = useQuery(fleetListQuery(filter, search.page, search.size));
+  const rows = list.data?.content ?? [];
+
+  const [selected, setSelected] = useState<string[]>([]);
+  const [action, setAction] = useState<StatusAction | null>(null);
+  const statusChange = useStatusChange();
+
+  const applyFilters = (filters: FleetFilterFields) => {
+    // A new search starts on page 1 and forgets the selection of the previous result.
+    setSelected([]);
+    update({ ...filters, page: 1 });
+  };
+
+  const showError = (error: unknown) => {
+    const messages = apiErrorMessages(error, tRoot);
+    if (messages.length > 0) openModal({ type: 'error', message: messages.join('\n') });
+  };
+
+  const onExport = async () => {
+    if (selected.length === 0) {
+      openModal({ type: 'error', message: t('messages.no_entities_selected', { defaultValue: MESSAGES.noEntitiesSelected }) });
+      return;
+    }
+    try {
+      await exportEntities(selected);
+    } catch (error) {
+      showError(error);
+    }
+  };
+
+  const onMasterdataExport = async () => {
+    try {
+      await exportMasterdata();
+    } catch (error) {
+      showError(error);
+    }
+  };
+
+  const onSetStatus = async (values: SetStatusFormValues) => {
+    if (!action) return;
+    try {
+      const result = await statusChange.mutateAsync({
+        action,
+        uuids: selected,
+        type: 'TractionUnit',
+        timeRange: { start: toInstant(values.from), end: toInstant(values.to ?? '2070-01-01') },
+        comment: values.comment.trim() === '' ? null : values.comment,
+      });
+      const failed = result.items.filter((item) => item.error);
+      const succeeded = result.items.filter((item) => !item.error);
+      setAction(null);
+      setSelected([]);
+      if (failed.length === 0) {
+        openModal({ type: 'confirmation', message: t('messages.success_change'), redirectTo: OVERVIEW });
+        navigate(OVERVIEW);
+      } else {
+        showSummary({ action, failed, succeeded, parentPage: OVERVIEW });
+        navigate(`${OVERVIEW}/errorsummary`);
+      }
+    } catch (error) {
+      setAction(null);
+      showError(error);
+    }
+  };
+
+  const columns = useMemo<ColumnDef<FleetEntry>[]>(
+    () => [
+      { accessorKey: 'evn', header: t('entry.evn') },
+      { accessorKey: 'vkm', header: t('entry.vkm') },
+      { accessorKey: 'nvr', header: t('entry.nvr') },
+      { accessorKey: 'description', header: t('entry.description') },
+      { accessorKey: 'tractionUnitName', header: t('entry.traction_unit_name') },
+      { accessorKey: 'type', header: t('entry.type') },
+      { accessorKey: 'responsible', header: t('entry.responsible') },
+      {
+        id: 'informationChangeDate',
+        header: t('entry.information_change_date'),
+        cell: ({ row }) => formatDate(row.original.informationChangeDate, timeZone),
+      },
+      {
+        id: 'status',
+        header: t('entry.status'),
+        cell: ({ row }) => (
+          <Badge variant="light" color={row.original.active ? 'green' : 'gray'}>
+            {t(`state.${row.original.status}`, { defaultValue: row.original.status })}
+          </Badge>
+        ),
+      },
+      { accessorKey: 'createdBy', header: t('entry.created_by') },
+      { accessorKey: 'emsType', header: t('entry.ems_type') },
+      { accessorKey: 'emsId', header: t('entry.ems_id') },
+      {
+        id: 'validFrom',
+        header: t('entry.valid_from'),
+        cell: ({ row }) => formatDate(row.original.validFrom, timeZone),
+      },
+      {
+        id: 'validTo',
+        header: t('entry.valid_to'),
+        cell: ({ row }) => formatDate(row.original.validTo, timeZone),
+      },
+      {
+        id: 'links',
+        header: () => null,
+        cell: ({ row }) => (
+          <Group gap="xs" wrap="nowrap">
+            {writable && row.original.writable && (
+              <Anchor component={Link} to={`/fleet/registration?uuid=${row.original.uuid}`} size="sm">
+                {t('overview.edit')}
+              </Anchor>
+            )}
+            <Anchor
+              component={Link}
+              to={`/fleet/segmentshistory?uuid=${row.original.uuid}&type=tractionunit`}
+              size="sm"
+            >
+              {t('overview.history')}
+            </Anchor>
+          </Group>
+        ),
+      },
+    ],
+    [t, timeZone, writable],
+  );
+
+  return (
+    <Stack gap="sm">
+      <Group justify="space-between">
+        <FleetPageTitle screen={props} fallbackKey="overview.title" />
+        {canWrite && (
+          <Group gap="xs">
+            <Button component={Link} to="/fleet/registration" variant="outline">
+              {t('overview.register')}
+            </Button>
+            <Button component={Link} to="/fleet/import" variant="outline">
+              {t('overview.import')}
+            </Button>
+          </Group>
+        )}
+      </Group>
+
+      <SegmentedControl
+        aria-label={t('overview.search_mode')}
+        value={mode}
+        onChange={(value) => {
+          setSelected([]);
+          update({ mode: value as FleetSearchMode, page: 1 });
+        }}
+        data={[
+          { value: 'ALL_READ_ONLY', label: t('overview.mode.ALL_READ_ONLY') },
+          { value: 'OWN_READ_WRITE', label: t('overview.mode.OWN_READ_WRITE'), disabled: !canWrite },
+          { value: 'OWN_READ_ONLY', label: t('overview.mode.OWN_READ_ONLY') },
+        ]}
+      />
+
+      <FleetFilters
+        // A new URL (back button, shared link) re-seeds the draft.
+        key={JSON.stringify({ ...search, page: undefined, size: undefined, mode: undefined })}
+        value={search}
+        onSearch={applyFilters}
+      />
+
+      {list.isError && (
+        <Text c="red" role="alert">
+          {apiErrorMessages(list.error, tRoot).join(' ') || t('overview.load_failed')}
+        </Text>
+      )}
+
+      <DataTable
+        data={rows}
+        columns={columns}
+        getRowId={(row) => row.uuid}
+        emptyMessage={t('overview.empty')}
+        loading={list.isFetching}
+        data-testid="fleet-table"
+        rowTestId="fleet-row"
+        selection={{ selected, onChange: setSelected }}
+        renderExpanded={(row) => <ConsumptionPointList entry={row} />}
+        pagination={{
+          page: search.page,
+          size: search.size,
+          totalPages: list.data?.totalPages ?? 1,
+          totalElements: list.data?.totalElements,
+          onChange: (next) => update(next),
+        }}
+        toolbar={
+          <>
+            <Button size="xs" variant="outline" onClick={() => void onExport()}>
+              {t('overview.export')}
+            </Button>
+            <Button size="xs" variant="outline" onClick={() => void onMasterdataExport()}>
+              {t('overview.export_masterdata')}
+            </Button>
+            {writable && (
+              <Menu position="bottom-end">
+                <Menu.Target>
+                  <Button size="xs" disabled={selected.length === 0}>
+                    {t('overview.set_status')}
+                  </Button>
+                </Menu.Target>
+                <Menu.Dropdown>
+                  {STATUS_ACTIONS.map((a) => (
+                    <Menu.Item key={a} onClick={() => setAction(a)}>
+                      {t(`action.${a}`)}
+                    </Menu.Item>
+                  ))}
+                </Menu.Dropdown>
+              </Menu>
+            )}
+          </>
+        }
+      />
+
+      <SetStatusDialog
+        opened={action !== null}
+        action={action}
+        count={selected.length}
+        onClose={() => setAction(null)}
+        onSubmit={onSetStatus}
+        submitting={statusChange.isPending}
+      />
+    </Stack>
+  );
+}
+
+function ConsumptionPointList({ entry }: { entry: FleetEntry }) {
+  const { t } = useFleetT();
+  if (entry.consumptionPoints.length === 0) {
+    return (
+      <Text size="sm" c="dimmed">
+        {t('overview.no_consumption_points')}
+      </Text>
+    );
+  }
+  return (
+    <Table fz="sm" data-testid="consumption-points">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>{t('cp.name')}</Table.Th>
+          <Table.Th>{t('cp.cpid')}</Table.Th>
+          <Table.Th>{t('cp.ems_id')}</Table.Th>
+          <Table.Th>{t('cp.ems_type')}</Table.Th>
+          <Table.Th>{t('cp.channels')}</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {entry.consumptionPoints.map((cp) => (
+          <Table.Tr key={cp.uuid}>
+            <Table.Td>{cp.name}</Table.Td>
+            <Table.Td>{cp.cpid}</Table.Td>
+            <Table.Td>{cp.emsId}</Table.Td>
+            <Table.Td>{cp.emsType ?? ''}</Table.Td>
+            <Table.Td>{cp.channels ?? ''}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}

@@ -1,0 +1,136 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { mockFetch, renderFleet } from '../testing/render-fleet';
+import { UUID } from '../testing/fixtures';
+
+const lookups = {
+  'GET /api/domain/tractionunittype/minimal/all': [
+    {
+      uuid: UUID.type,
+      name: 'El 18',
+      type: 'TractionUnitType',
+      active: true,
+      state: 'ACTIVE',
+      timeRange: { start: '1970-01-01T00:00:00Z', end: '2070-01-01T00:00:00Z' },
+    },
+  ],
+  'GET /api/domain/organisations': [{ uuid: UUID.ownerA, name: 'Vy' }],
+};
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('fleet registration', () => {
+  it('shows the verbatim validation messages of product.md §5', async () => {
+    const user = userEvent.setup();
+    const { calls } = mockFetch(lookups);
+    renderFleet('/fleet/registration');
+    await user.click(await screen.findByRole('button', { name: 'Save' }));
+
+    expect(await screen.findByText('The Name field is required')).toBeInTheDocument();
+    expect(screen.getByText('The EVN field is required')).toBeInTheDocument();
+    expect(screen.getByText('The Owner field is required')).toBeInTheDocument();
+    expect(screen.getByText('The Type field is required')).toBeInTheDocument();
+    expect(screen.getByText('The NVR field is required')).toBeInTheDocument();
+    expect(screen.getByText('The Channels field is required')).toBeInTheDocument();
+
+    await user.type(screen.getByLabelText(/^EVN/), '12345');
+    await user.type(screen.getByLabelText(/^Channels/), '100');
+    await user.type(screen.getByLabelText(/^VKM/), 'ABCDEFG');
+    expect(await screen.findByText('The EVN field must be exactly 12 digits')).toBeInTheDocument();
+    expect(screen.getByText('The Channels field must be 99 or less')).toBeInTheDocument();
+    expect(screen.getByText('The VKM field may not be greater than 5 characters')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('radio', { name: 'New type' }));
+    await user.type(screen.getByLabelText('Max speed (km/h)'), 'fast');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('The Max speed (km/h) field must be a decimal')).toBeInTheDocument();
+    expect(screen.getByText('The Type name field is required')).toBeInTheDocument();
+    expect(calls.some((c) => c.url.pathname === '/api/domain/tractionunit/save')).toBe(false);
+  });
+
+  it('saves unit, type ref and consumption points together, showing the CPID as NVR_VKM_EVN plus EMS id', async () => {
+    const user = userEvent.setup();
+    const { calls } = mockFetch({
+      ...lookups,
+      'POST /api/domain/tractionunit/save': { uuid: UUID.unitA },
+    });
+    renderFleet('/fleet/registration');
+    await user.type(await screen.findByLabelText(/^Name/), 'El18-2241');
+    await user.type(screen.getByLabelText(/^EVN/), '917600100013');
+    await user.click(screen.getByRole('textbox', { name: /^Owner/ }));
+    await user.click(await screen.findByRole('option', { name: 'Vy' }));
+    await user.click(screen.getByRole('textbox', { name: /^Type/ }));
+    await user.click(await screen.findByRole('option', { name: 'El 18' }));
+    const cp = screen.getByTestId('cp-row');
+    await user.type(within(cp).getByLabelText(/^NVR/), '76');
+    await user.type(within(cp).getByLabelText(/^VKM/), 'NSB');
+    await user.type(within(cp).getByLabelText(/^EMS id/), 'EMS1');
+    await user.type(within(cp).getByLabelText(/^Channels/), '2');
+    expect(within(cp).getByTestId('cp-cpid')).toHaveTextContent('76_NSB_917600100013_EMS1');
+
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/fleet/overview'));
+    const save = calls.find((c) => c.url.pathname === '/api/domain/tractionunit/save')!;
+    expect(save.body).toMatchObject({
+      tractionUnit: {
+        type: 'TractionUnit',
+        name: 'El18-2241',
+        evn: '917600100013',
+        owner: UUID.ownerA,
+        tractionUnitTypeRef: UUID.type,
+        timeRange: { start: '1970-01-01T00:00:00Z', end: '2070-01-01T00:00:00Z' },
+      },
+      consumptionPoints: [
+        {
+          type: 'ConsumptionPoint',
+          name: '917600100013EMS1',
+          nvr: '76',
+          vkm: 'NSB',
+          emsId: 'EMS1',
+          channels: 2,
+          energyTypes: ['ACTIVE_CONSUMED', 'ACTIVE_REGENERATED'],
+        },
+      ],
+    });
+  });
+
+  it('shows the other-exchange-admin refusal and the name-uniqueness message from the server', async () => {
+    const user = userEvent.setup();
+    let answer = 0;
+    mockFetch({
+      ...lookups,
+      'POST /api/domain/tractionunit/save': () =>
+        answer++ === 0
+          ? new Response(JSON.stringify({ status: 403, error: 'Forbidden' }), { status: 403, statusText: 'Forbidden' })
+          : new Response(
+              JSON.stringify({
+                status: 400,
+                error: 'Bad Request',
+                code: 'uniquename',
+                message: 'The chosen name already exists for another entity. Please choose a new name',
+              }),
+              { status: 400, statusText: 'Bad Request' },
+            ),
+    });
+    renderFleet('/fleet/registration');
+    await user.type(await screen.findByLabelText(/^Name/), 'El18-2241');
+    await user.type(screen.getByLabelText(/^EVN/), '917600100013');
+    await user.click(screen.getByRole('textbox', { name: /^Owner/ }));
+    await user.click(await screen.findByRole('option', { name: 'Vy' }));
+    await user.click(screen.getByRole('textbox', { name: /^Type/ }));
+    await user.click(await screen.findByRole('option', { name: 'El 18' }));
+    await user.click(screen.getByRole('button', { name: 'Remove consumption point' }));
+
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByTestId('registration-server-errors')).toHaveTextContent(
+      'Not allowed to update traction unit connected to other Exchange admin',
+    );
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(screen.getByTestId('registration-server-errors')).toHaveTextContent(
+        'The chosen name already exists for another entity. Please choose a new name',
+      ),
+    );
+  });
+});

@@ -1,0 +1,54 @@
+import type { FleetEntry, FleetPage } from '@railwatt/contracts';
+
+export const UUID = {
+  unitA: '11111111-1111-4111-8111-111111111111',
+  unitB: '22222222-2222-4222-8222-222222222222',
+  type: '33333333-3333-4333-8333-333333333333',
+  ownerA: '44444444-4444-4444-8444-444444444444',
+  ownerB: '55555555-5555-4555-8555-555555555555',
+  cp: '66666666-6666-4666-8666-666666666666',
+};
+
+export function fleetEntry(overrides: Partial<FleetEntry> = {}): FleetEntry {
+  return {
+    uuid: UUID.unitA,
+    evn: '917600100013',
+    vkm: 'NSB',
+    nvr: '76',
+    description: 'El 18',
+    tractionUnitName: 'El18-2241',
+    type: 'El 18',
+    typeRef: UUID.type,
+    responsible: 'Vy',
+    ownerRef: UUID.ownerA,
+    informationChangeDate: '2024-02-01T10:00:00Z',
+    status: 'ACTIVE',
+    active: true,
+    createdBy: 'keeper',
+    emsType: 'EMS-A',
+    emsId: 'EMS1',
+    validFrom: '1970-01-01T00:00:00Z',
+    validTo: '2070-01-01T00:00:00Z',
+    writable: true,
+    segmentCount: 1,
+    consumptionPoints: [
+      { uuid: UUID.cp, name: '917600100013EMS1', cpid: '76_NSB_917600100013_EMS1', emsId: 'EMS1', emsType: 'EMS-A', channels: 2 },
+    ],
+    ...overrides,
+  };
+}
+
+export function fleetPage(content: FleetEntry[], { page = 0, size = 10, totalElements = content.length } = {}): FleetPage {
+  return {
+    content,
+    number: page,
+    size,
+    totalElements,
+    totalPages: Math.max(1, Math.ceil(totalElements / size)),
+  };
+}
+
+export const TWO_UNITS = [
+  fleetEntry(),
+  fleetEntry({ uuid: UUID.unitB, evn: '917600100021', tractionUnitName: 'El18-2242', emsId: 'EMS2', consumptionPoints: [] }),
+];

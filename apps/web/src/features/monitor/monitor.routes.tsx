@@ -1,0 +1,163 @@
+import { EXCHANGE_ROLE_GROUP, SETTLEMENT_ROLE_GROUP, type AreaKind } from '@railwatt/contracts';
+import { ADMINISTRATOR, ALL, AUDIT_ROLES, COUNTRIES, areasExcept, without } from '../../lib/access';
+import { lazyScreen, type AppRoute } from '../../lib/routes';
+
+const MonitorScreen = lazyScreen(() => import('./components/monitor-screen'), 'MonitorScreen');
+
+/*
+ * Role choices where the spec is silent (product.md §6):
+ * - section: all except vehicle-keeper (menu table); hidden in the administration area. Master-data mode
+ *   reaches only the data log (its master-data variant).
+ * - process pages are settlement work: logs for the settlement role group; configuration views for that
+ *   group without the train-run-data provider; run and edit pages for the administrator, the
+ *   settlement-area-responsible and the settlement operator (area responsibles "edit process
+ *   configurations and run processes"; audit roles get no run or edit pages); country areas only.
+ * - exchange views (source/receiver, audit log and its views, completeness for cp) use the exchange role group.
+ * - run allocation, validation and conversion and the table-view configuration are administrator-only (§6);
+ *   the export run is also the exchange operator's ("run process, export").
+ */
+const MONITOR_ROLES = without(ALL, 'vehicle-keeper');
+const PROCESS_LOG = SETTLEMENT_ROLE_GROUP;
+const PROCESS_VIEW = without(SETTLEMENT_ROLE_GROUP, 'train-run-data-provider');
+const PROCESS_WRITE = without(SETTLEMENT_ROLE_GROUP, ...AUDIT_ROLES, 'consumer', 'train-run-data-provider');
+const EXCHANGE_VIEW = EXCHANGE_ROLE_GROUP;
+const REAL_AREAS = areasExcept('administration');
+
+interface ProcessSpec {
+  name: string;
+  run?: boolean;
+  configuration?: 'edit' | 'read-only';
+  extra?: AppRoute[];
+}
+
+/** The processes of product.md §2 and which pages each has. */
+export const MONITOR_PROCESSES: readonly ProcessSpec[] = [
+  { name: 'cebd-preprocessing', run: true, configuration: 'edit' },
+  { name: 'profile', run: true, configuration: 'edit' },
+  { name: 'annual-distribution', run: true, configuration: 'edit' },
+  { name: 'price-and-supply', run: true, configuration: 'edit' },
+  { name: 'on-account', run: true, configuration: 'edit' },
+  { name: 'payload-with-trainprofile' },
+  { name: 'reported-train-consumption-with-track' },
+  { name: 'reported-train-consumption' },
+  {
+    name: 'train-preprocessing',
+    run: true,
+    configuration: 'edit',
+    extra: [configuration('train-preprocessing', 'configuration-switzerland', 'edit', ['switzerland'])],
+  },
+  {
+    name: 'combine',
+    configuration: 'edit',
+    extra: [processPage('combine', 'deadletterqueue', 'routes.monitor.process.deadLetterQueue', PROCESS_WRITE)],
+  },
+  { name: 'calculate-consumption-factor', run: true, configuration: 'edit' },
+  {
+    name: 'shunting-and-stabling',
+    run: true,
+    configuration: 'edit',
+    extra: [processPage('shunting-and-stabling', 'delayedtasks', 'routes.monitor.process.delayedTasks', PROCESS_WRITE)],
+  },
+  { name: 'energy-outside-train-run', run: true, configuration: 'read-only' },
+  { name: 'freight-consumption-factor', run: true, configuration: 'edit' },
+  { name: 'metered-energy-aggregation', run: true, configuration: 'edit' },
+];
+
+function processPage(process: string, path: string, titleKey: string, roles: AppRoute['roles'], extra: Partial<AppRoute> = {}): AppRoute {
+  return { path, titleKey, titleArgs: { process: `processes.${process}` }, roles, component: MonitorScreen, ...extra };
+}
+
+/** A configuration page with view and edit children (read-only configurations have no edit). */
+function configuration(process: string, path: string, mode: 'edit' | 'read-only', areas?: readonly AreaKind[]): AppRoute {
+  const children: AppRoute[] = [
+    { index: true, roles: PROCESS_VIEW, redirectTo: 'view' },
+    processPage(process, 'view', 'routes.monitor.process.configurationView', PROCESS_VIEW),
+  ];
+  if (mode === 'edit') children.push(processPage(process, 'edit', 'routes.monitor.process.configurationEdit', PROCESS_WRITE));
+  return { path, roles: PROCESS_VIEW, ...(areas ? { areas } : {}), children };
+}
+
+function processRoutes(spec: ProcessSpec): AppRoute {
+  const children: AppRoute[] = [
+    { index: true, roles: PROCESS_LOG, redirectTo: 'log' },
+    processPage(spec.name, 'log', 'routes.monitor.process.log', PROCESS_LOG),
+  ];
+  if (spec.run) children.push(processPage(spec.name, 'run', 'routes.monitor.process.run', PROCESS_WRITE));
+  if (spec.configuration) children.push(configuration(spec.name, 'configuration', spec.configuration));
+  children.push(...(spec.extra ?? []));
+  return { path: spec.name, roles: PROCESS_LOG, children };
+}
+
+const page = (path: string, titleKey: string, extra: Partial<AppRoute> = {}): AppRoute => ({
+  path,
+  titleKey,
+  roles: MONITOR_ROLES,
+  areas: REAL_AREAS,
+  component: MonitorScreen,
+  ...extra,
+});
+
+export const monitorRoutes: AppRoute = {
+  path: '/monitor',
+  titleKey: 'routes.monitor.section',
+  roles: MONITOR_ROLES,
+  areas: [...REAL_AREAS, 'masterdata'],
+  menu: { labelKey: 'menu.monitor', order: 1 },
+  children: [
+    { index: true, roles: MONITOR_ROLES, redirectTo: 'datalog' },
+    // Exchange and master-data variants render at the same path (product.md §2 "exchange variant at the same path").
+    page('datalog', 'routes.monitor.datalog', {
+      names: ['dataLog'],
+      areas: [...REAL_AREAS, 'masterdata'],
+      variants: {
+        exchange: { titleKey: 'routes.monitor.datalogExchange' },
+        masterdata: { titleKey: 'routes.monitor.datalogMasterData' },
+      },
+    }),
+    page('source-receiver', 'routes.monitor.sourceReceiver', { roles: EXCHANGE_VIEW }),
+    page('source-receiver/filestatisticsview', 'routes.monitor.fileStatistics', { roles: EXCHANGE_VIEW }),
+    page('source-receiver/deliveryview', 'routes.monitor.deliveryView', { roles: EXCHANGE_VIEW }),
+    {
+      path: 'processes',
+      roles: PROCESS_LOG,
+      areas: COUNTRIES,
+      children: [
+        { index: true, titleKey: 'routes.monitor.processes', roles: PROCESS_LOG, component: MonitorScreen },
+        page('segmentshistory', 'routes.common.segmentsHistory', { roles: PROCESS_VIEW, areas: COUNTRIES }),
+        ...MONITOR_PROCESSES.map(processRoutes),
+      ],
+    },
+    page('auditlog', 'routes.monitor.auditLog', { roles: EXCHANGE_VIEW }),
+    page('auditlog/processview', 'routes.monitor.auditLogProcessView', { roles: EXCHANGE_VIEW }),
+    page('errorview', 'routes.monitor.errorView', { roles: EXCHANGE_VIEW }),
+    page('eventview', 'routes.monitor.eventView', { roles: EXCHANGE_VIEW }),
+    page('processresultview', 'routes.monitor.processResultView', { roles: EXCHANGE_VIEW }),
+    page('runprocess', 'routes.monitor.runProcess', {
+      roles: [...ADMINISTRATOR, 'exchange-operator'],
+      children: [
+        page('allocation', 'routes.monitor.runAllocation', { roles: ADMINISTRATOR }),
+        page('validation', 'routes.monitor.runValidation', { roles: ADMINISTRATOR }),
+        page('conversion', 'routes.monitor.runConversion', { roles: ADMINISTRATOR }),
+        page('export', 'routes.monitor.runExport', { roles: [...ADMINISTRATOR, 'exchange-operator'] }),
+      ],
+    }),
+    page('completenessverification', 'routes.monitor.completenessVerification', { roles: SETTLEMENT_ROLE_GROUP }),
+    page('completenessverificationcp', 'routes.monitor.completenessVerificationCp', { roles: EXCHANGE_VIEW }),
+    page('eventmonitor', 'routes.monitor.eventMonitor', { roles: SETTLEMENT_ROLE_GROUP }),
+    page('parameteroverview', 'routes.monitor.parameterOverview', { roles: PROCESS_VIEW }),
+    page('datasearch', 'routes.monitor.dataSearch', {
+      names: ['dataSearch'],
+      variants: { exchange: { titleKey: 'routes.monitor.dataSearchExchange' } },
+    }),
+    {
+      path: 'tableview',
+      roles: without(MONITOR_ROLES, 'train-run-data-provider'),
+      areas: REAL_AREAS,
+      children: [
+        { index: true, roles: ALL, redirectTo: 'view' },
+        page('view', 'routes.monitor.tableView', { roles: without(MONITOR_ROLES, 'train-run-data-provider') }),
+        page('configuration', 'routes.monitor.tableViewConfiguration', { roles: ADMINISTRATOR }),
+      ],
+    },
+  ],
+};

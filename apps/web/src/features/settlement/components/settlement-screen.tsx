@@ -1,0 +1,10 @@
+import { NotBuiltPage } from '../../../components/ui/not-built';
+import type { ScreenProps } from '../../../lib/routes';
+
+/**
+ * Every settlement screen until a later issue builds it: the route's title and the not-built notice.
+ * This module is loaded lazily, in the settlement section's own chunk.
+ */
+export function SettlementScreen(props: ScreenProps) {
+  return <NotBuiltPage {...props} />;
+}

@@ -1,0 +1,66 @@
+import type { Role } from '@railwatt/contracts';
+import { AUDIT_ROLES, COUNTRIES, without } from '../../lib/access';
+import { lazyScreen, type AppRoute } from '../../lib/routes';
+
+const SettlementScreen = lazyScreen(() => import('./components/settlement-screen'), 'SettlementScreen');
+
+/** The six roles of the menu table; hidden in the administration and exchange areas (so: countries). */
+const SETTLEMENT_ROLES: readonly Role[] = [
+  'erex-administrator',
+  'settlement-area-responsible',
+  'audit-settlement-area-responsible',
+  'erex-settlement-operator',
+  'audit-erex-settlement-operator',
+  'consumer',
+];
+/** Editing a settlement configuration: not the audit roles (read-only) nor the consumer (view access). */
+const SETTLEMENT_WRITE = without(SETTLEMENT_ROLES, ...AUDIT_ROLES, 'consumer');
+
+/** The five pages, plain or tpa-prefixed; the tpa twins exist only in the netherlands area. */
+function pages(prefix: '' | 'tpa-'): AppRoute[] {
+  const tpa = prefix === 'tpa-';
+  const extra = (): Partial<AppRoute> => (tpa ? { areas: ['netherlands'] } : {});
+  const title = (key: string): string => `routes.settlement.${tpa ? 'tpa.' : ''}${key}`;
+  return [
+    {
+      path: `${prefix}settlementbaseverification`,
+      names: tpa ? ['tpaSettlementBaseVerification'] : ['settlementBaseVerification'],
+      titleKey: title('baseVerification'),
+      roles: SETTLEMENT_ROLES,
+      component: SettlementScreen,
+      ...extra(),
+    },
+    { path: `${prefix}settlementprocess`, titleKey: title('process'), roles: SETTLEMENT_ROLES, component: SettlementScreen, ...extra() },
+    {
+      path: `${prefix}settlementconfiguration/view`,
+      titleKey: title('configurationView'),
+      roles: SETTLEMENT_ROLES,
+      component: SettlementScreen,
+      ...extra(),
+    },
+    {
+      path: `${prefix}settlementconfiguration/edit`,
+      titleKey: title('configurationEdit'),
+      roles: SETTLEMENT_WRITE,
+      component: SettlementScreen,
+      ...extra(),
+    },
+    {
+      path: `${prefix}settlementconfiguration/segmentshistory`,
+      titleKey: title('configurationSegmentsHistory'),
+      roles: SETTLEMENT_ROLES,
+      component: SettlementScreen,
+      ...extra(),
+    },
+  ];
+}
+
+/** Settlement and verification; excludes train-run-data providers (product.md §2). */
+export const settlementRoutes: AppRoute = {
+  path: '/settlementandverification',
+  titleKey: 'routes.settlement.section',
+  roles: SETTLEMENT_ROLES,
+  areas: COUNTRIES,
+  menu: { labelKey: 'menu.settlement', order: 2 },
+  children: [{ index: true, roles: SETTLEMENT_ROLES, redirectTo: 'settlementbaseverification' }, ...pages(''), ...pages('tpa-')],
+};

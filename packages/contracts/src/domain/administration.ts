@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+const optText = z.string().nullable().optional();
+const optRef = z.uuid().nullable().optional();
+const optNumber = z.number().nullable().optional();
+
+/** User-facing administration kinds (/administration/entities). Fields the spec does not name are kept few. */
+export const trafficCategoryTypeAttributesSchema = z.object({ description: optText });
+export const trafficCategoryAttributesSchema = z.object({
+  description: optText,
+  trafficCategoryTypeRef: optRef,
+  consumptionFactor: optNumber, // kWh per gross tonne-km
+});
+export const priceCategoryAttributesSchema = z.object({ description: optText });
+export const priceCategoryTimeIntervalAttributesSchema = z.object({
+  priceCategoryRef: z.uuid(),
+  /** 1 Monday .. 7 Sunday; 8 public holiday. */
+  daysOfWeek: z.array(z.number().int().min(1).max(8)).default([1, 2, 3, 4, 5, 6, 7]),
+  fromTime: z.string().regex(/^\d{2}:\d{2}$/, 'format is invalid'),
+  toTime: z.string().regex(/^\d{2}:\d{2}$/, 'format is invalid'),
+});
+export const publicHolidayAttributesSchema = z.object({ date: z.iso.date(), description: optText });
+export const contractAttributesSchema = z.object({
+  organisationRef: optRef,
+  supplierRef: optRef,
+  priceAreaRef: optRef,
+  description: optText,
+});
+export const trainProfileAttributesSchema = z.object({
+  description: optText,
+  consumptionFactor: optNumber, // kWh per gross tonne-km
+});
+export const feeTypeAttributesSchema = z.object({
+  description: optText,
+  /** Currency per MWh. */
+  price: optNumber,
+  currency: z.string().default('EUR'),
+});
+export const taxCategoryAttributesSchema = z.object({ description: optText, rate: optNumber });
+export const vatCategoryAttributesSchema = z.object({ description: optText, percentage: optNumber });
+export const tractionSystemAttributesSchema = z.object({
+  code: z.enum(['00', '01', '02', '03', '04', '05']),
+  description: optText,
+});

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+
+/** Optional non-negative number (forms send '' for an empty field; the server stores null). */
+const optNumber = z.number().min(0).nullable().optional();
+/** A duration in minutes (product.md §3: "minutes where times"). */
+const optMinutes = z.number().int().min(0).nullable().optional();
+const optRef = z.uuid().nullable().optional();
+
+/** European Vehicle Number: exactly 12 digits (spaces and dashes of the printed form are not stored). */
+export const evnSchema = z.string().regex(/^\d{12}$/, 'The EVN field must be exactly 12 digits');
+
+export const tractionUnitAttributesSchema = z.object({
+  evn: evnSchema,
+  description: z.string().nullable().optional(),
+  /** Owner organisation (the vehicle keeper responsible for the unit). */
+  owner: z.uuid(),
+  status: z.string().nullable().optional(),
+  tractionUnitTypeRef: optRef,
+  exportLimitationRef: optRef,
+  lifeCycleStateForOverview: z.string().nullable().optional(),
+  /** The consumption points (EMS) on this unit; each also points back with tractionUnitRef. */
+  consumptionPointRefs: z.array(z.uuid()).default([]),
+});
+export type TractionUnitAttributes = z.infer<typeof tractionUnitAttributesSchema>;
+
+export const POSITION_VALIDATION_RULES = ['NONE', 'WITHIN_AREA', 'ON_TRACK', 'WITHIN_AREA_AND_ON_TRACK'] as const;
+
+export const tractionUnitTypeAttributesSchema = z.object({
+  maxSpeed: optNumber, // km/h
+  maxPower: optNumber, // MW
+  generation: z.boolean().default(false),
+  consumption: z.boolean().default(true),
+  positionValidationRules: z.array(z.enum(POSITION_VALIDATION_RULES)).default([]),
+  replacementSearchTime: optMinutes,
+  positionInterpolationTime: optMinutes,
+  movementWithoutConsumptionTime: optMinutes,
+  movementWithoutConsumptionKm: optNumber,
+  movementWithoutConsumptionMax: optNumber,
+  startPositionSearchTime: optMinutes,
+  maxEnergyWithoutMovement: optNumber, // kWh
+  /** Traction unit types this type may run coupled with. */
+  legalCombinations: z.array(z.uuid()).default([]),
+  motorTypeRef: optRef,
+  trainProfileRef: optRef,
+});
+export type TractionUnitTypeAttributes = z.infer<typeof tractionUnitTypeAttributesSchema>;
+
+export const MOTOR_CATEGORIES = ['electric', 'hybrid diesel', 'hybrid battery'] as const;
+export const motorTypeAttributesSchema = z.object({
+  motorCategory: z.enum(MOTOR_CATEGORIES),
+  disableMatchEnergy: z.boolean().default(false),
+  neverAcceptZeroAccumulatedConsumption: z.boolean().default(false),
+  maxHybridTimeWithoutConsumption: optMinutes,
+});
+export type MotorTypeAttributes = z.infer<typeof motorTypeAttributesSchema>;
+
+export const ENERGY_TYPES = [
+  'ACTIVE_CONSUMED',
+  'ACTIVE_REGENERATED',
+  'REACTIVE_CONSUMED',
+  'REACTIVE_REGENERATED',
+] as const;
+
+/**
+ * The CPID of a consumption point: `${nvr}_${vkm}_${evn}_${emsId}` (NVR country code, vehicle
+ * keeper marking, EVN, EMS id joined by underscores), e.g. '76_NSB_917600100013_EMS1'.
+ */
+export const buildCpid = (p: { nvr: string; vkm: string; evn: string; emsId: string }): string =>
+  `${p.nvr}_${p.vkm}_${p.evn}_${p.emsId}`;
+/** The name of a consumption point: EVN followed by the EMS id, e.g. '917600100013EMS1'. */
+export const buildConsumptionPointName = (p: { evn: string; emsId: string }): string => `${p.evn}${p.emsId}`;
+
+export const consumptionPointAttributesSchema = z.object({
+  /** Derived on save with buildCpid; sent values are overwritten. */
+  cpid: z.string().optional(),
+  evn: z.string().regex(/^\d{12}$/, 'The EVN field must be exactly 12 digits'),
+  nvr: z.string().min(1),
+  vkm: z.string().min(1),
+  emsId: z.string().min(1).regex(/^[A-Za-z0-9-]+$/, 'format is invalid'),
+  emsType: z.string().nullable().optional(),
+  energyTypes: z.array(z.enum(ENERGY_TYPES)).min(1).default(['ACTIVE_CONSUMED', 'ACTIVE_REGENERATED']),
+  channels: z.number().int().min(1).max(99),
+  tractionUnitRef: optRef,
+});
+export type ConsumptionPointAttributes = z.infer<typeof consumptionPointAttributesSchema>;
+
+export const exportLimitationAttributesSchema = z.object({
+  description: z.string().nullable().optional(),
+  /** Receivers (exchange organisations) the unit's data must not be exported to. */
+  blockedReceivers: z.array(z.uuid()).default([]),
+  exportAllowed: z.boolean().default(false),
+});
+
+/** POST /domain/tractionunit/save: a traction unit with its type and consumption points, one transaction. */
+export const tractionUnitSaveRequestSchema = z.object({
+  tractionUnit: z.looseObject({ uuid: z.uuid().optional() }),
+  /** A new or changed type; omitted when the unit refers to an existing type. */
+  tractionUnitType: z.looseObject({ uuid: z.uuid().optional() }).optional(),
+  consumptionPoints: z.array(z.looseObject({ uuid: z.uuid().optional() })).default([]),
+});
+export type TractionUnitSaveRequest = z.infer<typeof tractionUnitSaveRequestSchema>;

@@ -1,0 +1,85 @@
+/**
+ * Every domain entity kind of product.md §3, keyed by its canonical lowercase name. The wire `type`
+ * of an entity is the PascalCase name (as the spec's "Domain entity types" list writes it); paths
+ * and save bodies may use any case and a dotted Java-style prefix ('com.x.TractionUnitType').
+ */
+export const ENTITY_KINDS = {
+  tractionunit: 'TractionUnit',
+  tractionunittype: 'TractionUnitType',
+  motortype: 'MotorType',
+  consumptionpoint: 'ConsumptionPoint',
+  organisation: 'Organisation',
+  exportlimitation: 'ExportLimitation',
+  tractionsystem: 'TractionSystem',
+  trafficcategorytype: 'TrafficCategoryType',
+  trafficcategory: 'TrafficCategory',
+  pricecategory: 'PriceCategory',
+  pricecategorytimeinterval: 'PriceCategoryTimeInterval',
+  publicholiday: 'PublicHoliday',
+  contract: 'Contract',
+  trainprofile: 'TrainProfile',
+  gridfeetype: 'GridFeeType',
+  energyfeetype: 'EnergyFeeType',
+  taxcategory: 'TaxCategory',
+  vatcategory: 'VatCategory',
+  settlementarea: 'SettlementArea',
+  energyusesettlementarea: 'EnergyUseSettlementArea',
+  gridarea: 'GridArea',
+  surveillancearea: 'SurveillanceArea',
+  pricearea: 'PriceArea',
+  taxarea: 'TaxArea',
+  uncertaintyarea: 'UncertaintyArea',
+} as const;
+
+export type EntityKind = keyof typeof ENTITY_KINDS;
+export type EntityTypeName = (typeof ENTITY_KINDS)[EntityKind];
+export const ENTITY_KIND_KEYS = Object.keys(ENTITY_KINDS) as EntityKind[];
+
+/** Infrastructure area kinds (product.md §3 "Area types"); they carry GeoJSON geometry. */
+export const AREA_KINDS_INFRASTRUCTURE = [
+  'settlementarea',
+  'energyusesettlementarea',
+  'gridarea',
+  'surveillancearea',
+  'pricearea',
+  'taxarea',
+  'uncertaintyarea',
+] as const satisfies readonly EntityKind[];
+export type InfrastructureAreaKind = (typeof AREA_KINDS_INFRASTRUCTURE)[number];
+
+/** The administration kinds users edit under /administration/entities. */
+export const ADMINISTRATION_KINDS = [
+  'trafficcategorytype',
+  'trafficcategory',
+  'pricecategory',
+  'pricecategorytimeinterval',
+  'publicholiday',
+  'contract',
+  'trainprofile',
+  'gridfeetype',
+  'energyfeetype',
+  'taxcategory',
+  'vatcategory',
+] as const satisfies readonly EntityKind[];
+
+export const FLEET_KINDS = [
+  'tractionunit',
+  'tractionunittype',
+  'motortype',
+  'consumptionpoint',
+  'exportlimitation',
+] as const satisfies readonly EntityKind[];
+
+/**
+ * 'com.x.TractionUnitType' -> 'tractionunittype'; 'traction-unit' and 'TRACTIONUNIT' map too.
+ * Undefined for anything that is not a kind.
+ */
+export function toEntityKind(type: string | undefined | null): EntityKind | undefined {
+  if (!type) return undefined;
+  const last = type.split('.').pop() ?? '';
+  const key = last.toLowerCase().replace(/[\s_-]/g, '');
+  return key in ENTITY_KINDS ? (key as EntityKind) : undefined;
+}
+
+export const isInfrastructureAreaKind = (kind: string): kind is InfrastructureAreaKind =>
+  (AREA_KINDS_INFRASTRUCTURE as readonly string[]).includes(kind);
