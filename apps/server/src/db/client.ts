@@ -40,6 +40,9 @@ pg.types.setTypeParser(20, (v) => Number(v));
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    // An idle client that the server drops (restart, DROP DATABASE ... WITH (FORCE)) emits 'error' on the
+    // pool; unhandled, that would crash the process. The next query simply gets a new connection.
+    pool.on('error', () => undefined);
     return {
       kind: 'postgres',
       db: drizzlePg(pool),

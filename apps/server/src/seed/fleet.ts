@@ -52,20 +52,57 @@ interface Country {
   im: Org;
   rus: Org[];
   keepers: Org[];
-  unitTypes: { name: string; series: string; motor: 'electric' | 'hybrid diesel' | 'hybrid battery'; maxSpeed: number; maxPower: number; emu: boolean }[];
+  unitTypes: {
+    name: string;
+    series: string;
+    motor: 'electric' | 'hybrid diesel' | 'hybrid battery';
+    maxSpeed: number;
+    maxPower: number;
+    emu: boolean;
+  }[];
   priceAreas: { name: string; ring: [number, number][] }[];
 }
 
-const ru = (key: string, name: string, orgId: string, vkm: string): Org => ({ key, name, orgId, vkm, types: ['RAILWAY_UNDERTAKING'] });
-const vk = (key: string, name: string, orgId: string, vkm: string): Org => ({ key, name, orgId, vkm, types: ['VEHICLE_KEEPER'] });
-const im = (key: string, name: string, orgId: string): Org => ({ key, name, orgId, vkm: key.toUpperCase(), types: ['INFRASTRUCTURE_MANAGER', 'ENERGY_USE_SETTLEMENT_RESPONSIBLE'] });
+const ru = (key: string, name: string, orgId: string, vkm: string): Org => ({
+  key,
+  name,
+  orgId,
+  vkm,
+  types: ['RAILWAY_UNDERTAKING'],
+});
+const vk = (key: string, name: string, orgId: string, vkm: string): Org => ({
+  key,
+  name,
+  orgId,
+  vkm,
+  types: ['VEHICLE_KEEPER'],
+});
+const im = (key: string, name: string, orgId: string): Org => ({
+  key,
+  name,
+  orgId,
+  vkm: key.toUpperCase(),
+  types: ['INFRASTRUCTURE_MANAGER', 'ENERGY_USE_SETTLEMENT_RESPONSIBLE'],
+});
 
 const COUNTRIES: Country[] = [
   {
-    kind: 'norway', nvr: 'NO', uic: '76', domain: 'no',
+    kind: 'norway',
+    nvr: 'NO',
+    uic: '76',
+    domain: 'no',
     im: im('banenor', 'Bane NOR SF', '917082308'),
-    rus: [ru('vy', 'Vy Tog AS', '984661185', 'NSB'), ru('cargonet', 'CargoNet AS', '984234341', 'CN'), ru('flytoget', 'Flytoget AS', '965694526', 'FLY'), ru('goahead', 'Go-Ahead Nordic AS', '919962011', 'GAN'), ru('sjnorge', 'SJ Norge AS', '922290091', 'SJN')],
-    keepers: [vk('norsketog', 'Norske tog AS', '916914897', 'NT'), vk('railcare', 'Railcare Norge AS', '998155731', 'RCN')],
+    rus: [
+      ru('vy', 'Vy Tog AS', '984661185', 'NSB'),
+      ru('cargonet', 'CargoNet AS', '984234341', 'CN'),
+      ru('flytoget', 'Flytoget AS', '965694526', 'FLY'),
+      ru('goahead', 'Go-Ahead Nordic AS', '919962011', 'GAN'),
+      ru('sjnorge', 'SJ Norge AS', '922290091', 'SJN'),
+    ],
+    keepers: [
+      vk('norsketog', 'Norske tog AS', '916914897', 'NT'),
+      vk('railcare', 'Railcare Norge AS', '998155731', 'RCN'),
+    ],
     unitTypes: [
       { name: 'El 18', series: '018', motor: 'electric', maxSpeed: 200, maxPower: 5.4, emu: false },
       { name: 'Type 74', series: '074', motor: 'electric', maxSpeed: 200, maxPower: 4.5, emu: true },
@@ -73,17 +110,66 @@ const COUNTRIES: Country[] = [
       { name: 'Di 4 hybrid', series: '004', motor: 'hybrid diesel', maxSpeed: 140, maxPower: 2.4, emu: false },
     ],
     priceAreas: [
-      { name: 'NO1', ring: [[8, 59], [12, 59], [12.5, 62], [8, 62]] },
-      { name: 'NO2', ring: [[5.5, 57.9], [8, 57.9], [8, 59.6], [5.5, 59.6]] },
-      { name: 'NO3', ring: [[8, 62], [12.5, 62], [15, 64.5], [11, 64.5]] },
-      { name: 'NO4', ring: [[11, 64.5], [15, 64.5], [31, 70], [20, 71.2]] },
-      { name: 'NO5', ring: [[4.8, 59.6], [8, 59.6], [8, 62], [4.8, 62]] },
+      {
+        name: 'NO1',
+        ring: [
+          [8, 59],
+          [12, 59],
+          [12.5, 62],
+          [8, 62],
+        ],
+      },
+      {
+        name: 'NO2',
+        ring: [
+          [5.5, 57.9],
+          [8, 57.9],
+          [8, 59.6],
+          [5.5, 59.6],
+        ],
+      },
+      {
+        name: 'NO3',
+        ring: [
+          [8, 62],
+          [12.5, 62],
+          [15, 64.5],
+          [11, 64.5],
+        ],
+      },
+      {
+        name: 'NO4',
+        ring: [
+          [11, 64.5],
+          [15, 64.5],
+          [31, 70],
+          [20, 71.2],
+        ],
+      },
+      {
+        name: 'NO5',
+        ring: [
+          [4.8, 59.6],
+          [8, 59.6],
+          [8, 62],
+          [4.8, 62],
+        ],
+      },
     ],
   },
   {
-    kind: 'sweden', nvr: 'SE', uic: '74', domain: 'se',
+    kind: 'sweden',
+    nvr: 'SE',
+    uic: '74',
+    domain: 'se',
     im: im('trafikverket', 'Trafikverket', '2021006545'),
-    rus: [ru('sj', 'SJ AB', '5564120869', 'SJ'), ru('greencargo', 'Green Cargo AB', '5565587298', 'GC'), ru('mtrx', 'MTR Express (Sweden) AB', '5568776872', 'MTRX'), ru('hectorrail', 'Hector Rail AB', '5565931979', 'HR'), ru('tagab', 'Tågåkeriet i Bergslagen AB', '5565766548', 'TAGAB')],
+    rus: [
+      ru('sj', 'SJ AB', '5564120869', 'SJ'),
+      ru('greencargo', 'Green Cargo AB', '5565587298', 'GC'),
+      ru('mtrx', 'MTR Express (Sweden) AB', '5568776872', 'MTRX'),
+      ru('hectorrail', 'Hector Rail AB', '5565931979', 'HR'),
+      ru('tagab', 'Tågåkeriet i Bergslagen AB', '5565766548', 'TAGAB'),
+    ],
     keepers: [vk('transitio', 'Transitio AB', '5567271813', 'TRAN'), vk('norrtag', 'Norrtåg AB', '5567950412', 'NRT')],
     unitTypes: [
       { name: 'Rc6', series: '106', motor: 'electric', maxSpeed: 160, maxPower: 3.6, emu: false },
@@ -92,102 +178,292 @@ const COUNTRIES: Country[] = [
       { name: 'Traxx AC3', series: '187', motor: 'hybrid diesel', maxSpeed: 160, maxPower: 5.6, emu: false },
     ],
     priceAreas: [
-      { name: 'SE1', ring: [[17, 65.5], [24, 65.5], [24, 69], [20, 69]] },
-      { name: 'SE2', ring: [[12.5, 61.5], [19, 61.5], [24, 65.5], [17, 65.5]] },
-      { name: 'SE3', ring: [[11.5, 57.5], [19, 57.5], [19, 61.5], [12.5, 61.5]] },
-      { name: 'SE4', ring: [[12.5, 55.3], [16.5, 55.3], [16.5, 57.5], [11.5, 57.5]] },
+      {
+        name: 'SE1',
+        ring: [
+          [17, 65.5],
+          [24, 65.5],
+          [24, 69],
+          [20, 69],
+        ],
+      },
+      {
+        name: 'SE2',
+        ring: [
+          [12.5, 61.5],
+          [19, 61.5],
+          [24, 65.5],
+          [17, 65.5],
+        ],
+      },
+      {
+        name: 'SE3',
+        ring: [
+          [11.5, 57.5],
+          [19, 57.5],
+          [19, 61.5],
+          [12.5, 61.5],
+        ],
+      },
+      {
+        name: 'SE4',
+        ring: [
+          [12.5, 55.3],
+          [16.5, 55.3],
+          [16.5, 57.5],
+          [11.5, 57.5],
+        ],
+      },
     ],
   },
   {
-    kind: 'denmark', nvr: 'DK', uic: '86', domain: 'dk',
+    kind: 'denmark',
+    nvr: 'DK',
+    uic: '86',
+    domain: 'dk',
     im: im('banedanmark', 'Banedanmark', '18632276'),
-    rus: [ru('dsb', 'DSB', '25050053', 'DSB'), ru('dbcs', 'DB Cargo Scandinavia A/S', '27916988', 'DBCSC'), ru('arriva', 'Arriva Danmark A/S', '10069920', 'ARR'), ru('lokaltog', 'Lokaltog A/S', '36468521', 'LT')],
-    keepers: [vk('dsbvedl', 'DSB Vedligehold A/S', '35384642', 'DSBV'), vk('akiemdk', 'Akiem Danmark ApS', '41216689', 'AKDK')],
+    rus: [
+      ru('dsb', 'DSB', '25050053', 'DSB'),
+      ru('dbcs', 'DB Cargo Scandinavia A/S', '27916988', 'DBCSC'),
+      ru('arriva', 'Arriva Danmark A/S', '10069920', 'ARR'),
+      ru('lokaltog', 'Lokaltog A/S', '36468521', 'LT'),
+    ],
+    keepers: [
+      vk('dsbvedl', 'DSB Vedligehold A/S', '35384642', 'DSBV'),
+      vk('akiemdk', 'Akiem Danmark ApS', '41216689', 'AKDK'),
+    ],
     unitTypes: [
       { name: 'ME', series: '015', motor: 'hybrid diesel', maxSpeed: 140, maxPower: 2.4, emu: false },
       { name: 'EB', series: '030', motor: 'electric', maxSpeed: 200, maxPower: 6.4, emu: false },
       { name: 'ET Øresundstog', series: '040', motor: 'electric', maxSpeed: 180, maxPower: 2.3, emu: true },
     ],
     priceAreas: [
-      { name: 'DK1', ring: [[8.1, 54.8], [10.5, 54.8], [10.8, 57.7], [8.1, 57]] },
-      { name: 'DK2', ring: [[11, 54.6], [12.7, 54.6], [12.7, 56.1], [11, 56.1]] },
+      {
+        name: 'DK1',
+        ring: [
+          [8.1, 54.8],
+          [10.5, 54.8],
+          [10.8, 57.7],
+          [8.1, 57],
+        ],
+      },
+      {
+        name: 'DK2',
+        ring: [
+          [11, 54.6],
+          [12.7, 54.6],
+          [12.7, 56.1],
+          [11, 56.1],
+        ],
+      },
     ],
   },
   {
-    kind: 'switzerland', nvr: 'CH', uic: '85', domain: 'ch',
+    kind: 'switzerland',
+    nvr: 'CH',
+    uic: '85',
+    domain: 'ch',
     im: im('sbbinfra', 'SBB Infrastruktur', 'CHE-102.909.703'),
-    rus: [ru('sbb', 'SBB AG', 'CHE-102.909.704', 'SBB'), ru('bls', 'BLS AG', 'CHE-100.043.497', 'BLS'), ru('rhb', 'Rhätische Bahn AG', 'CHE-101.131.525', 'RhB'), ru('sbbcargo', 'SBB Cargo AG', 'CHE-105.910.574', 'SBBC')],
-    keepers: [vk('alpha', 'Alpha Trains Schweiz AG', 'CHE-113.456.911', 'ATS'), vk('railcarech', 'Railcare Schweiz AG', 'CHE-114.221.310', 'RCS')],
+    rus: [
+      ru('sbb', 'SBB AG', 'CHE-102.909.704', 'SBB'),
+      ru('bls', 'BLS AG', 'CHE-100.043.497', 'BLS'),
+      ru('rhb', 'Rhätische Bahn AG', 'CHE-101.131.525', 'RhB'),
+      ru('sbbcargo', 'SBB Cargo AG', 'CHE-105.910.574', 'SBBC'),
+    ],
+    keepers: [
+      vk('alpha', 'Alpha Trains Schweiz AG', 'CHE-113.456.911', 'ATS'),
+      vk('railcarech', 'Railcare Schweiz AG', 'CHE-114.221.310', 'RCS'),
+    ],
     unitTypes: [
       { name: 'Re 460', series: '460', motor: 'electric', maxSpeed: 230, maxPower: 6.1, emu: false },
       { name: 'RABe 511', series: '511', motor: 'electric', maxSpeed: 160, maxPower: 3.0, emu: true },
       { name: 'Aem 940', series: '940', motor: 'hybrid diesel', maxSpeed: 120, maxPower: 2.8, emu: false },
     ],
-    priceAreas: [{ name: 'CH', ring: [[6, 46.2], [10.3, 46.5], [9.6, 47.6], [7.5, 47.6], [5.96, 46.8]] }],
+    priceAreas: [
+      {
+        name: 'CH',
+        ring: [
+          [6, 46.2],
+          [10.3, 46.5],
+          [9.6, 47.6],
+          [7.5, 47.6],
+          [5.96, 46.8],
+        ],
+      },
+    ],
   },
   {
-    kind: 'belgium', nvr: 'BE', uic: '88', domain: 'be',
+    kind: 'belgium',
+    nvr: 'BE',
+    uic: '88',
+    domain: 'be',
     im: im('infrabel', 'Infrabel', 'BE0869763267'),
-    rus: [ru('sncb', 'SNCB/NMBS', 'BE0203430576', 'SNCB'), ru('lineas', 'Lineas SA', 'BE0822966806', 'LNS'), ru('crossrail', 'Crossrail Benelux NV', 'BE0871960612', 'XRB')],
-    keepers: [vk('akiembe', 'Akiem Belgium SA', 'BE0713584710', 'AKBE'), vk('railpoolbe', 'Railpool Belgium', 'BE0806177402', 'RPB')],
+    rus: [
+      ru('sncb', 'SNCB/NMBS', 'BE0203430576', 'SNCB'),
+      ru('lineas', 'Lineas SA', 'BE0822966806', 'LNS'),
+      ru('crossrail', 'Crossrail Benelux NV', 'BE0871960612', 'XRB'),
+    ],
+    keepers: [
+      vk('akiembe', 'Akiem Belgium SA', 'BE0713584710', 'AKBE'),
+      vk('railpoolbe', 'Railpool Belgium', 'BE0806177402', 'RPB'),
+    ],
     unitTypes: [
       { name: 'HLE 18', series: '018', motor: 'electric', maxSpeed: 200, maxPower: 5.0, emu: false },
       { name: 'AM 08 Desiro', series: '608', motor: 'electric', maxSpeed: 160, maxPower: 2.0, emu: true },
       { name: 'HLD 77', series: '077', motor: 'hybrid diesel', maxSpeed: 120, maxPower: 1.6, emu: false },
     ],
-    priceAreas: [{ name: 'BE', ring: [[2.6, 51], [4, 50], [5.8, 49.6], [6.3, 50.5], [4.8, 51.45], [3, 51.3]] }],
+    priceAreas: [
+      {
+        name: 'BE',
+        ring: [
+          [2.6, 51],
+          [4, 50],
+          [5.8, 49.6],
+          [6.3, 50.5],
+          [4.8, 51.45],
+          [3, 51.3],
+        ],
+      },
+    ],
   },
   {
-    kind: 'spain', nvr: 'ES', uic: '71', domain: 'es',
+    kind: 'spain',
+    nvr: 'ES',
+    uic: '71',
+    domain: 'es',
     im: im('adif', 'Adif', 'Q2801660H'),
-    rus: [ru('renfev', 'Renfe Viajeros S.M.E., S.A.', 'A86868189', 'RENFE'), ru('renfem', 'Renfe Mercancías S.M.E., S.A.', 'A86868064', 'RENFM'), ru('ouigo', 'Ouigo España S.A.U.', 'A88211150', 'OUIGO'), ru('iryo', 'Iryo (ILSA)', 'A87939501', 'ILSA')],
-    keepers: [vk('alquiler', 'Alquiler de Trenes AIE', 'V85916386', 'ALTR'), vk('captrain', 'Captrain España', 'B84476414', 'CAPE')],
+    rus: [
+      ru('renfev', 'Renfe Viajeros S.M.E., S.A.', 'A86868189', 'RENFE'),
+      ru('renfem', 'Renfe Mercancías S.M.E., S.A.', 'A86868064', 'RENFM'),
+      ru('ouigo', 'Ouigo España S.A.U.', 'A88211150', 'OUIGO'),
+      ru('iryo', 'Iryo (ILSA)', 'A87939501', 'ILSA'),
+    ],
+    keepers: [
+      vk('alquiler', 'Alquiler de Trenes AIE', 'V85916386', 'ALTR'),
+      vk('captrain', 'Captrain España', 'B84476414', 'CAPE'),
+    ],
     unitTypes: [
       { name: 'S-252', series: '252', motor: 'electric', maxSpeed: 220, maxPower: 5.6, emu: false },
       { name: 'S-103', series: '103', motor: 'electric', maxSpeed: 350, maxPower: 8.8, emu: true },
       { name: 'S-730', series: '730', motor: 'hybrid diesel', maxSpeed: 250, maxPower: 4.8, emu: true },
     ],
-    priceAreas: [{ name: 'ES', ring: [[-7, 37.2], [-2, 36.7], [0.3, 38.6], [3.2, 42.2], [-1.8, 43.4], [-8.9, 43.4], [-7, 42]] }],
+    priceAreas: [
+      {
+        name: 'ES',
+        ring: [
+          [-7, 37.2],
+          [-2, 36.7],
+          [0.3, 38.6],
+          [3.2, 42.2],
+          [-1.8, 43.4],
+          [-8.9, 43.4],
+          [-7, 42],
+        ],
+      },
+    ],
   },
   {
-    kind: 'portugal', nvr: 'PT', uic: '94', domain: 'pt',
+    kind: 'portugal',
+    nvr: 'PT',
+    uic: '94',
+    domain: 'pt',
     im: im('ip', 'Infraestruturas de Portugal', '503933813'),
-    rus: [ru('cp', 'CP - Comboios de Portugal', '500498601', 'CP'), ru('medway', 'Medway - Operador Ferroviário de Mercadorias', '514093994', 'MDW'), ru('fertagus', 'Fertagus', '503866440', 'FTG')],
+    rus: [
+      ru('cp', 'CP - Comboios de Portugal', '500498601', 'CP'),
+      ru('medway', 'Medway - Operador Ferroviário de Mercadorias', '514093994', 'MDW'),
+      ru('fertagus', 'Fertagus', '503866440', 'FTG'),
+    ],
     keepers: [vk('cpfrota', 'CP Frota', '500498602', 'CPF'), vk('takargo', 'Takargo Rail', '507522052', 'TKG')],
     unitTypes: [
       { name: 'CP 4700', series: '470', motor: 'electric', maxSpeed: 140, maxPower: 5.6, emu: false },
       { name: 'CP 3400', series: '340', motor: 'electric', maxSpeed: 140, maxPower: 1.8, emu: true },
       { name: 'CP 5600', series: '560', motor: 'electric', maxSpeed: 200, maxPower: 5.6, emu: false },
     ],
-    priceAreas: [{ name: 'PT', ring: [[-8.9, 37], [-7.4, 37.2], [-6.2, 41.6], [-8.2, 42.1], [-9.5, 38.8]] }],
+    priceAreas: [
+      {
+        name: 'PT',
+        ring: [
+          [-8.9, 37],
+          [-7.4, 37.2],
+          [-6.2, 41.6],
+          [-8.2, 42.1],
+          [-9.5, 38.8],
+        ],
+      },
+    ],
   },
   {
-    kind: 'netherlands', nvr: 'NL', uic: '84', domain: 'nl',
+    kind: 'netherlands',
+    nvr: 'NL',
+    uic: '84',
+    domain: 'nl',
     im: im('prorail', 'ProRail B.V.', '30124359'),
-    rus: [ru('ns', 'NS Reizigers B.V.', '30124358', 'NS'), ru('dbcnl', 'DB Cargo Nederland N.V.', '30197661', 'DBCNL'), ru('arrivanl', 'Arriva Personenvervoer Nederland B.V.', '01076539', 'ARRNL'), ru('keolis', 'Keolis Nederland B.V.', '08102345', 'KEO')],
-    keepers: [vk('nsfs', 'NS Financial Services', '30154812', 'NSFS'), vk('railpoolnl', 'Railpool Nederland', '60553758', 'RPNL')],
+    rus: [
+      ru('ns', 'NS Reizigers B.V.', '30124358', 'NS'),
+      ru('dbcnl', 'DB Cargo Nederland N.V.', '30197661', 'DBCNL'),
+      ru('arrivanl', 'Arriva Personenvervoer Nederland B.V.', '01076539', 'ARRNL'),
+      ru('keolis', 'Keolis Nederland B.V.', '08102345', 'KEO'),
+    ],
+    keepers: [
+      vk('nsfs', 'NS Financial Services', '30154812', 'NSFS'),
+      vk('railpoolnl', 'Railpool Nederland', '60553758', 'RPNL'),
+    ],
     unitTypes: [
       { name: 'ICNG', series: '320', motor: 'electric', maxSpeed: 200, maxPower: 4.5, emu: true },
       { name: 'SNG', series: '230', motor: 'electric', maxSpeed: 160, maxPower: 1.6, emu: true },
       { name: 'Class 189', series: '189', motor: 'electric', maxSpeed: 140, maxPower: 6.4, emu: false },
     ],
-    priceAreas: [{ name: 'NL', ring: [[3.4, 51.4], [5.9, 50.8], [7.2, 53.2], [4.8, 53.4]] }],
+    priceAreas: [
+      {
+        name: 'NL',
+        ring: [
+          [3.4, 51.4],
+          [5.9, 50.8],
+          [7.2, 53.2],
+          [4.8, 53.4],
+        ],
+      },
+    ],
   },
   {
-    kind: 'finland', nvr: 'FI', uic: '10', domain: 'fi',
+    kind: 'finland',
+    nvr: 'FI',
+    uic: '10',
+    domain: 'fi',
     im: im('vayla', 'Väylävirasto', '1010547-1'),
-    rus: [ru('vr', 'VR-Yhtymä Oyj', '1003521-5', 'VR'), ru('fenniarail', 'Fenniarail Oy', '2383547-1', 'FENR'), ru('operail', 'Operail Finland Oy', '2767840-4', 'OPR')],
-    keepers: [vk('junakalusto', 'Pääkaupunkiseudun Junakalusto Oy', '2184378-0', 'JKOY'), vk('vrfleet', 'VR FleetCare Oy', '2801117-4', 'VRFC')],
+    rus: [
+      ru('vr', 'VR-Yhtymä Oyj', '1003521-5', 'VR'),
+      ru('fenniarail', 'Fenniarail Oy', '2383547-1', 'FENR'),
+      ru('operail', 'Operail Finland Oy', '2767840-4', 'OPR'),
+    ],
+    keepers: [
+      vk('junakalusto', 'Pääkaupunkiseudun Junakalusto Oy', '2184378-0', 'JKOY'),
+      vk('vrfleet', 'VR FleetCare Oy', '2801117-4', 'VRFC'),
+    ],
     unitTypes: [
       { name: 'Sr3', series: '300', motor: 'electric', maxSpeed: 200, maxPower: 6.4, emu: false },
       { name: 'Sm5', series: '500', motor: 'electric', maxSpeed: 160, maxPower: 2.1, emu: true },
       { name: 'Dr19 hybrid', series: '190', motor: 'hybrid battery', maxSpeed: 160, maxPower: 2.0, emu: false },
     ],
-    priceAreas: [{ name: 'FI', ring: [[21, 59.8], [28, 60.5], [29.5, 67], [24, 69], [21, 64]] }],
+    priceAreas: [
+      {
+        name: 'FI',
+        ring: [
+          [21, 59.8],
+          [28, 60.5],
+          [29.5, 67],
+          [24, 69],
+          [21, 64],
+        ],
+      },
+    ],
   },
 ];
 
-const closed = (ring: readonly [number, number][]): [number, number][] => [...ring.map((p): [number, number] => [p[0], p[1]]), [ring[0]![0], ring[0]![1]]];
+const closed = (ring: readonly [number, number][]): [number, number][] => [
+  ...ring.map((p): [number, number] => [p[0], p[1]]),
+  [ring[0]![0], ring[0]![1]],
+];
 const polygon = (ring: readonly [number, number][]): AreaGeometry => ({ type: 'Polygon', coordinates: [closed(ring)] });
 
 /** The ring scaled towards its vertex centroid (inside a convex ring for factor < 1). */
@@ -226,21 +502,65 @@ export interface SeedFleetOptions {
 type Row = Omit<SegmentInsert, 'id' | 'lastModified' | 'lastModifiedBy'>;
 
 /** Builds the rows for one country (pure; the seeder and bench/fleet.ts insert them). */
-export function buildCountry(country: Country, unitsPerCountry: number, withAreas: boolean): { entities: { uuid: string; type: string }[]; segments: Row[] } {
+export function buildCountry(
+  country: Country,
+  unitsPerCountry: number,
+  withAreas: boolean,
+): { entities: { uuid: string; type: string }[]; segments: Row[] } {
   const entities: { uuid: string; type: string }[] = [];
   const segments: Row[] = [];
+  const known = new Set<string>();
   const k = (key: string) => seedUuid(`${country.kind}:${key}`);
-  const add = (uuid: string, type: string, name: string, attributes: Record<string, unknown>, start = '2015-01-01T00:00:00.000Z', end = FOREVER, state = 'ACTIVE') => {
-    if (!entities.some((e) => e.uuid === uuid)) entities.push({ uuid, type });
-    segments.push({ entityUuid: uuid, type, name, start, end, attributes, state, active: state === 'ACTIVE' || state === 'APPROVED_FOR_BILLING', comments: null });
+  const add = (
+    uuid: string,
+    type: string,
+    name: string,
+    attributes: Record<string, unknown>,
+    start = '2015-01-01T00:00:00.000Z',
+    end = FOREVER,
+    state = 'ACTIVE',
+  ) => {
+    if (!known.has(uuid)) {
+      known.add(uuid);
+      entities.push({ uuid, type });
+    }
+    segments.push({
+      entityUuid: uuid,
+      type,
+      name,
+      start,
+      end,
+      attributes,
+      state,
+      active: state === 'ACTIVE' || state === 'APPROVED_FOR_BILLING',
+      comments: null,
+    });
   };
 
   // Organisations: two exchange admins, the infrastructure manager, railway undertakings, vehicle keepers.
   const exchangeA = k('org:exchange-a');
   const exchangeB = k('org:exchange-b');
   const email = (org: string) => `energy@${org}.example.${country.domain}`;
-  add(exchangeA, 'organisation', `${country.im.name} Energy Data Exchange`, { orgId: `${country.im.orgId}-EX`, organisationTypes: ['EXCHANGE_ADMIN'], marketFunctions: ['exchange-operator'], emails: email('exchange'), reportSettings: {}, exportConfig: {}, scheduledReportFirstDay: 1, exchangeAdminRef: null });
-  add(exchangeB, 'organisation', `EnergyDataHub Europe (${country.nvr})`, { orgId: `EDH-${country.nvr}`, organisationTypes: ['EXCHANGE_ADMIN', 'DCS_ADMIN'], marketFunctions: ['exchange-operator'], emails: email('edh'), reportSettings: {}, exportConfig: {}, scheduledReportFirstDay: 1, exchangeAdminRef: null });
+  add(exchangeA, 'organisation', `${country.im.name} Energy Data Exchange`, {
+    orgId: `${country.im.orgId}-EX`,
+    organisationTypes: ['EXCHANGE_ADMIN'],
+    marketFunctions: ['exchange-operator'],
+    emails: email('exchange'),
+    reportSettings: {},
+    exportConfig: {},
+    scheduledReportFirstDay: 1,
+    exchangeAdminRef: null,
+  });
+  add(exchangeB, 'organisation', `EnergyDataHub Europe (${country.nvr})`, {
+    orgId: `EDH-${country.nvr}`,
+    organisationTypes: ['EXCHANGE_ADMIN', 'DCS_ADMIN'],
+    marketFunctions: ['exchange-operator'],
+    emails: email('edh'),
+    reportSettings: {},
+    exportConfig: {},
+    scheduledReportFirstDay: 1,
+    exchangeAdminRef: null,
+  });
   const orgs = [country.im, ...country.rus, ...country.keepers];
   for (const [i, org] of orgs.entries()) {
     // The second vehicle keeper is connected to the other exchange admin (shows the exchange-admin rule).
@@ -248,7 +568,11 @@ export function buildCountry(country: Country, unitsPerCountry: number, withArea
     add(k(`org:${org.key}`), 'organisation', org.name, {
       orgId: org.orgId,
       organisationTypes: org.types,
-      marketFunctions: org.types.includes('VEHICLE_KEEPER') ? ['vehicle-keeper'] : org.types.includes('RAILWAY_UNDERTAKING') ? ['consumer'] : ['settlement-area-responsible'],
+      marketFunctions: org.types.includes('VEHICLE_KEEPER')
+        ? ['vehicle-keeper']
+        : org.types.includes('RAILWAY_UNDERTAKING')
+          ? ['consumer']
+          : ['settlement-area-responsible'],
       emails: `${email(org.key)};settlement@${org.key}.example.${country.domain}`,
       reportSettings: { language: 'English' },
       exportConfig: {},
@@ -259,17 +583,44 @@ export function buildCountry(country: Country, unitsPerCountry: number, withArea
 
   // Motor types, traction unit types.
   for (const motor of ['electric', 'hybrid diesel', 'hybrid battery'] as const) {
-    add(k(`motor:${motor}`), 'motortype', motor === 'electric' ? 'Electric' : motor === 'hybrid diesel' ? 'Hybrid diesel' : 'Hybrid battery', {
-      motorCategory: motor, disableMatchEnergy: false, neverAcceptZeroAccumulatedConsumption: motor === 'electric', maxHybridTimeWithoutConsumption: motor === 'electric' ? null : 30,
-    });
+    add(
+      k(`motor:${motor}`),
+      'motortype',
+      motor === 'electric' ? 'Electric' : motor === 'hybrid diesel' ? 'Hybrid diesel' : 'Hybrid battery',
+      {
+        motorCategory: motor,
+        disableMatchEnergy: false,
+        neverAcceptZeroAccumulatedConsumption: motor === 'electric',
+        maxHybridTimeWithoutConsumption: motor === 'electric' ? null : 30,
+      },
+    );
   }
   for (const t of country.unitTypes) {
-    add(k(`type:${t.name}`), 'tractionunittype', t.name, {
-      maxSpeed: t.maxSpeed, maxPower: t.maxPower, generation: t.motor !== 'hybrid diesel', consumption: true,
-      positionValidationRules: ['WITHIN_AREA'], replacementSearchTime: 60, positionInterpolationTime: 15,
-      movementWithoutConsumptionTime: 30, movementWithoutConsumptionKm: 5, movementWithoutConsumptionMax: 10,
-      startPositionSearchTime: 30, maxEnergyWithoutMovement: 50, legalCombinations: [], motorTypeRef: k(`motor:${t.motor}`), trainProfileRef: null,
-    }, '2015-01-01T00:00:00.000Z', FOREVER, 'APPROVED_FOR_BILLING');
+    add(
+      k(`type:${t.name}`),
+      'tractionunittype',
+      t.name,
+      {
+        maxSpeed: t.maxSpeed,
+        maxPower: t.maxPower,
+        generation: t.motor !== 'hybrid diesel',
+        consumption: true,
+        positionValidationRules: ['WITHIN_AREA'],
+        replacementSearchTime: 60,
+        positionInterpolationTime: 15,
+        movementWithoutConsumptionTime: 30,
+        movementWithoutConsumptionKm: 5,
+        movementWithoutConsumptionMax: 10,
+        startPositionSearchTime: 30,
+        maxEnergyWithoutMovement: 50,
+        legalCombinations: [],
+        motorTypeRef: k(`motor:${t.motor}`),
+        trainProfileRef: null,
+      },
+      '2015-01-01T00:00:00.000Z',
+      FOREVER,
+      'APPROVED_FOR_BILLING',
+    );
   }
 
   // Traction units and consumption points.
@@ -288,8 +639,14 @@ export function buildCountry(country: Country, unitsPerCountry: number, withArea
     const pointCount = n % 5 === 4 ? 2 : 1;
     const points = Array.from({ length: pointCount }, (_, i) => k(`cp:${evn}:${i + 1}`));
     const unitAttrs = (o: Org) => ({
-      evn, description: `${type.name} ${number} (${o.vkm})`, owner: k(`org:${o.key}`), status: null,
-      tractionUnitTypeRef: k(`type:${type.name}`), exportLimitationRef: null, lifeCycleStateForOverview: 'IN_SERVICE', consumptionPointRefs: points,
+      evn,
+      description: `${type.name} ${number} (${o.vkm})`,
+      owner: k(`org:${o.key}`),
+      status: null,
+      tractionUnitTypeRef: k(`type:${type.name}`),
+      exportLimitationRef: null,
+      lifeCycleStateForOverview: 'IN_SERVICE',
+      consumptionPointRefs: points,
     });
     const name = `${type.name} ${number}`;
     if (n % 10 === 3) {
@@ -303,10 +660,22 @@ export function buildCountry(country: Country, unitsPerCountry: number, withArea
     points.forEach((cp, i) => {
       const emsId = `EMS${i + 1}`;
       const parts = { nvr: country.nvr, vkm: owner.vkm, evn, emsId };
-      add(cp, 'consumptionpoint', buildConsumptionPointName(parts), {
-        ...parts, cpid: buildCpid(parts), emsType: i === 0 ? 'EN50463-EMS' : 'EN50463-EMS-AUX',
-        energyTypes: ['ACTIVE_CONSUMED', 'ACTIVE_REGENERATED', 'REACTIVE_CONSUMED', 'REACTIVE_REGENERATED'], channels: 4, tractionUnitRef: unit,
-      }, start, FOREVER, state);
+      add(
+        cp,
+        'consumptionpoint',
+        buildConsumptionPointName(parts),
+        {
+          ...parts,
+          cpid: buildCpid(parts),
+          emsType: i === 0 ? 'EN50463-EMS' : 'EN50463-EMS-AUX',
+          energyTypes: ['ACTIVE_CONSUMED', 'ACTIVE_REGENERATED', 'REACTIVE_CONSUMED', 'REACTIVE_REGENERATED'],
+          channels: 4,
+          tractionUnitRef: unit,
+        },
+        start,
+        FOREVER,
+        state,
+      );
     });
   }
 
@@ -316,13 +685,21 @@ export function buildCountry(country: Country, unitsPerCountry: number, withArea
       all.push(...pa.ring);
       const eusaRing = shrink(pa.ring, 0.9);
       add(k(`pricearea:${pa.name}`), 'pricearea', pa.name, { geometry: polygon(pa.ring), code: pa.name });
-      add(k(`eusa:${pa.name}`), 'energyusesettlementarea', `${pa.name} energy use settlement area`, { geometry: polygon(eusaRing), code: `EUSA-${pa.name}` });
+      add(k(`eusa:${pa.name}`), 'energyusesettlementarea', `${pa.name} energy use settlement area`, {
+        geometry: polygon(eusaRing),
+        code: `EUSA-${pa.name}`,
+      });
       add(k(`grid:${pa.name}`), 'gridarea', `${pa.name} grid`, {
-        geometry: polygon(shrink(eusaRing, 0.8)), code: `GA-${pa.name}`, energyUseSettlementAreaRef: k(`eusa:${pa.name}`), priceAreaRef: k(`pricearea:${pa.name}`),
+        geometry: polygon(shrink(eusaRing, 0.8)),
+        code: `GA-${pa.name}`,
+        energyUseSettlementAreaRef: k(`eusa:${pa.name}`),
+        priceAreaRef: k(`pricearea:${pa.name}`),
       });
     }
     add(k('settlementarea'), 'settlementarea', country.kind.charAt(0).toUpperCase() + country.kind.slice(1), {
-      geometry: polygon(hull(all)), originalName: country.kind, settlementPartner: true,
+      geometry: polygon(hull(all)),
+      originalName: country.kind,
+      settlementPartner: true,
     });
   }
   return { entities, segments };
@@ -337,17 +714,29 @@ export async function seedFleetData(database: Database, options: SeedFleetOption
   await database.db.transaction(async (tx) => {
     const markers = countries.map((c) => seedUuid(`${c.kind}:org:exchange-a`));
     const present = new Set(
-      (await rows<{ uuid: string }>(tx, sql`SELECT uuid FROM entity WHERE uuid = ANY(${sql.param(markers)}::uuid[])`)).map((r) => r.uuid),
+      (
+        await rows<{ uuid: string }>(tx, sql`SELECT uuid FROM entity WHERE uuid = ANY(${sql.param(markers)}::uuid[])`)
+      ).map((r) => r.uuid),
     );
     for (const country of countries) {
       if (present.has(seedUuid(`${country.kind}:org:exchange-a`))) continue;
       const tenant = areaUuid(country.kind);
       const { entities, segments } = buildCountry(country, options.unitsPerCountry ?? 40, options.withAreas ?? true);
-      await insertEntities(tx, tenant, entities.map((e) => ({ ...e, createdBy: SEEDER })));
-      await insertSegments(tx, tenant, SEEDER, segments.map((s, i) => ({ ...s, id: -(i + 1), lastModified: null, lastModifiedBy: null })));
+      await insertEntities(
+        tx,
+        tenant,
+        entities.map((e) => ({ ...e, createdBy: SEEDER })),
+      );
+      await insertSegments(
+        tx,
+        tenant,
+        SEEDER,
+        segments.map((s, i) => ({ ...s, id: -(i + 1), lastModified: null, lastModifiedBy: null })),
+      );
       // Demo vehicle keepers belong to the first vehicle keeper of every country ("own data").
       const keeper = seedUuid(`${country.kind}:org:${country.keepers[0]!.key}`);
-      for (const username of ['vehicle-keeper', 'keeper-cpadmin']) await linkUserToOrganisations(tx, tenant, username, [keeper]);
+      for (const username of ['vehicle-keeper', 'keeper-cpadmin'])
+        await linkUserToOrganisations(tx, tenant, username, [keeper]);
       inserted += entities.length;
     }
   });

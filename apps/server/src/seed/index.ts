@@ -1,5 +1,6 @@
 import type { Database } from '../db/client.js';
 import { seedAreas } from './areas.js';
+import { seedFleet } from './fleet.js';
 import { seedUsers } from './users.js';
 
 /** A seeder puts one kind of demo data in place. It must be idempotent: it runs at every start. */
@@ -12,6 +13,7 @@ export type Seeder = (database: Database) => Promise<void>;
 export const SEEDERS: readonly { name: string; run: Seeder }[] = [
   { name: 'areas', run: seedAreas },
   { name: 'users', run: seedUsers },
+  { name: 'fleet', run: seedFleet },
 ];
 
 export interface SeedOptions {

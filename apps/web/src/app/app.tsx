@@ -9,10 +9,10 @@ import { createAppRouter } from './router';
 type AppRouter = ReturnType<typeof createBrowserRouter>;
 
 /** Providers and the router. Rendered only once the user is signed in (lib/auth). */
-export function App({ router }: { router?: AppRouter }) {
+export function App({ router, mantineEnv }: { router?: AppRouter; mantineEnv?: 'default' | 'test' }) {
   const [appRouter] = useState(() => router ?? createAppRouter());
   return (
-    <MantineProvider>
+    <MantineProvider env={mantineEnv}>
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={appRouter} />
       </QueryClientProvider>

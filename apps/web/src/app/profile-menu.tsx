@@ -47,7 +47,7 @@ export function ProfileMenu({ displayName }: { displayName: string }) {
                 aria-checked={i18n.language === lng}
                 lang={lng}
                 fw={i18n.language === lng ? 700 : 400}
-                onClick={() => setLanguage(lng)}
+                onClick={() => void setLanguage(lng)}
               >
                 {t(`language.${lng}`)}
               </UnstyledButton>

@@ -1,18 +1,21 @@
 import { VERSION_STRING } from '@railwatt/contracts';
 import { Box, Center, Loader, Text, Title } from '@mantine/core';
-import { Suspense, useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation, useMatches } from 'react-router';
 import { LoadingOverlay } from '../components/ui/loading-overlay';
-import { ModalHost } from '../components/ui/modal-host';
 import { useAppAuth } from '../lib/auth/auth';
 import type { AppRoute } from '../lib/routes';
 import { useMarketStore } from '../lib/stores/market-store';
+import { useModalStore } from '../lib/stores/modal-store';
 import { guardRedirect } from './guards';
 import { Header } from './header';
 import { resolveRedirect } from './redirects';
 import { routeExists } from './route-table';
 import { useAreaBootstrap } from './use-area-bootstrap';
+
+// The modal host (Mantine Modal and its scroll lock) loads with the first modal, not with the shell.
+const ModalHost = lazy(() => import('../components/ui/modal-host').then((m) => ({ default: m.ModalHost })));
 
 function useMatchedChain(): AppRoute[] {
   return useMatches()
@@ -77,6 +80,7 @@ function Content({ authenticated }: { authenticated: boolean }) {
 /** The shell around every route: header, content, footer, the modal host and the loading overlay. */
 export function RootLayout() {
   const auth = useAppAuth();
+  const modalOpen = useModalStore((s) => s.modal.type !== 'none');
   useAreaBootstrap(auth);
   return (
     <Box mih="100vh" style={{ display: 'flex', flexDirection: 'column' }}>
@@ -89,7 +93,11 @@ export function RootLayout() {
           {VERSION_STRING}
         </Text>
       </Box>
-      <ModalHost />
+      {modalOpen ? (
+        <Suspense fallback={null}>
+          <ModalHost />
+        </Suspense>
+      ) : null}
       <LoadingOverlay />
     </Box>
   );

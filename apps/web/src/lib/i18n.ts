@@ -1,40 +1,31 @@
 import { LANGUAGES, type Language } from '@railwatt/contracts';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import daErrors from '../locales/da/errors.json';
-import daRoutes from '../locales/da/routes.json';
-import daShell from '../locales/da/shell.json';
-import enErrors from '../locales/en/errors.json';
-import enRoutes from '../locales/en/routes.json';
-import enShell from '../locales/en/shell.json';
-import esErrors from '../locales/es/errors.json';
-import esRoutes from '../locales/es/routes.json';
-import esShell from '../locales/es/shell.json';
-import fiErrors from '../locales/fi/errors.json';
-import fiRoutes from '../locales/fi/routes.json';
-import fiShell from '../locales/fi/shell.json';
-import nbErrors from '../locales/nb/errors.json';
-import nbRoutes from '../locales/nb/routes.json';
-import nbShell from '../locales/nb/shell.json';
-import svErrors from '../locales/sv/errors.json';
-import svRoutes from '../locales/sv/routes.json';
-import svShell from '../locales/sv/shell.json';
 
 /** Where the chosen language is remembered. */
 export const LANGUAGE_STORAGE_KEY = 'language';
 
-/**
- * Each language is split in files (shell, routes, errors) whose top-level keys are disjoint; they merge
- * into the one default namespace, so keys stay explicit: 'shell.selectArea', 'api_error_code.unknown'.
+type Messages = Record<string, unknown>;
+
+/*
+ * Every file under locales/<lng>/ (shell, routes, errors, and each feature's own file) is merged into the
+ * one default namespace of its language; top-level keys differ per file, so keys stay explicit:
+ * 'shell.selectArea', 'api_error_code.unknown', 'routes.fleet.overview'. A file a language lacks falls
+ * back to English. English ships in the initial bundle; the other languages load when chosen.
  */
-export const resources = {
-  en: { translation: { ...enShell, ...enRoutes, ...enErrors } },
-  da: { translation: { ...daShell, ...daRoutes, ...daErrors } },
-  nb: { translation: { ...nbShell, ...nbRoutes, ...nbErrors } },
-  sv: { translation: { ...svShell, ...svRoutes, ...svErrors } },
-  fi: { translation: { ...fiShell, ...fiRoutes, ...fiErrors } },
-  es: { translation: { ...esShell, ...esRoutes, ...esErrors } },
-} satisfies Record<Language, { translation: object }>;
+const english = import.meta.glob<Messages>('../locales/en/*.json', { eager: true, import: 'default' });
+const others = import.meta.glob<Messages>(['../locales/*/*.json', '!../locales/en/*.json'], { import: 'default' });
+
+const languageOf = (path: string): string | undefined => /locales\/([^/]+)\//.exec(path)?.[1];
+
+const merge = (files: Messages[]): Messages => Object.assign({}, ...files) as Messages;
+
+/** All messages of one language (loads the files of a non-English language). */
+export async function loadMessages(language: Language): Promise<Messages> {
+  if (language === 'en') return merge(Object.values(english));
+  const loaders = Object.entries(others).filter(([path]) => languageOf(path) === language);
+  return merge(await Promise.all(loaders.map(([, load]) => load())));
+}
 
 const isLanguage = (value: string | null): value is Language =>
   value !== null && (LANGUAGES as readonly string[]).includes(value);
@@ -48,18 +39,29 @@ function storedLanguage(): Language {
   }
 }
 
+async function ensureLoaded(language: Language): Promise<void> {
+  if (i18n.hasResourceBundle(language, 'translation')) return;
+  i18n.addResourceBundle(language, 'translation', await loadMessages(language), true, true);
+}
+
 void i18n.use(initReactI18next).init({
-  resources,
-  lng: storedLanguage(),
+  resources: { en: { translation: merge(Object.values(english)) } },
+  lng: 'en',
   fallbackLng: 'en',
   supportedLngs: [...LANGUAGES],
   interpolation: { escapeValue: false },
-  returnNull: false,
+  initAsync: false,
+  showSupportNotice: false,
 });
 
-export function setLanguage(language: Language): void {
+/** Switches language (loading it first) and remembers the choice in local storage. */
+export async function setLanguage(language: Language): Promise<void> {
   window.localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
-  void i18n.changeLanguage(language);
+  await ensureLoaded(language);
+  await i18n.changeLanguage(language);
 }
+
+const initial = storedLanguage();
+if (initial !== 'en') void ensureLoaded(initial).then(() => i18n.changeLanguage(initial));
 
 export { i18n };

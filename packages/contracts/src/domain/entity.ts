@@ -107,9 +107,7 @@ export type SaveEntity = z.infer<typeof saveEntitySchema>;
 export const timeRangeQuerySchema = z.object({
   start: instantSchema.optional(),
   end: instantSchema.optional(),
-  includeInactive: z
-    .union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')])
-    .default(false),
+  includeInactive: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]).default(false),
 });
 export type TimeRangeQuery = z.infer<typeof timeRangeQuerySchema>;
 

@@ -76,7 +76,10 @@ export const consumptionPointAttributesSchema = z.object({
   evn: z.string().regex(/^\d{12}$/, 'The EVN field must be exactly 12 digits'),
   nvr: z.string().min(1),
   vkm: z.string().min(1),
-  emsId: z.string().min(1).regex(/^[A-Za-z0-9-]+$/, 'format is invalid'),
+  emsId: z
+    .string()
+    .min(1)
+    .regex(/^[A-Za-z0-9-]+$/, 'format is invalid'),
   emsType: z.string().nullable().optional(),
   energyTypes: z.array(z.enum(ENERGY_TYPES)).min(1).default(['ACTIVE_CONSUMED', 'ACTIVE_REGENERATED']),
   channels: z.number().int().min(1).max(99),

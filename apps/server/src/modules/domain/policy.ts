@@ -26,7 +26,12 @@ export const DOMAIN_WRITE_ROLES: readonly Role[] = [
   'exchange-operator',
 ];
 
-const FLEET_WRITERS: readonly Role[] = ['erex-administrator', 'settlement-area-responsible', 'cp-admin', 'exchange-operator'];
+const FLEET_WRITERS: readonly Role[] = [
+  'erex-administrator',
+  'settlement-area-responsible',
+  'cp-admin',
+  'exchange-operator',
+];
 const ADMIN_WRITERS: readonly Role[] = ['erex-administrator', 'settlement-area-responsible'];
 
 /** Which roles may write which kind. A vehicle keeper writes only its own organisations' units. */

@@ -40,7 +40,11 @@ export interface StoredEntity {
 }
 
 /** Entities of this tenant with their current segments (every kind); missing uuids are absent. */
-export async function loadCurrent(ex: Executor, tenant: string, uuids: readonly string[]): Promise<Map<string, StoredEntity>> {
+export async function loadCurrent(
+  ex: Executor,
+  tenant: string,
+  uuids: readonly string[],
+): Promise<Map<string, StoredEntity>> {
   const out = new Map<string, StoredEntity>();
   if (uuids.length === 0) return out;
   const entities = await rows<{ uuid: string; type: string; createdBy: string }>(
@@ -104,7 +108,7 @@ export async function insertSegments(
   segments: readonly SegmentInsert[],
 ): Promise<void> {
   if (segments.length === 0) return;
-  const col = <T,>(f: (s: SegmentInsert) => T) => sql.param(segments.map(f));
+  const col = <T>(f: (s: SegmentInsert) => T) => sql.param(segments.map(f));
   await ex.execute(sql`
     INSERT INTO entity_segment (entity_uuid, tenant, type, valid, name, active, state, comments, attributes,
                                 last_modified, last_modified_by)

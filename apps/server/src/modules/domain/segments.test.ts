@@ -17,10 +17,14 @@ const seg = (id: number, start: string, end: string, owner: string): WorkingSegm
 describe('segments', () => {
   it('a change from a date splits the covering segment and keeps the old part', () => {
     const original = [seg(1, '2020-01-01T00:00:00Z', '2070-01-01T00:00:00Z', 'A')];
-    const next = replaceRange(original, { start: '2024-06-01T00:00:00Z', end: '2070-01-01T00:00:00Z' }, {
-      ...original[0]!,
-      attributes: { owner: 'B' },
-    });
+    const next = replaceRange(
+      original,
+      { start: '2024-06-01T00:00:00Z', end: '2070-01-01T00:00:00Z' },
+      {
+        ...original[0]!,
+        attributes: { owner: 'B' },
+      },
+    );
     expect(next.map((s) => [s.start, s.end, s.attributes.owner])).toEqual([
       ['2020-01-01T00:00:00Z', '2024-06-01T00:00:00Z', 'A'],
       ['2024-06-01T00:00:00Z', '2070-01-01T00:00:00Z', 'B'],
@@ -34,7 +38,11 @@ describe('segments', () => {
 
   it('saving what a segment already holds changes nothing', () => {
     const original = [seg(1, '2020-01-01T00:00:00Z', '2070-01-01T00:00:00Z', 'A')];
-    const next = replaceRange(original, { start: '2020-01-01T00:00:00.000Z', end: '2070-01-01T00:00:00Z' }, original[0]!);
+    const next = replaceRange(
+      original,
+      { start: '2020-01-01T00:00:00.000Z', end: '2070-01-01T00:00:00Z' },
+      original[0]!,
+    );
     expect(diffSegments(original, next)).toEqual({ supersede: [], insert: [] });
   });
 
@@ -54,6 +62,8 @@ describe('segments', () => {
       ['2022-01-01T00:00:00Z', '2023-01-01T00:00:00Z', 'RETIRED'],
       ['2023-01-01T00:00:00Z', '2070-01-01T00:00:00Z', 'ACTIVE'],
     ]);
-    expect(patchRange(original, { start: '2021-02-01T00:00:00Z', end: '2021-03-01T00:00:00Z' }, (s) => s)).toBeUndefined();
+    expect(
+      patchRange(original, { start: '2021-02-01T00:00:00Z', end: '2021-03-01T00:00:00Z' }, (s) => s),
+    ).toBeUndefined();
   });
 });

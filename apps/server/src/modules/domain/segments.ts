@@ -108,5 +108,5 @@ export function diffSegments(
   return {
     supersede: original.filter((s) => s.id > 0 && !kept.has(s.id)).map((s) => s.id),
     insert: next.filter((s) => s.id < 0),
-  }
+  };
 }

@@ -39,7 +39,13 @@ import {
 } from './repository.js';
 import { diffSegments, overlaps, patchRange, replaceRange, type WorkingSegment } from './segments.js';
 import type { Executor, TxExecutor } from './sql.js';
-import { DEFAULT_RANGE, validateEntities, type EntityRecord, type RecordError, type ValidRecord } from './validation.js';
+import {
+  DEFAULT_RANGE,
+  validateEntities,
+  type EntityRecord,
+  type RecordError,
+  type ValidRecord,
+} from './validation.js';
 
 export { validateEntities, type EntityRecord, type RecordError, type ValidRecord } from './validation.js';
 export type { Actor } from './policy.js';
@@ -143,7 +149,12 @@ export interface ListParams {
 }
 
 /** GET /domain/{type}/all: every entity with a segment in the window, the latest one merged. */
-export async function listEntities(ex: Executor, tenant: string, kind: EntityKind, params: ListParams): Promise<VersionedEntity[]> {
+export async function listEntities(
+  ex: Executor,
+  tenant: string,
+  kind: EntityKind,
+  params: ListParams,
+): Promise<VersionedEntity[]> {
   const segments = await listSegments(ex, tenant, [kind], params);
   return groupByEntity(segments)
     .map((group) => toEntity(kind, group, latestOf(group, params.window)!))
@@ -151,7 +162,12 @@ export async function listEntities(ex: Executor, tenant: string, kind: EntityKin
 }
 
 /** GET /domain/{type}/minimal/all. */
-export async function listMinimal(ex: Executor, tenant: string, kind: EntityKind, params: ListParams): Promise<MinimalEntity[]> {
+export async function listMinimal(
+  ex: Executor,
+  tenant: string,
+  kind: EntityKind,
+  params: ListParams,
+): Promise<MinimalEntity[]> {
   const segments = await listSegments(ex, tenant, [kind], params);
   return groupByEntity(segments)
     .map((group) => toMinimal(kind, latestOf(group, params.window)!))
@@ -208,14 +224,24 @@ export async function queryEntities(ex: Executor, tenant: string, query: DomainQ
       OR (jsonb_typeof(m.attributes -> ${field}) = 'array' AND m.attributes -> ${field} ?| ${values}::text[]))`;
   });
   const window = query.timeRange ?? DEFAULT_RANGE;
-  const segments = await listSegments(ex, tenant, [kind], { window, includeInactive: true }, sql.join(conditions, sql` `));
+  const segments = await listSegments(
+    ex,
+    tenant,
+    [kind],
+    { window, includeInactive: true },
+    sql.join(conditions, sql` `),
+  );
   return groupByEntity(segments)
     .map((group) => toEntity(kind, group, latestOf(group, window)!))
     .sort(byName);
 }
 
 /** POST /domain/resolve/minimal: refs of any kind in this tenant; unknown refs are left out. */
-export async function resolveMinimal(ex: Executor, tenant: string, refs: readonly EntityRef[]): Promise<MinimalEntity[]> {
+export async function resolveMinimal(
+  ex: Executor,
+  tenant: string,
+  refs: readonly EntityRef[],
+): Promise<MinimalEntity[]> {
   const segments = await latestSegments(ex, tenant, [...new Set(refs.map((r) => r.uuid))]);
   return segments.map((s) => toMinimal(toEntityKind(s.type), s));
 }
@@ -237,17 +263,33 @@ function fail(errors: RecordError[]): never {
     const message = e.code === 'uniquename' ? MESSAGES.nameNotUnique : e.message;
     throw new ApiError(400, message, { code: e.code, errors: [{ code: e.code, field: e.field, message }] });
   }
-  throw ApiError.badRequestMany(errors.map((e) => ({ code: e.code, field: e.field, message: `#${e.index + 1}: ${e.message}` })));
+  throw ApiError.badRequestMany(
+    errors.map((e) => ({ code: e.code, field: e.field, message: `#${e.index + 1}: ${e.message}` })),
+  );
 }
 
-const UNIQUE_PROPERTIES: readonly { kind: EntityKind; property: 'evn' | 'orgId' | 'cpid'; code: string; message: string }[] = [
+const UNIQUE_PROPERTIES: readonly {
+  kind: EntityKind;
+  property: 'evn' | 'orgId' | 'cpid';
+  code: string;
+  message: string;
+}[] = [
   { kind: 'tractionunit', property: 'evn', code: 'uniqueproperties', message: `evn: ${ERROR_CODES.uniqueproperties}` },
   { kind: 'organisation', property: 'orgId', code: 'uniqueorgid', message: ERROR_CODES.uniqueorgid },
-  { kind: 'consumptionpoint', property: 'cpid', code: 'uniqueproperties', message: `cpid: ${ERROR_CODES.uniqueproperties}` },
+  {
+    kind: 'consumptionpoint',
+    property: 'cpid',
+    code: 'uniqueproperties',
+    message: `cpid: ${ERROR_CODES.uniqueproperties}`,
+  },
 ];
 
 /** uniquename, uniqueproperties (EVN, CPID) and uniqueorgid: within the batch and against stored data. */
-async function checkUniqueness(ex: Executor, tenant: string, planned: readonly PlannedRecord[]): Promise<RecordError[]> {
+async function checkUniqueness(
+  ex: Executor,
+  tenant: string,
+  planned: readonly PlannedRecord[],
+): Promise<RecordError[]> {
   const errors: RecordError[] = [];
   const checks = [
     ...[...new Set(planned.map((p) => p.record.kind))].map((kind) => ({
@@ -268,7 +310,13 @@ async function checkUniqueness(ex: Executor, tenant: string, planned: readonly P
       const value = valueOf(p);
       const owner = owners.get(value);
       if (owner !== undefined && owner !== p.uuid) {
-        errors.push({ index: p.record.index, uuid: p.uuid, field: check.property, code: check.code, message: check.message });
+        errors.push({
+          index: p.record.index,
+          uuid: p.uuid,
+          field: check.property,
+          code: check.code,
+          message: check.message,
+        });
       } else owners.set(value, p.uuid);
     }
     const holders = await findHolders(ex, tenant, check.kind, check.property, [...owners.keys()]);
@@ -277,7 +325,13 @@ async function checkUniqueness(ex: Executor, tenant: string, planned: readonly P
       const p = subject.find((x) => valueOf(x) === h.value && x.uuid !== h.entityUuid);
       // A holder that this batch renames away is no clash; we only look at unchanged holders.
       if (p && !batchUuids.has(h.entityUuid)) {
-        errors.push({ index: p.record.index, uuid: p.uuid, field: check.property, code: check.code, message: check.message });
+        errors.push({
+          index: p.record.index,
+          uuid: p.uuid,
+          field: check.property,
+          code: check.code,
+          message: check.message,
+        });
       }
     }
   }
@@ -340,12 +394,18 @@ async function checkFleetPolicy(
     unitOwner.set(u.uuid, [String(u.record.attributes.owner), ...old]);
   }
   const pointUnits = [
-    ...new Set(points.map((p) => p.record.attributes.tractionUnitRef).filter((r): r is string => typeof r === 'string')),
+    ...new Set(
+      points.map((p) => p.record.attributes.tractionUnitRef).filter((r): r is string => typeof r === 'string'),
+    ),
   ].filter((u) => !unitOwner.has(u));
-  for (const s of await latestSegments(ex, tenant, pointUnits)) unitOwner.set(s.entityUuid, [String(s.attributes.owner)]);
+  for (const s of await latestSegments(ex, tenant, pointUnits))
+    unitOwner.set(s.entityUuid, [String(s.attributes.owner)]);
 
   if (writesOnlyOwnFleet(actor)) {
-    const touched = [...units.map((u) => u.uuid), ...points.map((p) => p.record.attributes.tractionUnitRef as string | undefined)];
+    const touched = [
+      ...units.map((u) => u.uuid),
+      ...points.map((p) => p.record.attributes.tractionUnitRef as string | undefined),
+    ];
     for (const unit of touched) {
       const owners = unit ? (unitOwner.get(unit) ?? []) : [];
       if (unit === undefined || owners.some((o) => !ownUuids.has(o))) {
@@ -359,7 +419,9 @@ async function checkFleetPolicy(
   if (myAdmins.size === 0) return;
   const ownerUuids = [...new Set([...unitOwner.values()].flat())];
   const owners = await latestSegments(ex, tenant, ownerUuids);
-  const batchOrgs = new Map(planned.filter((p) => p.record.kind === 'organisation').map((p) => [p.uuid, p.record.attributes]));
+  const batchOrgs = new Map(
+    planned.filter((p) => p.record.kind === 'organisation').map((p) => [p.uuid, p.record.attributes]),
+  );
   for (const ownerUuid of ownerUuids) {
     const attributes = batchOrgs.get(ownerUuid) ?? owners.find((o) => o.entityUuid === ownerUuid)?.attributes;
     const admin = attributes?.exchangeAdminRef;
@@ -397,22 +459,46 @@ export async function saveEntities(
 
   const given = [...new Set(valid.map((v) => v.uuid).filter((u): u is string => u !== undefined))];
   const stored = await loadCurrent(tx, tenant, given);
-  const foreign = new Set(await uuidsElsewhere(tx, tenant, given.filter((u) => !stored.has(u))));
+  const foreign = new Set(
+    await uuidsElsewhere(
+      tx,
+      tenant,
+      given.filter((u) => !stored.has(u)),
+    ),
+  );
   const planned: PlannedRecord[] = [];
   const structural: RecordError[] = [];
   for (const record of valid) {
     const uuid = record.uuid ?? randomUUID();
     const existing = stored.get(uuid);
     if (foreign.has(uuid)) {
-      structural.push({ index: record.index, uuid, field: 'uuid', code: 'invalid_input', message: 'uuid: Unknown entity' });
+      structural.push({
+        index: record.index,
+        uuid,
+        field: 'uuid',
+        code: 'invalid_input',
+        message: 'uuid: Unknown entity',
+      });
       continue;
     }
     if (existing && existing.type !== record.kind) {
-      structural.push({ index: record.index, uuid, field: 'type', code: 'immutableproperty', message: `type: ${ERROR_CODES.immutableproperty}` });
+      structural.push({
+        index: record.index,
+        uuid,
+        field: 'type',
+        code: 'immutableproperty',
+        message: `type: ${ERROR_CODES.immutableproperty}`,
+      });
       continue;
     }
     if (record.kind === 'tractionunit' && existing?.segments.some((s) => s.attributes.evn !== record.attributes.evn)) {
-      structural.push({ index: record.index, uuid, field: 'evn', code: 'immutableproperty', message: `evn: ${ERROR_CODES.immutableproperty}` });
+      structural.push({
+        index: record.index,
+        uuid,
+        field: 'evn',
+        code: 'immutableproperty',
+        message: `evn: ${ERROR_CODES.immutableproperty}`,
+      });
       continue;
     }
     const latest = existing ? latestOf(existing.segments) : undefined;
@@ -466,10 +552,20 @@ export async function saveEntities(
   return planned.map((p) => ({ index: p.record.index, uuid: p.uuid, kind: p.record.kind, created: p.created }));
 }
 
-const STATE_ACTIVE: Record<string, boolean> = { ACTIVE: true, INACTIVE: false, APPROVED_FOR_BILLING: true, RETIRED: false };
+const STATE_ACTIVE: Record<string, boolean> = {
+  ACTIVE: true,
+  INACTIVE: false,
+  APPROVED_FOR_BILLING: true,
+  RETIRED: false,
+};
 
 /** POST /domain/save: one entity in its own transaction; answers the stored entity. */
-export async function saveEntity(db: TxExecutor, tenant: string, actor: Actor, record: EntityRecord): Promise<VersionedEntity> {
+export async function saveEntity(
+  db: TxExecutor,
+  tenant: string,
+  actor: Actor,
+  record: EntityRecord,
+): Promise<VersionedEntity> {
   const [saved] = await db.transaction((tx) => saveEntities(tx, tenant, actor, [record]));
   return getEntity(db, tenant, saved!.kind, saved!.uuid, { refTime: refTimeOf(record) });
 }
@@ -519,7 +615,13 @@ export async function changeStatus(
             comments: null,
             attributes: latestOf(stored.segments)!.attributes,
           };
-          await checkFleetPolicy(tx, tenant, actor, [{ record, uuid, range: request.timeRange, created: false }], new Map([[uuid, stored]]));
+          await checkFleetPolicy(
+            tx,
+            tenant,
+            actor,
+            [{ record, uuid, range: request.timeRange, created: false }],
+            new Map([[uuid, stored]]),
+          );
         }
         const next = patchRange(stored.segments, request.timeRange, (s) => ({
           name: s.name,
@@ -531,7 +633,12 @@ export async function changeStatus(
         if (!next) return { ...base, name, status: current, error: 'No version of the entity in the chosen range' };
         const diff = diffSegments(stored.segments, next);
         await supersede(tx, tenant, diff.supersede);
-        await insertSegments(tx, tenant, actor.username, diff.insert.map((s) => ({ ...s, entityUuid: uuid, type: kind })));
+        await insertSegments(
+          tx,
+          tenant,
+          actor.username,
+          diff.insert.map((s) => ({ ...s, entityUuid: uuid, type: kind })),
+        );
         return { ...base, name, status: target.state };
       });
       items.push(item);
@@ -555,7 +662,9 @@ export async function listForExport(
   params: { kinds: readonly EntityKind[]; uuids?: readonly string[]; window?: TimeWindow; includeInactive?: boolean },
 ): Promise<EntityRecord[]> {
   const window = params.window ?? DEFAULT_RANGE;
-  const uuidFilter = params.uuids?.length ? sql`AND m.entity_uuid = ANY(${sql.param([...params.uuids])}::uuid[])` : sql``;
+  const uuidFilter = params.uuids?.length
+    ? sql`AND m.entity_uuid = ANY(${sql.param([...params.uuids])}::uuid[])`
+    : sql``;
   const segments = await listSegments(
     ex,
     tenant,

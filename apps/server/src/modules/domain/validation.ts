@@ -59,7 +59,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const isBlank = (v: unknown): boolean => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
-function issueToError(index: number, issue: z.core.$ZodIssue, input: Record<string, unknown>, uuid?: string): RecordError {
+function issueToError(
+  index: number,
+  issue: z.core.$ZodIssue,
+  input: Record<string, unknown>,
+  uuid?: string,
+): RecordError {
   const field = issue.path.map(String).join('.');
   const value = issue.path.length ? input[String(issue.path[0])] : undefined;
   const blank =
@@ -94,7 +99,13 @@ export function validateEntities(records: readonly unknown[]): { valid: ValidRec
     const uuid = typeof record.uuid === 'string' && record.uuid !== '' ? record.uuid : undefined;
     if (!kind) {
       const code = isBlank(record.type) ? 'notblank' : 'invalid_input';
-      errors.push({ index, uuid, field: 'type', code, message: `type: ${code === 'notblank' ? ERROR_CODES.notblank : `Unknown entity type ${String(record.type)}`}` });
+      errors.push({
+        index,
+        uuid,
+        field: 'type',
+        code,
+        message: `type: ${code === 'notblank' ? ERROR_CODES.notblank : `Unknown entity type ${String(record.type)}`}`,
+      });
       return;
     }
     const before = errors.length;
@@ -105,21 +116,38 @@ export function validateEntities(records: readonly unknown[]): { valid: ValidRec
     if (record.timeRange !== undefined && record.timeRange !== null) {
       const parsed = timeRangeSchema.safeParse(record.timeRange);
       if (parsed.success) timeRange = parsed.data;
-      else errors.push({ index, uuid, field: 'timeRange', code: 'invalid_input', message: `timeRange: ${parsed.error.issues[0]?.message ?? ERROR_CODES.invalid_input}` });
+      else
+        errors.push({
+          index,
+          uuid,
+          field: 'timeRange',
+          code: 'invalid_input',
+          message: `timeRange: ${parsed.error.issues[0]?.message ?? ERROR_CODES.invalid_input}`,
+        });
     }
     let state: EntityState | undefined;
     if (!isBlank(record.state)) {
       const parsed = entityStateSchema.safeParse(record.state);
       if (parsed.success) state = parsed.data;
-      else errors.push({ index, uuid, field: 'state', code: 'invalid_input', message: `state: Unknown state ${String(record.state)}` });
+      else
+        errors.push({
+          index,
+          uuid,
+          field: 'state',
+          code: 'invalid_input',
+          message: `state: Unknown state ${String(record.state)}`,
+        });
     }
     if (record.active !== undefined && record.active !== null && typeof record.active !== 'boolean') {
       errors.push({ index, uuid, field: 'active', code: 'invalid_input', message: 'active: Expected true or false' });
     }
-    const rawAttributes = emptyToUndefined(Object.fromEntries(Object.entries(record).filter(([k]) => !BASE_KEYS.has(k))));
+    const rawAttributes = emptyToUndefined(
+      Object.fromEntries(Object.entries(record).filter(([k]) => !BASE_KEYS.has(k))),
+    );
     const schema = KIND_ATTRIBUTE_SCHEMAS[kind] as z.ZodObject;
     const parsed = schema.safeParse(rawAttributes);
-    if (!parsed.success) for (const issue of parsed.error.issues) errors.push(issueToError(index, issue, rawAttributes, uuid));
+    if (!parsed.success)
+      for (const issue of parsed.error.issues) errors.push(issueToError(index, issue, rawAttributes, uuid));
     if (errors.length > before || !parsed.success) return;
 
     const attributes = parsed.data as Record<string, unknown>;

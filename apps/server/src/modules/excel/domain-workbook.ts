@@ -230,7 +230,7 @@ export function parseDomainSheet(sheet: TableSheet, options: ReadOptions): Parse
     if (field) fieldByHeader.set(header, field);
     else fail(cellMessage(1, header, `${header} is not a field of ${layout.typeName}`));
   }
-  if (![...fieldByHeader.values()].includes('name')) {
+  if (![...fieldByHeader.values()].includes('name') && kind !== 'tractionunit' && kind !== 'consumptionpoint') {
     fail(cellMessage(1, 'name', 'The name column is missing'));
   }
   for (const problem of sheet.problems) fail(cellMessage(problem.rowNumber, problem.column, problem.message));
@@ -258,7 +258,13 @@ export function parseDomainSheet(sheet: TableSheet, options: ReadOptions): Parse
       if (UUID.test(text)) uuid = text.toLowerCase();
       else rowFail('uuid', invalidValue(rawUuid));
     }
-    const name = value('name') === null ? '' : asText(value('name')!);
+    let name = value('name') === null ? '' : asText(value('name')!);
+    // As the domain service derives them: a traction unit is named by its EVN, a consumption
+    // point by EVN and EMS id, when the name cell is empty.
+    if (!name && kind === 'tractionunit' && value('evn') !== null) name = asText(value('evn')!);
+    if (!name && kind === 'consumptionpoint' && value('evn') !== null && value('emsId') !== null) {
+      name = `${asText(value('evn')!)}${asText(value('emsId')!)}`;
+    }
     if (!name) rowFail('name', 'Field should not be empty');
 
     const instant = (field: 'validFrom' | 'validTo', missing: string): string => {

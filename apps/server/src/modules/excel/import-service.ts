@@ -12,16 +12,9 @@ import {
 import { ZipGuardError } from '../../formats/zip-guard.js';
 import { MESSAGE_TYPES, recordFile, type MessageStatus } from '../datalog/datalog-service.js';
 import { mayApprove, mayWriteKind, writesOnlyOwnFleet, type Actor } from '../domain/policy.js';
-import {
-  findHolders,
-  insertEntities,
-  insertSegments,
-  loadCurrent,
-  supersede,
-  uuidsElsewhere,
-  type SegmentInsert,
-} from '../domain/repository.js';
-import { diffSegments, overlaps, replaceRange, stableJson, type WorkingSegment } from '../domain/segments.js';
+import { findHolders, loadCurrent, uuidsElsewhere, type SegmentRow as StoredSegment } from '../domain/repository.js';
+import { overlaps, stableJson } from '../domain/segments.js';
+import { saveEntities } from '../domain/service.js';
 import { rows as queryRows, type Executor } from '../domain/sql.js';
 import {
   cellMessage,
@@ -147,23 +140,35 @@ export async function importDomainFiles(
   }
 
   // 3. Store all files in one transaction.
-  let stored: { inserted: number; superseded: number; unchanged: number };
+  let outcome: StoreOutcome;
+  let changed: ReadyRow[] = [];
   try {
-    stored = await database.db.transaction((tx) => store(tx, ctx, ready));
+    outcome = await database.db.transaction(async (tx) => {
+      const result = await store(tx, ctx, ready);
+      changed = result.changed;
+      return result;
+    });
   } catch (error) {
-    const message = storeFailureMessage(error);
-    if (!message) {
-      await logFiles(database, ctx, states, () => ({ status: 'ERROR', text: 'Failed to store the upload' }));
-      throw error;
+    if (error instanceof ApiError) failuresFromDomain(error, changed, allResults);
+    else {
+      const message = storeFailureMessage(error);
+      if (!message) {
+        await logFiles(database, ctx, states, () => ({ status: 'ERROR', text: 'Failed to store the upload' }));
+        throw error;
+      }
+      allResults[0]?.failures.push({ errorMessage: message, type: allResults[0].type });
     }
-    const first = allResults[0];
-    first?.failures.push({ errorMessage: message, type: first.type });
-    await logFiles(database, ctx, states, () => ({ status: 'REJECTED', text: message }));
+    await logFiles(database, ctx, states, (state) => ({
+      status: 'REJECTED',
+      text:
+        summarise(state.results.flatMap((r) => r.failures)) ||
+        'Not stored: another file of the same upload has failures',
+    }));
     return { success: false, sheetParseResults: allResults };
   }
   await logFiles(database, ctx, states, (state) => ({
     status: 'OK',
-    text: `${state.rows.length} rows read; upload stored ${stored.inserted} segments, superseded ${stored.superseded}, ${stored.unchanged} unchanged`,
+    text: `${state.rows.length} rows read; of the upload's ${outcome.stored + outcome.unchanged} rows ${outcome.stored} stored, ${outcome.unchanged} unchanged`,
   }));
   return { success: true, sheetParseResults: allResults };
 }
@@ -477,70 +482,81 @@ function normalised(attributes: Record<string, unknown>): string {
   return stableJson(out);
 }
 
-async function store(
-  tx: Executor,
-  ctx: ImportContext,
-  ready: readonly ReadyRow[],
-): Promise<{ inserted: number; superseded: number; unchanged: number }> {
-  const uuids = [...new Set(ready.map((r) => r.entityUuid))];
-  const current = await loadCurrent(tx, ctx.tenant, uuids);
-  const byEntity = new Map<string, ReadyRow[]>();
-  for (const row of ready) byEntity.set(row.entityUuid, [...(byEntity.get(row.entityUuid) ?? []), row]);
+/** Whether a row says exactly what one stored segment holds over exactly its range. */
+function unchanged(stored: readonly StoredSegment[] | undefined, row: ReadyRow): boolean {
+  return (stored ?? []).some(
+    (s) =>
+      Date.parse(s.start) === Date.parse(row.validFrom) &&
+      Date.parse(s.end) === Date.parse(row.validTo) &&
+      s.name === row.name &&
+      s.active === row.active &&
+      s.state === row.state &&
+      (s.comments ?? null) === (row.comments ?? null) &&
+      normalised(s.attributes) === normalised(row.attributes),
+  );
+}
 
-  const newEntities: { uuid: string; type: string; createdBy: string }[] = [];
-  const supersedeIds: number[] = [];
-  const inserts: SegmentInsert[] = [];
-  let unchanged = 0;
-  for (const [uuid, rows] of byEntity) {
-    const stored = current.get(uuid);
-    const kind = rows[0]!.kind;
-    if (!stored) newEntities.push({ uuid, type: kind, createdBy: ctx.actor.username });
-    const original: WorkingSegment[] = (stored?.segments ?? []).map((s) => ({
-      id: s.id,
-      start: s.start,
-      end: s.end,
-      name: s.name,
-      active: s.active,
-      state: s.state,
-      comments: s.comments,
-      attributes: s.attributes,
-      lastModified: s.lastModified,
-      lastModifiedBy: s.lastModifiedBy,
-    }));
-    let next = original;
-    for (const row of rows.sort((a, b) => Date.parse(a.validFrom) - Date.parse(b.validFrom))) {
-      const range = { start: row.validFrom, end: row.validTo };
-      const content = {
-        name: row.name,
-        active: row.active,
-        state: row.state,
-        comments: row.comments,
-        attributes: row.attributes,
-      };
-      // An exported segment imported again changes nothing, even where the stored attributes spell
-      // an empty value differently (null, absent, []).
-      const same = next.find(
-        (s) =>
-          Date.parse(s.start) === Date.parse(range.start) &&
-          Date.parse(s.end) === Date.parse(range.end) &&
-          s.name === content.name &&
-          s.active === content.active &&
-          s.state === content.state &&
-          (s.comments ?? null) === (content.comments ?? null) &&
-          normalised(s.attributes) === normalised(content.attributes),
-      );
-      if (same) {
-        unchanged++;
-        continue;
-      }
-      next = replaceRange(next, range, content);
+/**
+ * Stores the rows through the domain service (modules/domain saveEntities: the one place that
+ * applies segments, checks the domain rules and writes set-based), in the caller's transaction.
+ * Rows equal to what is stored are left out first, so an exported file imported again changes
+ * nothing even where stored attributes spell an empty value differently (null, absent, []).
+ */
+async function store(tx: Executor, ctx: ImportContext, ready: readonly ReadyRow[]): Promise<StoreOutcome> {
+  const current = await loadCurrent(tx, ctx.tenant, [...new Set(ready.map((r) => r.entityUuid))]);
+  const changed = ready
+    .filter((row) => !unchanged(current.get(row.entityUuid)?.segments, row))
+    // Rows of one entity apply in time order.
+    .sort((a, b) =>
+      a.entityUuid === b.entityUuid
+        ? Date.parse(a.validFrom) - Date.parse(b.validFrom)
+        : a.entityUuid < b.entityUuid
+          ? -1
+          : 1,
+    );
+  const records = changed.map((row) => ({
+    ...row.attributes,
+    uuid: row.entityUuid,
+    type: row.kind,
+    name: row.name,
+    timeRange: { start: row.validFrom, end: row.validTo },
+    active: row.active,
+    state: row.state,
+    comments: row.comments,
+  }));
+  await saveEntities(tx, ctx.tenant, ctx.actor, records);
+  return { stored: changed.length, unchanged: ready.length - changed.length, changed };
+}
+
+interface StoreOutcome {
+  stored: number;
+  unchanged: number;
+  changed: ReadyRow[];
+}
+
+/** The domain service's refusal as row failures: its errors name records by position ('#3: evn: ...'). */
+function failuresFromDomain(error: ApiError, changed: readonly ReadyRow[], results: readonly SheetParseResult[]): void {
+  const entries = error.errors?.length ? error.errors : [{ message: error.message, field: undefined }];
+  for (const entry of entries) {
+    const match = /^#(\d+): (.*)$/s.exec(entry.message);
+    const row = match ? changed[Number(match[1]) - 1] : undefined;
+    const text = match ? match[2]! : entry.message;
+    if (row) {
+      const field = entry.field ?? 'name';
+      const message = text.startsWith(`${field}: `) ? text.slice(field.length + 2) : text;
+      row.result.failures.push({
+        errorMessage: cellMessage(row.rowNumber, row.headers[field] ?? field, message),
+        type: row.result.type,
+      });
+    } else {
+      const target = changed[0]?.result ?? results[0];
+      target?.failures.push({
+        errorMessage:
+          error.status === 403
+            ? `Not authorized: ${text}`
+            : `Something is wrong with data of type: ${target.type}. ${text}`,
+        type: target.type,
+      });
     }
-    const diff = diffSegments(original, next);
-    supersedeIds.push(...diff.supersede);
-    for (const s of diff.insert) inserts.push({ ...s, entityUuid: uuid, type: kind });
   }
-  await insertEntities(tx, ctx.tenant, newEntities);
-  await supersede(tx, ctx.tenant, supersedeIds);
-  await insertSegments(tx, ctx.tenant, ctx.actor.username, inserts);
-  return { inserted: inserts.length, superseded: supersedeIds.length, unchanged };
 }

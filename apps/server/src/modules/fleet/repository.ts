@@ -1,24 +1,24 @@
-import type { FleetEntry, FleetFilter } from '@railwatt/contracts';
+import { DEFAULT_TIME_RANGE, type FleetEntry, type FleetFilter } from '@railwatt/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import type { TimeWindow } from '../domain/repository.js';
 import { rows, type Executor } from '../domain/sql.js';
 
 const like = (value: string): string => `%${value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** Sort keys of the fleet overview; each maps to a column of the filtered set `f`. */
-const SORT: Record<FleetFilter['sortBy'], SQL> = {
-  evn: sql`f.attributes ->> 'evn'`,
-  vkm: sql`f.first_vkm`,
-  nvr: sql`f.first_nvr`,
-  description: sql`lower(f.attributes ->> 'description')`,
-  tractionUnitName: sql`lower(f.name)`,
-  type: sql`lower(f.type_name)`,
-  responsible: sql`lower(f.owner_name)`,
-  informationChangeDate: sql`f.last_modified`,
-  status: sql`f.state`,
-  createdBy: sql`f.created_by`,
-  validFrom: sql`lower(f.valid)`,
-  validTo: sql`upper(f.valid)`,
+/** Sort keys of the fleet overview over the unit `tu` and the joins the key needs. */
+const SORT: Record<FleetFilter['sortBy'], string> = {
+  evn: 'tu.evn',
+  vkm: 'fc.vkm',
+  nvr: 'fc.nvr',
+  description: "lower(tu.attributes ->> 'description')",
+  tractionUnitName: 'lower(tu.name)',
+  type: 'lower(typ.name)',
+  responsible: 'lower(org.name)',
+  informationChangeDate: 'tu.last_modified',
+  status: 'tu.state',
+  createdBy: 'e.created_by',
+  validFrom: 'lower(tu.valid)',
+  validTo: 'upper(tu.valid)',
 };
 
 export interface FleetQuery {
@@ -30,125 +30,110 @@ export interface FleetQuery {
   size: number;
 }
 
-type FleetRow = Omit<FleetEntry, 'writable'> & { total: number };
+type FleetRow = Omit<FleetEntry, 'writable' | 'vkm' | 'nvr' | 'emsId' | 'emsType' | 'consumptionPoints'> & {
+  total: number;
+  consumptionPoints: (FleetEntry['consumptionPoints'][number] & { vkm: string | null; nvr: string | null })[];
+};
 
 /**
- * The fleet overview (the hot query; bench/fleet.ts measures it). One statement: the latest segment
- * of every traction unit in the window (DISTINCT ON over the partial index of current segments),
- * type and owner names by hash join, filters, sort, count and page; consumption points only for
- * the rows of the page (index on tractionUnitRef).
+ * The fleet overview (the hot query; bench/fleet.ts measures it). Over the default time range the
+ * latest segment of every unit is the row entity_latest keeps (kept by triggers), so the statement
+ * reads one narrow row per unit: filters and the sort key only, sort, count and page; names,
+ * consumption points and creators are looked up for the rows of the page alone. Another time range
+ * picks the latest segment inside it from entity_segment (DISTINCT ON over the partial index).
  */
 export async function fleetPage(ex: Executor, tenant: string, q: FleetQuery): Promise<{ rows: FleetRow[]; total: number }> {
   const f = q.filter;
   const conditions: SQL[] = [];
-  if (f.evn) conditions.push(sql`AND tu.attributes ->> 'evn' LIKE ${like(f.evn.replace(/[\s-]/g, ''))}`);
+  if (f.evn) conditions.push(sql`AND tu.evn LIKE ${like(f.evn.replace(/[\s-]/g, ''))}`);
   if (f.description) conditions.push(sql`AND lower(tu.attributes ->> 'description') LIKE ${like(f.description)}`);
   if (f.tractionUnitName) conditions.push(sql`AND lower(tu.name) LIKE ${like(f.tractionUnitName)}`);
-  if (f.owners?.length) conditions.push(sql`AND tu.attributes ->> 'owner' = ANY(${sql.param(f.owners)}::text[])`);
-  if (q.ownerScope) conditions.push(sql`AND tu.attributes ->> 'owner' = ANY(${sql.param([...q.ownerScope])}::text[])`);
-  if (f.tractionUnitTypes?.length) {
-    conditions.push(sql`AND tu.attributes ->> 'tractionUnitTypeRef' = ANY(${sql.param(f.tractionUnitTypes)}::text[])`);
-  }
+  if (f.owners?.length) conditions.push(sql`AND tu.owner_ref = ANY(${sql.param(f.owners)}::text[])`);
+  if (q.ownerScope) conditions.push(sql`AND tu.owner_ref = ANY(${sql.param([...q.ownerScope])}::text[])`);
+  if (f.tractionUnitTypes?.length) conditions.push(sql`AND tu.type_ref = ANY(${sql.param(f.tractionUnitTypes)}::text[])`);
   if (f.statuses?.length) conditions.push(sql`AND tu.state = ANY(${sql.param(f.statuses)}::text[])`);
   if (!f.includeInactive) conditions.push(sql`AND tu.active`);
   const cpConditions: SQL[] = [];
-  if (f.vkm) cpConditions.push(sql`AND lower(c.attributes ->> 'vkm') LIKE ${like(f.vkm)}`);
-  if (f.nvr) cpConditions.push(sql`AND lower(c.attributes ->> 'nvr') LIKE ${like(f.nvr)}`);
-  if (f.emsId) cpConditions.push(sql`AND lower(c.attributes ->> 'emsId') LIKE ${like(f.emsId)}`);
+  if (f.vkm) cpConditions.push(sql`AND lower(c.vkm) LIKE ${like(f.vkm)}`);
+  if (f.nvr) cpConditions.push(sql`AND lower(c.nvr) LIKE ${like(f.nvr)}`);
+  if (f.emsId) cpConditions.push(sql`AND lower(c.ems_id) LIKE ${like(f.emsId)}`);
   if (f.emsType) cpConditions.push(sql`AND lower(c.attributes ->> 'emsType') LIKE ${like(f.emsType)}`);
   if (cpConditions.length) {
     conditions.push(sql`AND tu.entity_uuid::text IN (
-      SELECT c.attributes ->> 'tractionUnitRef' FROM entity_segment c
-      WHERE c.tenant = ${tenant}::uuid AND c.type = 'consumptionpoint' AND c.superseded_at IS NULL ${sql.join(cpConditions, sql` `)})`);
+      SELECT c.unit_ref FROM entity_latest c
+      WHERE c.tenant = ${tenant}::uuid AND c.type = 'consumptionpoint' ${sql.join(cpConditions, sql` `)})`);
   }
-  // VKM and NVR of a unit are those of its first consumption point; only sorting by them needs all.
-  const needFirstCp = f.sortBy === 'vkm' || f.sortBy === 'nvr';
-  const firstCp = needFirstCp
-    ? sql`LEFT JOIN (SELECT DISTINCT ON (c.attributes ->> 'tractionUnitRef') c.attributes ->> 'tractionUnitRef' AS tu,
-                            c.attributes ->> 'vkm' AS vkm, c.attributes ->> 'nvr' AS nvr
-                     FROM entity_segment c
-                     WHERE c.tenant = ${tenant}::uuid AND c.type = 'consumptionpoint' AND c.superseded_at IS NULL
-                     ORDER BY c.attributes ->> 'tractionUnitRef', c.name) fc ON fc.tu = tu.entity_uuid::text`
-    : sql``;
-  const direction = f.descendingOrder ? sql`DESC` : sql`ASC`;
 
-  const result = await rows<FleetRow & { first_vkm?: unknown }>(
+  // Joins only the sort key needs. VKM and NVR of a unit are those of its first consumption point.
+  const sortJoins: Record<string, SQL> = {
+    type: sql`LEFT JOIN entity_latest typ ON typ.entity_uuid = tu.type_ref::uuid`,
+    responsible: sql`LEFT JOIN entity_latest org ON org.entity_uuid = tu.owner_ref::uuid`,
+    createdBy: sql`JOIN entity e ON e.uuid = tu.entity_uuid`,
+    vkm: sql`LEFT JOIN (SELECT DISTINCT ON (c.unit_ref) c.unit_ref, c.vkm, c.nvr
+                        FROM entity_latest c WHERE c.tenant = ${tenant}::uuid AND c.type = 'consumptionpoint'
+                        ORDER BY c.unit_ref, c.name) fc ON fc.unit_ref = tu.entity_uuid::text`,
+  };
+  sortJoins.nvr = sortJoins.vkm!;
+  const direction = f.descendingOrder ? 'DESC' : 'ASC';
+  const sortKey = sql.raw(SORT[f.sortBy]);
+
+  const everything =
+    Date.parse(q.window.start) <= Date.parse(DEFAULT_TIME_RANGE.start) &&
+    Date.parse(q.window.end) >= Date.parse(DEFAULT_TIME_RANGE.end);
+  const units = everything
+    ? sql`(SELECT l.entity_uuid, l.name, l.state, l.active, l.last_modified, l.valid, l.evn, l.owner_ref, l.type_ref,
+                  l.attributes, l.segment_count
+           FROM entity_latest l WHERE l.tenant = ${tenant}::uuid AND l.type = 'tractionunit')`
+    : sql`(SELECT DISTINCT ON (s.entity_uuid) s.entity_uuid, s.name, s.state, s.active, s.last_modified, s.valid,
+                  s.attributes ->> 'evn' AS evn, s.attributes ->> 'owner' AS owner_ref,
+                  s.attributes ->> 'tractionUnitTypeRef' AS type_ref, s.attributes, NULL::int AS segment_count
+           FROM entity_segment s
+           WHERE s.tenant = ${tenant}::uuid AND s.type = 'tractionunit' AND s.superseded_at IS NULL
+             AND s.valid && tstzrange(${q.window.start}::timestamptz, ${q.window.end}::timestamptz, '[)')
+           ORDER BY s.entity_uuid, upper(s.valid) DESC)`;
+
+  const result = await rows<FleetRow>(
     ex,
     sql`
-    WITH names AS (
-      SELECT DISTINCT ON (n.entity_uuid) n.entity_uuid, n.name FROM entity_segment n
-      WHERE n.tenant = ${tenant}::uuid AND n.type IN ('tractionunittype', 'organisation') AND n.superseded_at IS NULL
-      ORDER BY n.entity_uuid, upper(n.valid) DESC
-    ), tu AS (
-      SELECT DISTINCT ON (s.entity_uuid) s.entity_uuid, s.name, s.state, s.active, s.attributes, s.last_modified, s.valid,
-             count(*) OVER (PARTITION BY s.entity_uuid) AS segment_count
-      FROM entity_segment s
-      WHERE s.tenant = ${tenant}::uuid AND s.type = 'tractionunit' AND s.superseded_at IS NULL
-        AND s.valid && tstzrange(${q.window.start}::timestamptz, ${q.window.end}::timestamptz, '[)')
-      ORDER BY s.entity_uuid, upper(s.valid) DESC
-    ), f AS (
-      SELECT tu.*, typ.name AS type_name, org.name AS owner_name, e.created_by,
-             ${needFirstCp ? sql`fc.vkm` : sql`NULL::text`} AS first_vkm, ${needFirstCp ? sql`fc.nvr` : sql`NULL::text`} AS first_nvr
-      FROM tu
-      JOIN entity e ON e.uuid = tu.entity_uuid
-      LEFT JOIN names typ ON typ.entity_uuid::text = tu.attributes ->> 'tractionUnitTypeRef'
-      LEFT JOIN names org ON org.entity_uuid::text = tu.attributes ->> 'owner'
-      ${firstCp}
+    WITH f AS (
+      SELECT tu.entity_uuid, tu.evn, ${sortKey} AS sort_key
+      FROM ${units} tu ${sortJoins[f.sortBy] ?? sql``}
       WHERE true ${sql.join(conditions, sql` `)}
     ), page AS (
-      SELECT f.*, count(*) OVER () AS total FROM f
-      ORDER BY ${SORT[f.sortBy]} ${direction} NULLS LAST, f.attributes ->> 'evn', f.entity_uuid
-      LIMIT ${q.size} OFFSET ${q.page * q.size}
+      SELECT x.entity_uuid, row_number() OVER () AS position
+      FROM (SELECT entity_uuid FROM f ORDER BY sort_key ${sql.raw(direction)} NULLS LAST, evn, entity_uuid
+            LIMIT ${q.size} OFFSET ${q.page * q.size}) x
     )
-    SELECT p.entity_uuid AS uuid, p.attributes ->> 'evn' AS evn, p.attributes ->> 'description' AS description,
-           p.name AS "tractionUnitName", p.type_name AS type, p.attributes ->> 'tractionUnitTypeRef' AS "typeRef",
-           p.owner_name AS responsible, p.attributes ->> 'owner' AS "ownerRef",
-           rw_iso(p.last_modified) AS "informationChangeDate", p.state AS status, p.active, p.created_by AS "createdBy",
-           rw_iso(lower(p.valid)) AS "validFrom", rw_iso(upper(p.valid)) AS "validTo",
-           p.segment_count::int AS "segmentCount", p.total::int AS total,
+    SELECT tu.entity_uuid AS uuid, tu.evn, tu.attributes ->> 'description' AS description, tu.name AS "tractionUnitName",
+           typ.name AS type, tu.type_ref AS "typeRef", org.name AS responsible, tu.owner_ref AS "ownerRef",
+           rw_iso(tu.last_modified) AS "informationChangeDate", tu.state AS status, tu.active, e.created_by AS "createdBy",
+           rw_iso(lower(tu.valid)) AS "validFrom", rw_iso(upper(tu.valid)) AS "validTo",
+           coalesce(tu.segment_count, (SELECT count(*)::int FROM entity_segment x
+                                       WHERE x.entity_uuid = tu.entity_uuid AND x.superseded_at IS NULL)) AS "segmentCount",
+           (SELECT count(*)::int FROM f) AS total,
            coalesce(cps.list, '[]'::jsonb) AS "consumptionPoints"
     FROM page p
+    JOIN ${units} tu ON tu.entity_uuid = p.entity_uuid
+    JOIN entity e ON e.uuid = p.entity_uuid
+    LEFT JOIN entity_latest typ ON typ.entity_uuid = tu.type_ref::uuid
+    LEFT JOIN entity_latest org ON org.entity_uuid = tu.owner_ref::uuid
     LEFT JOIN LATERAL (
       SELECT jsonb_agg(jsonb_build_object('uuid', c.entity_uuid, 'name', c.name, 'cpid', c.attributes ->> 'cpid',
                         'emsId', c.attributes ->> 'emsId', 'emsType', c.attributes ->> 'emsType',
                         'channels', (c.attributes ->> 'channels')::int, 'vkm', c.attributes ->> 'vkm',
                         'nvr', c.attributes ->> 'nvr') ORDER BY c.name) AS list
-      FROM (SELECT DISTINCT ON (c.entity_uuid) c.* FROM entity_segment c
-            WHERE c.tenant = ${tenant}::uuid AND c.type = 'consumptionpoint' AND c.superseded_at IS NULL
-              AND c.attributes ->> 'tractionUnitRef' = p.entity_uuid::text
-            ORDER BY c.entity_uuid, upper(c.valid) DESC) c
+      FROM entity_latest c
+      WHERE c.tenant = ${tenant}::uuid AND c.type = 'consumptionpoint' AND c.unit_ref = p.entity_uuid::text
     ) cps ON true
-    ORDER BY ${sortOuter(f.sortBy)} ${direction} NULLS LAST, p.attributes ->> 'evn', p.entity_uuid`,
+    ORDER BY p.position`,
   );
+  if (result.length === 0 && q.page > 0) {
+    // Past the last page: still answer the total so the pager can recover.
+    const first = await fleetPage(ex, tenant, { ...q, page: 0, size: 1 });
+    return { rows: [], total: first.total };
+  }
   return { rows: result, total: result[0]?.total ?? 0 };
 }
-
-/** The same order as inside `page`, over the outer column names. */
-function sortOuter(sortBy: FleetFilter['sortBy']): SQL {
-  switch (sortBy) {
-    case 'vkm':
-      return sql`p.first_vkm`;
-    case 'nvr':
-      return sql`p.first_nvr`;
-    default:
-      return sql.raw(SORT_OUTER[sortBy]);
-  }
-}
-
-const SORT_OUTER: Record<FleetFilter['sortBy'], string> = {
-  evn: `p.attributes ->> 'evn'`,
-  vkm: 'p.first_vkm',
-  nvr: 'p.first_nvr',
-  description: `lower(p.attributes ->> 'description')`,
-  tractionUnitName: 'lower(p.name)',
-  type: 'lower(p.type_name)',
-  responsible: 'lower(p.owner_name)',
-  informationChangeDate: 'p.last_modified',
-  status: 'p.state',
-  createdBy: 'p.created_by',
-  validFrom: 'lower(p.valid)',
-  validTo: 'upper(p.valid)',
-};
 
 export interface UnitWithPoints {
   uuid: string;
@@ -169,7 +154,9 @@ export async function unitsWithPoints(
   window: TimeWindow,
   filter: { owners?: readonly string[]; types?: readonly string[] },
 ): Promise<UnitWithPoints[]> {
-  const owners = filter.owners?.length ? sql`AND s.attributes ->> 'owner' = ANY(${sql.param([...filter.owners])}::text[])` : sql``;
+  const owners = filter.owners?.length
+    ? sql`AND s.attributes ->> 'owner' = ANY(${sql.param([...filter.owners])}::text[])`
+    : sql``;
   const types = filter.types?.length
     ? sql`AND s.attributes ->> 'tractionUnitTypeRef' = ANY(${sql.param([...filter.types])}::text[])`
     : sql``;

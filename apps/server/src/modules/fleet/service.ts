@@ -28,12 +28,16 @@ export async function searchFleet(
   filter: FleetFilter,
   paging: { page: number; size: number },
 ): Promise<FleetPage> {
-  const own = filter.searchMode === 'ALL_READ_ONLY' ? undefined : (await organisationsOfUser(ex, tenant, actor.username)).map((o) => o.uuid);
+  const own =
+    filter.searchMode === 'ALL_READ_ONLY'
+      ? undefined
+      : (await organisationsOfUser(ex, tenant, actor.username)).map((o) => o.uuid);
   const window = windowOf(filter.timeRange?.start, filter.timeRange?.end);
   const { rows, total } = await fleetPage(ex, tenant, { filter, window, ownerScope: own, ...paging });
   const writable = filter.searchMode === 'OWN_READ_WRITE' && mayWriteKind(actor, 'tractionunit');
   const content: FleetEntry[] = rows.map(({ total: _total, ...row }) => {
-    const first = row.consumptionPoints[0] as (FleetEntry['consumptionPoints'][number] & { vkm?: string; nvr?: string }) | undefined;
+    const first = row.consumptionPoints[0] as
+      (FleetEntry['consumptionPoints'][number] & { vkm?: string; nvr?: string }) | undefined;
     return fleetEntrySchema.parse({
       ...row,
       vkm: first?.vkm ?? null,
@@ -78,7 +82,9 @@ export async function saveTractionUnit(
     evn: unit.evn,
     tractionUnitRef: unitUuid,
   }));
-  const listed = Array.isArray(unit.consumptionPointRefs) ? (unit.consumptionPointRefs as unknown[]).filter((x) => typeof x === 'string') : [];
+  const listed = Array.isArray(unit.consumptionPointRefs)
+    ? (unit.consumptionPointRefs as unknown[]).filter((x) => typeof x === 'string')
+    : [];
   unit.consumptionPointRefs = [...new Set([...listed, ...points.map((p) => p.uuid)])];
   records.push(unit, ...points);
   await db.transaction((tx) => saveEntities(tx, tenant, actor, records));
@@ -94,7 +100,12 @@ const toUnitOutput = (u: UnitWithPoints) => ({
 });
 
 /** POST /domain/tractionunit/minimal/consumption-point-exchange: units with their CPIDs (exchange pickers). */
-export async function unitsForExchange(ex: Executor, tenant: string, organisations: readonly string[], window: TimeWindow) {
+export async function unitsForExchange(
+  ex: Executor,
+  tenant: string,
+  organisations: readonly string[],
+  window: TimeWindow,
+) {
   return (await unitsWithPoints(ex, tenant, window, { owners: organisations })).map(toUnitOutput);
 }
 
@@ -104,8 +115,15 @@ export async function unitsByTypesAndOrganisations(
   tenant: string,
   filter: { tractionUnitTypes: readonly string[]; organisations: readonly string[] },
 ): Promise<MinimalEntity[]> {
-  const units = await unitsWithPoints(ex, tenant, windowOf(), { owners: filter.organisations, types: filter.tractionUnitTypes });
-  const latest = await latestSegments(ex, tenant, units.map((u) => u.uuid));
+  const units = await unitsWithPoints(ex, tenant, windowOf(), {
+    owners: filter.organisations,
+    types: filter.tractionUnitTypes,
+  });
+  const latest = await latestSegments(
+    ex,
+    tenant,
+    units.map((u) => u.uuid),
+  );
   return latest.map((s) => toMinimal('tractionunit', s)).sort((a, b) => a.name.localeCompare(b.name));
 }
 

@@ -64,9 +64,16 @@ export async function checkAreas(
   for (const p of gridAreas) {
     const parentUuid = p.record.attributes.energyUseSettlementAreaRef as string;
     const inBatch = withGeometry.find((q) => q.uuid === parentUuid);
-    const parentGeometry = inBatch?.geometry ?? (storedParents.get(parentUuid) && geometryOf(storedParents.get(parentUuid)!.attributes));
+    const parentGeometry =
+      inBatch?.geometry ?? (storedParents.get(parentUuid) && geometryOf(storedParents.get(parentUuid)!.attributes));
     if (parentGeometry && !areaWithin(p.geometry, parentGeometry)) {
-      errors.push({ index: p.record.index, uuid: p.uuid, field: 'geometry', code: 'within', message: ERROR_CODES.within });
+      errors.push({
+        index: p.record.index,
+        uuid: p.uuid,
+        field: 'geometry',
+        code: 'within',
+        message: ERROR_CODES.within,
+      });
     }
   }
   return errors;

@@ -68,7 +68,12 @@ describe('geometry', () => {
     const ring = (g: AreaGeometry) => (g.type === 'Polygon' ? g.coordinates[0]! : []);
     const parentWithHole: AreaGeometry = {
       type: 'Polygon',
-      coordinates: [ring(box(0, 0, 10, 10)), ring(box(4, 4, 6, 6)).slice().reverse()],
+      coordinates: [
+        ring(box(0, 0, 10, 10)),
+        ring(box(4, 4, 6, 6))
+          .slice()
+          .reverse(),
+      ],
     };
     expect(areaWithin(box(3, 3, 7, 7), parentWithHole)).toBe(false);
     expect(areaWithin(box(1, 1, 2, 2), parentWithHole)).toBe(true);

@@ -55,8 +55,11 @@ export async function settlementAreaById(ex: Executor, uuid: string) {
 }
 
 /** GET /domain/infrastructure/options/eusa: energy use settlement areas as options. */
-export const energyUseSettlementAreaOptions = (ex: Executor, tenant: string, window: TimeWindow): Promise<MinimalEntity[]> =>
-  listMinimal(ex, tenant, 'energyusesettlementarea', { window, includeInactive: false });
+export const energyUseSettlementAreaOptions = (
+  ex: Executor,
+  tenant: string,
+  window: TimeWindow,
+): Promise<MinimalEntity[]> => listMinimal(ex, tenant, 'energyusesettlementarea', { window, includeInactive: false });
 
 /**
  * GET /domain/fleet/areas: areas of the chosen kinds (default: settlement area only, product.md §4
@@ -68,7 +71,13 @@ export async function listAreas(
   params: { areaTypes?: readonly string[]; includeActive: boolean; includeInactive: boolean; window: TimeWindow },
 ): Promise<AreaSummary[]> {
   const kinds = (params.areaTypes?.length ? params.areaTypes : ['settlementarea'])
-    .map((t) => t.split('.').pop()!.toLowerCase().replace(/[\s_-]/g, ''))
+    .map((t) =>
+      t
+        .split('.')
+        .pop()!
+        .toLowerCase()
+        .replace(/[\s_-]/g, ''),
+    )
     .filter((t): t is InfrastructureAreaKind => (AREA_KINDS_INFRASTRUCTURE as readonly string[]).includes(t));
   if (kinds.length === 0) return [];
   const segments = await listSegments(ex, tenant, kinds, { window: params.window, includeInactive: true });
@@ -95,7 +104,11 @@ export async function listAreas(
 }
 
 /** GET /domain/organisations/areas/minimal: the infrastructure areas organisations relate to (EUSA, grid, price). */
-export async function organisationAreasMinimal(ex: Executor, tenant: string, window: TimeWindow): Promise<MinimalEntity[]> {
+export async function organisationAreasMinimal(
+  ex: Executor,
+  tenant: string,
+  window: TimeWindow,
+): Promise<MinimalEntity[]> {
   const segments = await listSegments(ex, tenant, ['energyusesettlementarea', 'gridarea', 'pricearea'], {
     window,
     includeInactive: false,

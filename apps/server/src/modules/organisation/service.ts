@@ -1,4 +1,9 @@
-import { ORGANISATION_TYPES, type MinimalEntity, type OrganisationType, type VersionedEntity } from '@railwatt/contracts';
+import {
+  ORGANISATION_TYPES,
+  type MinimalEntity,
+  type OrganisationType,
+  type VersionedEntity,
+} from '@railwatt/contracts';
 import { sql } from 'drizzle-orm';
 import { ApiError } from '../../errors.js';
 import { listSegments, type TimeWindow } from '../domain/repository.js';
@@ -7,14 +12,19 @@ import type { Executor } from '../domain/sql.js';
 
 /** Path keys of /organisations/{type}/all: 'exchangeadmin' -> EXCHANGE_ADMIN, 'vehiclekeeper' -> VEHICLE_KEEPER. */
 export function organisationTypeOf(key: string): OrganisationType {
-  const found = ORGANISATION_TYPES.find((t) => t.replace(/_/g, '').toLowerCase() === key.replace(/[\s_-]/g, '').toLowerCase());
+  const found = ORGANISATION_TYPES.find(
+    (t) => t.replace(/_/g, '').toLowerCase() === key.replace(/[\s_-]/g, '').toLowerCase(),
+  );
   if (!found) throw ApiError.badRequest('invalid_input', `Unknown organisation type ${key}`);
   return found;
 }
 
 /** GET /domain/organisations and /organisation/all. */
-export const listOrganisations = (ex: Executor, tenant: string, params: { window: TimeWindow; includeInactive: boolean }) =>
-  listEntities(ex, tenant, 'organisation', params);
+export const listOrganisations = (
+  ex: Executor,
+  tenant: string,
+  params: { window: TimeWindow; includeInactive: boolean },
+) => listEntities(ex, tenant, 'organisation', params);
 
 /** GET /domain/organisations/{type}/all (exchangeadmin, dcsadmin, or any organisation type). */
 export async function organisationsOfType(

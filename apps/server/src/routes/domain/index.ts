@@ -86,7 +86,10 @@ const actorOf = (request: FastifyRequest): Actor => ({ username: request.auth.us
  */
 function readableKind(request: FastifyRequest, type: string): EntityKind {
   const kind = kindOf(type);
-  if ((FLEET_KINDS as readonly string[]).includes(kind) && !request.roles.some((r: Role) => DOMAIN_READ_ROLES.includes(r))) {
+  if (
+    (FLEET_KINDS as readonly string[]).includes(kind) &&
+    !request.roles.some((r: Role) => DOMAIN_READ_ROLES.includes(r))
+  ) {
     throw ApiError.forbidden();
   }
   return kind;
@@ -123,17 +126,30 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
     '/fleet/areas',
     {
       config: LOOKUP,
-      schema: { tags, summary: 'Areas with geometry by type and active/inactive toggles', querystring: areaListQuerySchema, response: { 200: z.array(areaSummarySchema) } },
+      schema: {
+        tags,
+        summary: 'Areas with geometry by type and active/inactive toggles',
+        querystring: areaListQuerySchema,
+        response: { 200: z.array(areaSummarySchema) },
+      },
     },
     async (request) =>
-      listAreas(db, request.tenant.uuid, { ...request.query, window: windowOf(request.query.start, request.query.end) }),
+      listAreas(db, request.tenant.uuid, {
+        ...request.query,
+        window: windowOf(request.query.start, request.query.end),
+      }),
   );
 
   app.post(
     '/tractionunit/save',
     {
       config: WRITE,
-      schema: { tags, summary: 'Traction unit with its type and consumption points, one transaction', body: tractionUnitSaveRequestSchema, response: { 200: versionedEntitySchema } },
+      schema: {
+        tags,
+        summary: 'Traction unit with its type and consumption points, one transaction',
+        body: tractionUnitSaveRequestSchema,
+        response: { 200: versionedEntitySchema },
+      },
     },
     async (request) => saveTractionUnit(db, request.tenant.uuid, actorOf(request), request.body),
   );
@@ -145,12 +161,20 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
       schema: {
         tags,
         summary: 'Traction units with their consumption points (CPIDs), optionally of given owners',
-        body: z.object({ organisations: z.array(z.uuid()).default([]), timeRange: z.object({ start: instantSchema, end: instantSchema }).optional() }),
+        body: z.object({
+          organisations: z.array(z.uuid()).default([]),
+          timeRange: z.object({ start: instantSchema, end: instantSchema }).optional(),
+        }),
         response: { 200: z.array(tractionUnitConsumptionPointsSchema) },
       },
     },
     async (request) =>
-      unitsForExchange(db, request.tenant.uuid, request.body.organisations, windowOf(request.body.timeRange?.start, request.body.timeRange?.end)),
+      unitsForExchange(
+        db,
+        request.tenant.uuid,
+        request.body.organisations,
+        windowOf(request.body.timeRange?.start, request.body.timeRange?.end),
+      ),
   );
 
   app.post(
@@ -163,7 +187,12 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
     '/tractionunit/resolve/cpid',
     {
       config: READ,
-      schema: { tags, summary: 'Entity identifiers (CPID, name, EVN, uuid) to CPIDs', body: resolveCpidRequestSchema, response: { 200: z.array(resolvedCpidSchema) } },
+      schema: {
+        tags,
+        summary: 'Entity identifiers (CPID, name, EVN, uuid) to CPIDs',
+        body: resolveCpidRequestSchema,
+        response: { 200: z.array(resolvedCpidSchema) },
+      },
     },
     async (request) => resolveCpid(db, request.tenant.uuid, request.body),
   );
@@ -179,7 +208,12 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
     '/save',
     {
       config: WRITE,
-      schema: { tags, summary: 'Save one entity (type may be dotted: last segment, any case)', body: saveEntitySchema, response: { 200: versionedEntitySchema } },
+      schema: {
+        tags,
+        summary: 'Save one entity (type may be dotted: last segment, any case)',
+        body: saveEntitySchema,
+        response: { 200: versionedEntitySchema },
+      },
     },
     async (request) => saveEntity(db, request.tenant.uuid, actorOf(request), request.body),
   );
@@ -188,7 +222,12 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
     '/status',
     {
       config: WRITE,
-      schema: { tags, summary: 'Set-status dialog: one action, range and comment for every selected entity', body: statusChangeRequestSchema, response: { 200: statusChangeResultSchema } },
+      schema: {
+        tags,
+        summary: 'Set-status dialog: one action, range and comment for every selected entity',
+        body: statusChangeRequestSchema,
+        response: { 200: statusChangeResultSchema },
+      },
     },
     async (request) => changeStatus(db, request.tenant.uuid, actorOf(request), request.body),
   );
@@ -227,7 +266,8 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
   app.get(
     '/infrastructure/options/eusa',
     { config: LOOKUP, schema: { tags, querystring: windowQuery, response: { 200: minimals } } },
-    async (request) => energyUseSettlementAreaOptions(db, request.tenant.uuid, windowOf(request.query.start, request.query.end)),
+    async (request) =>
+      energyUseSettlementAreaOptions(db, request.tenant.uuid, windowOf(request.query.start, request.query.end)),
   );
   app.get(
     '/settlementarea/id/:id',
@@ -255,7 +295,8 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
   app.get(
     '/organisations/areas/minimal',
     { config: LOOKUP, schema: { tags, querystring: windowQuery, response: { 200: minimals } } },
-    async (request) => organisationAreasMinimal(db, request.tenant.uuid, windowOf(request.query.start, request.query.end)),
+    async (request) =>
+      organisationAreasMinimal(db, request.tenant.uuid, windowOf(request.query.start, request.query.end)),
   );
   app.get(
     '/organisations/branch/all',
@@ -287,15 +328,31 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
   );
   app.get(
     '/organisations/:orgType/all',
-    { config: LOOKUP, schema: { tags, params: z.object({ orgType: z.string() }), querystring: windowQuery, response: { 200: entities } } },
+    {
+      config: LOOKUP,
+      schema: {
+        tags,
+        params: z.object({ orgType: z.string() }),
+        querystring: windowQuery,
+        response: { 200: entities },
+      },
+    },
     async (request) =>
-      organisationsOfType(db, request.tenant.uuid, organisationTypeOf(request.params.orgType), windowOf(request.query.start, request.query.end)),
+      organisationsOfType(
+        db,
+        request.tenant.uuid,
+        organisationTypeOf(request.params.orgType),
+        windowOf(request.query.start, request.query.end),
+      ),
   );
 
   // --- Per kind (after the static paths above; find-my-way prefers static segments anyway) --------
   app.get(
     '/:type/all',
-    { config: LOOKUP, schema: { tags, params: typeParams, querystring: timeRangeQuerySchema, response: { 200: entities } } },
+    {
+      config: LOOKUP,
+      schema: { tags, params: typeParams, querystring: timeRangeQuerySchema, response: { 200: entities } },
+    },
     async (request) =>
       listEntities(db, request.tenant.uuid, readableKind(request, request.params.type), {
         window: windowOf(request.query.start, request.query.end),
@@ -304,7 +361,10 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
   );
   app.get(
     '/:type/minimal/all',
-    { config: LOOKUP, schema: { tags, params: typeParams, querystring: timeRangeQuerySchema, response: { 200: minimals } } },
+    {
+      config: LOOKUP,
+      schema: { tags, params: typeParams, querystring: timeRangeQuerySchema, response: { 200: minimals } },
+    },
     async (request) =>
       listMinimal(db, request.tenant.uuid, readableKind(request, request.params.type), {
         window: windowOf(request.query.start, request.query.end),
@@ -313,7 +373,10 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
   );
   app.get(
     '/:type/id/:uuid',
-    { config: LOOKUP, schema: { tags, params: typeUuidParams, querystring: byIdQuerySchema, response: { 200: versionedEntitySchema } } },
+    {
+      config: LOOKUP,
+      schema: { tags, params: typeUuidParams, querystring: byIdQuerySchema, response: { 200: versionedEntitySchema } },
+    },
     async (request) => {
       const { start, end, refTime } = request.query;
       return getEntity(db, request.tenant.uuid, readableKind(request, request.params.type), request.params.uuid, {
@@ -325,12 +388,19 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
   app.get(
     '/:type/versions/:uuid',
     { config: LOOKUP, schema: { tags, params: typeUuidParams, response: { 200: z.array(segmentSchema) } } },
-    async (request) => listVersions(db, request.tenant.uuid, readableKind(request, request.params.type), request.params.uuid),
+    async (request) =>
+      listVersions(db, request.tenant.uuid, readableKind(request, request.params.type), request.params.uuid),
   );
   app.get(
     '/:type/like',
     { config: LOOKUP, schema: { tags, params: typeParams, querystring: likeQuerySchema, response: { 200: minimals } } },
     async (request) =>
-      likeEntities(db, request.tenant.uuid, readableKind(request, request.params.type), request.query.searchString, request.query.maxResult),
+      likeEntities(
+        db,
+        request.tenant.uuid,
+        readableKind(request, request.params.type),
+        request.query.searchString,
+        request.query.maxResult,
+      ),
   );
 };

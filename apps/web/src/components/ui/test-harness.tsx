@@ -4,15 +4,14 @@ import { MantineProvider } from '@mantine/core';
 import i18next, { type i18n as I18n, type Resource } from 'i18next';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
 import ui from '../../locales/en/ui.json';
-import { UI_NS } from './ui-namespace';
 
-/** An English i18n instance with the shared blocks' namespace plus any the test adds. */
-export function createTestI18n(extra: Resource['en'] = {}): I18n {
+/** An English i18n instance with the shared blocks' texts (locales/en/ui.json) plus any the test adds. */
+export function createTestI18n(extra: Record<string, unknown> = {}): I18n {
   const instance = i18next.createInstance();
   void instance.use(initReactI18next).init({
     lng: 'en',
     fallbackLng: 'en',
-    resources: { en: { [UI_NS]: ui, ...extra } },
+    resources: { en: { translation: { ...ui, ...extra } } } satisfies Resource,
     interpolation: { escapeValue: false },
     initAsync: false,
     showSupportNotice: false,

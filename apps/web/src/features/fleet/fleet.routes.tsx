@@ -6,7 +6,10 @@ const FleetScreen = lazyScreen(() => import('./components/fleet-screen'), 'Fleet
 const FleetOverviewPage = lazyScreen(() => import('./components/fleet-overview-page'), 'FleetOverviewPage');
 const FleetRegistrationPage = lazyScreen(() => import('./components/fleet-registration-page'), 'FleetRegistrationPage');
 const SegmentsHistoryPage = lazyScreen(() => import('./components/segments-history-page'), 'SegmentsHistoryPage');
-const FleetErrorSummaryPage = lazyScreen(() => import('./components/fleet-error-summary-page'), 'FleetErrorSummaryPage');
+const FleetErrorSummaryPage = lazyScreen(
+  () => import('./components/fleet-error-summary-page'),
+  'FleetErrorSummaryPage',
+);
 const FleetImportPage = lazyScreen(() => import('./components/fleet-import-page'), 'FleetImportPage');
 const MasterdataUpdatesPage = lazyScreen(() => import('./components/masterdata-updates-page'), 'MasterdataUpdatesPage');
 

@@ -121,7 +121,6 @@ export function DataTable<T>({
     selection.onChange(Object.keys(next).filter((id) => next[id]));
   };
 
-  // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Table returns fresh functions by design.
   const table = useReactTable<T>({
     data: data as T[],
     columns: allColumns,

@@ -10,7 +10,14 @@ describe('set-status dialog', () => {
     const user = userEvent.setup();
     const onSubmit = vi.fn();
     renderUi(
-      <SetStatusDialog opened action="retire" count={2} onClose={() => {}} onSubmit={onSubmit} defaultFrom="2024-05-10" />,
+      <SetStatusDialog
+        opened
+        action="retire"
+        count={2}
+        onClose={() => {}}
+        onSubmit={onSubmit}
+        defaultFrom="2024-05-10"
+      />,
     );
     expect(screen.getByTestId('set-status-dialog')).toBeInTheDocument();
     expect(screen.getByText('Applies to 2 selected entities')).toBeInTheDocument();
@@ -26,7 +33,14 @@ describe('set-status dialog', () => {
     const user = userEvent.setup();
     const onSubmit = vi.fn();
     renderUi(
-      <SetStatusDialog opened action="approve" count={1} onClose={() => {}} onSubmit={onSubmit} defaultFrom="2024-05-10" />,
+      <SetStatusDialog
+        opened
+        action="approve"
+        count={1}
+        onClose={() => {}}
+        onSubmit={onSubmit}
+        defaultFrom="2024-05-10"
+      />,
     );
     await user.type(screen.getByLabelText('Valid to'), '01.06.2024');
     await user.type(screen.getByLabelText('Comment'), 'billing ok');

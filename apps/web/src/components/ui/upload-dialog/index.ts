@@ -1,5 +1,5 @@
 export { UploadDialog, UploadPanel, UploadFailureList } from './upload-dialog';
-export type { UploadDialogProps, UploadPanelProps, UploadResult } from './upload-dialog';
+export type { UploadDialogProps, UploadPanelProps, UploadFileResult } from './upload-dialog';
 export {
   displayFileName,
   outcomeFromImportAnswer,

@@ -19,7 +19,10 @@ describe('upload dialog', () => {
     const user = userEvent.setup();
     renderUi(<UploadDialog opened onClose={() => {}} title="Import" upload={vi.fn()} />);
     const input = screen.getByTestId('upload-input');
-    await user.upload(input, [1, 2, 3, 4, 5].map((n) => xlsx(`f${n}.xlsx`)));
+    await user.upload(
+      input,
+      [1, 2, 3, 4, 5].map((n) => xlsx(`f${n}.xlsx`)),
+    );
     expect(screen.getByRole('button', { name: 'Upload' })).toBeEnabled();
     expect(screen.queryByTestId('upload-file-limit')).not.toBeInTheDocument();
 
@@ -66,7 +69,12 @@ describe('upload dialog', () => {
       outcomeFromImportAnswer({
         success: false,
         sheetParseResults: [
-          { sheetName: 'TractionUnit', failures: [{ errorMessage: 'The EVN field must be exactly 12 digits', type: 'TractionUnit' }] },
+          {
+            sheetName: 'TractionUnit',
+            type: 'TractionUnit',
+            rowsRead: 3,
+            failures: [{ errorMessage: 'The EVN field must be exactly 12 digits', type: 'TractionUnit' }],
+          },
         ],
       }),
     );
@@ -78,14 +86,17 @@ describe('upload dialog', () => {
 
 describe('upload state', () => {
   it('counts an upload as failed when success is false or any sheet has failures', () => {
-    expect(outcomeFromImportAnswer({ success: true, sheetParseResults: [{ sheetName: 's', failures: [] }] }).status).toBe(
-      'finished',
-    );
+    expect(
+      outcomeFromImportAnswer({
+        success: true,
+        sheetParseResults: [{ sheetName: 's', type: 'T', rowsRead: 1, failures: [] }],
+      }).status,
+    ).toBe('finished');
     expect(outcomeFromImportAnswer({ success: false, sheetParseResults: [] }).status).toBe('failed');
     expect(
       outcomeFromImportAnswer({
         success: true,
-        sheetParseResults: [{ sheetName: 's', failures: [{ errorMessage: 'x', type: 'T' }] }],
+        sheetParseResults: [{ sheetName: 's', type: 'T', rowsRead: 1, failures: [{ errorMessage: 'x', type: 'T' }] }],
       }).status,
     ).toBe('failed');
   });

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { ActionIcon, Alert, Badge, Button, Group, Modal, Progress, Stack, Table, Text } from '@mantine/core';
-import { Dropzone } from '@mantine/dropzone';
+import { Dropzone, type DropzoneProps } from '@mantine/dropzone';
 import { useTranslation } from 'react-i18next';
 import { MAX_UPLOAD_FILES } from '@railwatt/contracts';
 import {
@@ -13,18 +13,18 @@ import {
   type UploadOutcome,
 } from './upload-state';
 
-export interface UploadResult {
+export interface UploadFileResult {
   fileName: string;
   outcome: UploadOutcome;
 }
 
 export interface UploadPanelProps {
   upload: UploadFn;
-  /** Accepted MIME types or extensions for the file picker. */
-  accept?: string[];
+  /** Accepted MIME types (with their extensions) for the file picker. */
+  accept?: DropzoneProps['accept'];
   maxFiles?: number;
   /** Called once every file of an upload has an outcome. */
-  onComplete?: (results: UploadResult[]) => void;
+  onComplete?: (results: UploadFileResult[]) => void;
   /** Reports the dialog colour so a frame around the panel can show it. */
   onColorChange?: (color: UploadDialogColor) => void;
 }
@@ -90,7 +90,7 @@ export function UploadPanel({
   const start = async () => {
     if (tooMany || waiting.length === 0) return;
     setBusy(true);
-    const results: UploadResult[] = [];
+    const results: UploadFileResult[] = [];
     // One request per file, one after the other: each file gets its own progress and answer.
     for (const entry of waiting) {
       patch(entry.id, { status: 'progressing', progress: 0 });
@@ -168,11 +168,7 @@ export function UploadPanel({
       )}
 
       <Group justify="flex-end">
-        <Button
-          variant="subtle"
-          onClick={() => setEntries([])}
-          disabled={busy || entries.length === 0}
-        >
+        <Button variant="subtle" onClick={() => setEntries([])} disabled={busy || entries.length === 0}>
           {t('upload.clear')}
         </Button>
         <Button onClick={() => void start()} disabled={busy || tooMany || waiting.length === 0} loading={busy}>
@@ -193,7 +189,13 @@ function UploadRow({ entry, onRemove }: { entry: UploadEntry; onRemove?: () => v
         </Table.Td>
         <Table.Td w={160}>
           {entry.status === 'progressing' ? (
-            <Progress value={entry.progress} color="yellow" striped animated aria-label={t('upload.status.progressing')} />
+            <Progress
+              value={entry.progress}
+              color="yellow"
+              striped
+              animated
+              aria-label={t('upload.status.progressing')}
+            />
           ) : null}
         </Table.Td>
         <Table.Td w={140}>

@@ -1,4 +1,7 @@
-import { FILE_NAME_DISPLAY_LENGTH } from '@railwatt/contracts';
+import { FILE_NAME_DISPLAY_LENGTH, type UploadResult as ImportAnswer } from '@railwatt/contracts';
+
+export type { ImportAnswer };
+export type { SheetParseResult } from '@railwatt/contracts';
 
 /** Per-file progress states of product.md §4; `waiting` is a file chosen but not yet sent. */
 export type UploadFileStatus = 'waiting' | 'progressing' | 'finished' | 'finished_async' | 'failed';
@@ -46,18 +49,6 @@ export function uploadDialogColor(statuses: readonly UploadFileStatus[]): Upload
 /** Names are displayed cut at 60 characters with an ellipsis (product.md §5). */
 export function displayFileName(name: string, max: number = FILE_NAME_DISPLAY_LENGTH): string {
   return name.length > max ? `${name.slice(0, max)}...` : name;
-}
-
-/** The import answer of POST /excel/domain/import (calls.md §3). */
-export interface SheetParseResult {
-  sheetName: string;
-  type?: string;
-  rowsRead?: number;
-  failures: { errorMessage: string; type: string }[];
-}
-export interface ImportAnswer {
-  success: boolean;
-  sheetParseResults: SheetParseResult[];
 }
 
 /** An upload counts as failed if success is false or any sheet has failures (product.md §5). */

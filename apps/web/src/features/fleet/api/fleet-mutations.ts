@@ -1,13 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
+  EXCEL_IMPORT_FIELD,
   EXPORT_FILE_NAMES,
+  uploadResultSchema,
   statusChangeResultSchema,
   type StatusChangeRequest,
   type StatusChangeResult,
   type TractionUnitSaveRequest,
   type VersionedEntity,
 } from '@railwatt/contracts';
-import { outcomeFromImportAnswer, type ImportAnswer, type UploadFn } from '../../../components/ui/upload-dialog';
+import { outcomeFromImportAnswer, type UploadFn } from '../../../components/ui/upload-dialog';
 import { ApiError } from '../../../lib/errors';
 import { requestBlob, requestJson } from './http';
 import { fleetKeys } from './fleet-queries';
@@ -64,8 +66,10 @@ export async function exportEntities(uuids: string[]) {
   saveBlob(await requestBlob('/excel/domain/export', { body: { uuids } }), EXPORT_FILE_NAMES.entities);
 }
 
-export async function exportMasterdata() {
-  saveBlob(await requestBlob('/excel/masterdata/export', { body: {} }), EXPORT_FILE_NAMES.masterdata);
+/** masterdata.csv of the selected traction units, or of the area's whole fleet when none is selected. */
+export async function exportMasterdata(uuids: string[]) {
+  const body = uuids.length > 0 ? { uuids } : {};
+  saveBlob(await requestBlob('/excel/masterdata/export', { body }), EXPORT_FILE_NAMES.masterdata);
 }
 
 /**
@@ -84,9 +88,9 @@ export function uploadFailureKey(error: unknown): string {
 export function createEntitiesUpload(translate: (key: string) => string): UploadFn {
   return async (file) => {
     const form = new FormData();
-    form.append('file', file, file.name);
+    form.append(EXCEL_IMPORT_FIELD, file, file.name);
     try {
-      const answer = await requestJson<ImportAnswer>('POST', '/excel/domain/import', { body: form });
+      const answer = uploadResultSchema.parse(await requestJson('POST', '/excel/domain/import', { body: form }));
       return outcomeFromImportAnswer(answer);
     } catch (error) {
       return { status: 'failed', failures: [], message: translate(uploadFailureKey(error)) };

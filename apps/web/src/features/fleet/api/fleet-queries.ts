@@ -49,11 +49,9 @@ export const versionsQuery = (kind: string, uuid: string) =>
   queryOptions({
     queryKey: fleetKeys.versions(kind, uuid),
     queryFn: async ({ signal }) => {
-      const answer = await requestJson<Segment[] | { segments: Segment[] }>(
-        'GET',
-        `/domain/${kind}/versions/${uuid}`,
-        { signal },
-      );
+      const answer = await requestJson<Segment[] | { segments: Segment[] }>('GET', `/domain/${kind}/versions/${uuid}`, {
+        signal,
+      });
       return Array.isArray(answer) ? answer : answer.segments;
     },
   });

@@ -40,7 +40,15 @@ export function FleetErrorSummaryPage(props: Partial<ScreenProps>) {
   );
 }
 
-function SummaryTable({ items, withError, testId }: { items: StatusChangeItem[]; withError?: boolean; testId: string }) {
+function SummaryTable({
+  items,
+  withError,
+  testId,
+}: {
+  items: StatusChangeItem[];
+  withError?: boolean;
+  testId: string;
+}) {
   const { t } = useFleetT();
   const { timeZone } = useFleetContext();
   return (

@@ -5,7 +5,8 @@ import { mockFetch, renderFleet } from '../testing/render-fleet';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const xlsx = (name: string) => new File(['x'], name);
+const xlsx = (name: string) =>
+  new File(['x'], name, { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
 
 describe('fleet import', () => {
   it('sends the file to the entities import and shows a single failed file on the import error screen', async () => {
@@ -33,7 +34,7 @@ describe('fleet import', () => {
     expect(within(errorScreen).getByText('Row 17: The EVN field must be exactly 12 digits')).toBeInTheDocument();
     const call = calls.find((c) => c.url.pathname === '/api/excel/domain/import')!;
     expect(call.body).toBeInstanceOf(FormData);
-    expect((call.body as FormData).get('file')).toBeInstanceOf(File);
+    expect((call.body as FormData).get('files')).toBeInstanceOf(File);
   });
 
   it('lists each file with its status when several files are uploaded', async () => {
@@ -42,7 +43,10 @@ describe('fleet import', () => {
     mockFetch({
       'POST /api/excel/domain/import': () =>
         n++ === 0
-          ? { success: true, sheetParseResults: [{ sheetName: 'TractionUnit', failures: [] }] }
+          ? {
+              success: true,
+              sheetParseResults: [{ sheetName: 'TractionUnit', type: 'TractionUnit', rowsRead: 4, failures: [] }],
+            }
           : new Response('{}', { status: 500, statusText: 'Server Error' }),
     });
     renderFleet('/fleet/import');

@@ -1,14 +1,14 @@
 import { useMemo, useState } from 'react';
 import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { UploadDialog, UploadFailureList, type UploadResult } from '../../../components/ui/upload-dialog';
+import { UploadDialog, UploadFailureList, type UploadFileResult } from '../../../components/ui/upload-dialog';
 import { createEntitiesUpload } from '../api/fleet-mutations';
 import { fleetKeys } from '../api/fleet-queries';
 import { useFleetT } from '../hooks/use-fleet-t';
 import type { ScreenProps } from '../../../lib/routes';
 import { FleetPageTitle } from './fleet-page-title';
 
-const XLSX = ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', '.xlsx'];
+const XLSX = { 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': ['.xlsx'] };
 
 /**
  * /fleet/import: the entities upload dialog (product.md §4/§5). A single file that fails goes to the
@@ -19,10 +19,10 @@ export function FleetImportPage(props: Partial<ScreenProps>) {
   const { t } = useFleetT();
   const queryClient = useQueryClient();
   const [opened, setOpened] = useState(true);
-  const [importError, setImportError] = useState<UploadResult | null>(null);
+  const [importError, setImportError] = useState<UploadFileResult | null>(null);
   const upload = useMemo(() => createEntitiesUpload((key) => t(key)), [t]);
 
-  const onComplete = (results: UploadResult[]) => {
+  const onComplete = (results: UploadFileResult[]) => {
     if (results.some((r) => r.outcome.status !== 'failed')) {
       void queryClient.invalidateQueries({ queryKey: fleetKeys.lists() });
     }

@@ -1,17 +1,12 @@
 import { useMemo, useState } from 'react';
-import { Anchor, Badge, Button, Group, Menu, SegmentedControl, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Menu, SegmentedControl, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { useFleetT } from '../hooks/use-fleet-t';
 import type { ColumnDef } from '@tanstack/react-table';
-import {
-  MESSAGES,
-  type FleetEntry,
-  type FleetSearchMode,
-  type StatusAction,
-} from '@railwatt/contracts';
+import { MESSAGES, type FleetEntry, type FleetSearchMode, type StatusAction } from '@railwatt/contracts';
 import { DataTable } from '../../../components/ui/data-table';
-import { SetStatusDialog, type SetStatusFormValues } from '../../../components/ui/set-status-dialog';
+import { dayInZone, SetStatusDialog, type SetStatusFormValues } from '../../../components/ui/set-status-dialog';
 import { apiErrorMessages } from '../../../lib/errors';
 import { useModalStore } from '../../../lib/stores/modal-store';
 import { fleetListQuery } from '../api/fleet-queries';
@@ -31,6 +26,7 @@ const OVERVIEW = '/fleet/overview';
 export function FleetOverviewPage(props: Partial<ScreenProps>) {
   const { t, tRoot } = useFleetT();
   const navigate = useNavigate();
+  const location = useLocation();
   const openModal = useModalStore((s) => s.open);
   const showSummary = useStatusSummaryStore((s) => s.show);
   const { canWrite, toInstant, timeZone } = useFleetContext();
@@ -59,7 +55,10 @@ export function FleetOverviewPage(props: Partial<ScreenProps>) {
 
   const onExport = async () => {
     if (selected.length === 0) {
-      openModal({ type: 'error', message: t('messages.no_entities_selected', { defaultValue: MESSAGES.noEntitiesSelected }) });
+      openModal({
+        type: 'error',
+        message: t('messages.no_entities_selected', { defaultValue: MESSAGES.noEntitiesSelected }),
+      });
       return;
     }
     try {
@@ -71,7 +70,7 @@ export function FleetOverviewPage(props: Partial<ScreenProps>) {
 
   const onMasterdataExport = async () => {
     try {
-      await exportMasterdata();
+      await exportMasterdata(selected);
     } catch (error) {
       showError(error);
     }
@@ -92,11 +91,13 @@ export function FleetOverviewPage(props: Partial<ScreenProps>) {
       setAction(null);
       setSelected([]);
       if (failed.length === 0) {
-        openModal({ type: 'confirmation', message: t('messages.success_change'), redirectTo: OVERVIEW });
-        navigate(OVERVIEW);
+        // Back to the overview as the user left it (filters and page stay in the URL).
+        const back = location.pathname === OVERVIEW ? `${OVERVIEW}${location.search}` : OVERVIEW;
+        openModal({ type: 'confirmation', message: t('messages.success_change'), redirectTo: back });
+        void navigate(back);
       } else {
-        showSummary({ action, failed, succeeded, parentPage: OVERVIEW });
-        navigate(`${OVERVIEW}/errorsummary`);
+        showSummary({ action, failed, succeeded, parentPage: `${OVERVIEW}${location.search}` });
+        void navigate(`${OVERVIEW}/errorsummary`);
       }
     } catch (error) {
       setAction(null);
@@ -259,6 +260,7 @@ export function FleetOverviewPage(props: Partial<ScreenProps>) {
         onClose={() => setAction(null)}
         onSubmit={onSetStatus}
         submitting={statusChange.isPending}
+        defaultFrom={dayInZone(new Date().toISOString(), timeZone)}
       />
     </Stack>
   );

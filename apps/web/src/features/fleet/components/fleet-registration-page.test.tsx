@@ -133,4 +133,61 @@ describe('fleet registration', () => {
       ),
     );
   });
+
+  it('loads a unit with its consumption points for editing and saves a change from a date', async () => {
+    const user = userEvent.setup();
+    const base = {
+      type: 'TractionUnit',
+      active: true,
+      state: 'ACTIVE',
+      timeRange: { start: '1970-01-01T00:00:00Z', end: '2070-01-01T00:00:00Z' },
+      segments: [],
+      lastModified: '2024-01-01T00:00:00Z',
+      lastModifiedBy: 'keeper',
+      comments: null,
+      allInactive: false,
+    };
+    const { calls } = mockFetch({
+      ...lookups,
+      [`GET /api/domain/tractionunit/id/${UUID.unitA}`]: {
+        ...base,
+        uuid: UUID.unitA,
+        name: 'El18-2241',
+        evn: '917600100013',
+        owner: UUID.ownerA,
+        tractionUnitTypeRef: UUID.type,
+        consumptionPointRefs: [UUID.cp],
+      },
+      [`GET /api/domain/consumptionpoint/id/${UUID.cp}`]: {
+        ...base,
+        type: 'ConsumptionPoint',
+        uuid: UUID.cp,
+        name: '917600100013EMS1',
+        nvr: '76',
+        vkm: 'NSB',
+        emsId: 'EMS1',
+        emsType: null,
+        channels: 2,
+        energyTypes: ['ACTIVE_CONSUMED'],
+      },
+      'POST /api/domain/tractionunit/save': { uuid: UUID.unitA },
+    });
+    renderFleet(`/fleet/registration?uuid=${UUID.unitA}`);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Edit traction unit' })).toBeInTheDocument();
+    expect(screen.getByLabelText(/^EVN/)).toHaveValue('917600100013');
+    expect(screen.getByTestId('cp-cpid')).toHaveTextContent('76_NSB_917600100013_EMS1');
+
+    await user.type(screen.getByLabelText('Valid from'), '01.05.2024');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.some((c) => c.url.pathname === '/api/domain/tractionunit/save')).toBe(true));
+    const save = calls.find((c) => c.url.pathname === '/api/domain/tractionunit/save')!;
+    expect(save.body).toMatchObject({
+      tractionUnit: {
+        uuid: UUID.unitA,
+        owner: UUID.ownerA,
+        timeRange: { start: '2024-04-30T22:00:00Z', end: '2070-01-01T00:00:00Z' },
+      },
+      consumptionPoints: [{ uuid: UUID.cp, channels: 2, energyTypes: ['ACTIVE_CONSUMED'] }],
+    });
+  });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import {
   ActionIcon,
   Alert,
@@ -121,8 +121,6 @@ function RegistrationForm({ initial, editing }: { initial: RegistrationFormValue
   const evn = watch('evn');
   const cpValues = watch('consumptionPoints');
 
-  useEffect(() => form.reset(initial), [form, initial]);
-
   /** A field error as its verbatim product.md §5 message, with the field's label put in. */
   const errorText = (error: FieldError | undefined): string | undefined => {
     if (!error?.message) return undefined;
@@ -182,7 +180,9 @@ function RegistrationForm({ initial, editing }: { initial: RegistrationFormValue
     } catch (error) {
       // calls.md §8: a 401/403 on traction unit save means the unit belongs to another exchange admin.
       if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
-        setServerErrors([t('messages.not_allowed_other_exchange_admin', { defaultValue: MESSAGES.notAllowedOtherExchangeAdmin })]);
+        setServerErrors([
+          t('messages.not_allowed_other_exchange_admin', { defaultValue: MESSAGES.notAllowedOtherExchangeAdmin }),
+        ]);
       } else {
         setServerErrors(apiErrorMessages(error, tRoot));
       }

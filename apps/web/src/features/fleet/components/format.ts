@@ -3,8 +3,12 @@ export function formatDate(instant: string | null | undefined, timeZone: string)
   if (!instant) return '';
   const date = new Date(instant);
   if (Number.isNaN(date.getTime()) || date.getUTCFullYear() >= 2070) return '';
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone, day: '2-digit', month: '2-digit', year: 'numeric' })
-    .formatToParts(date);
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    day: '2-digit',
+    month: '2-digit',
+    year: 'numeric',
+  }).formatToParts(date);
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return `${get('day')}.${get('month')}.${get('year')}`;
 }

@@ -1,4 +1,4 @@
-import { Stack, Table, Text, Title } from '@mantine/core';
+import { Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { apiErrorMessages } from '../../../lib/errors';
 import { masterdataUpdatesQuery } from '../api/fleet-queries';

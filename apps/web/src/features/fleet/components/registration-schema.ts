@@ -30,7 +30,11 @@ const DECIMAL = /^-?\d+([.,]\d+)?$/;
 const INTEGER = /^-?\d+$/;
 const toNumber = (v: string) => Number(v.replace(',', '.'));
 
-const required = (field: string) => z.string().trim().min(1, msg({ rule: 'required', field }));
+const required = (field: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, msg({ rule: 'required', field }));
 const maxChars = (field: string, length: number) => z.string().max(length, msg({ rule: 'max', field, length }));
 
 const digits = (field: string, length: number) =>
@@ -54,7 +58,9 @@ const requiredInteger = (field: string, min: number, max: number) =>
 export const consumptionPointFormSchema = z.object({
   uuid: z.string().optional(),
   nvr: digits('nvr', 2),
-  vkm: required('vkm').pipe(maxChars('vkm', 5)).pipe(z.string().regex(/^[A-Za-z0-9]+$/, msg({ rule: 'regex', field: 'vkm' }))),
+  vkm: required('vkm')
+    .pipe(maxChars('vkm', 5))
+    .pipe(z.string().regex(/^[A-Za-z0-9]+$/, msg({ rule: 'regex', field: 'vkm' }))),
   emsId: required('ems_id')
     .pipe(maxChars('ems_id', 50))
     .pipe(z.string().regex(/^[A-Za-z0-9-]+$/, msg({ rule: 'regex', field: 'ems_id' }))),
@@ -87,11 +93,19 @@ export const registrationFormSchema = z
   })
   .superRefine((value, ctx) => {
     if (value.typeMode === 'existing' && value.tractionUnitTypeRef.trim() === '') {
-      ctx.addIssue({ code: 'custom', path: ['tractionUnitTypeRef'], message: msg({ rule: 'required', field: 'type' }) });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['tractionUnitTypeRef'],
+        message: msg({ rule: 'required', field: 'type' }),
+      });
     }
     if (value.typeMode === 'new') {
       if (value.newType.name.trim() === '') {
-        ctx.addIssue({ code: 'custom', path: ['newType', 'name'], message: msg({ rule: 'required', field: 'type_name' }) });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['newType', 'name'],
+          message: msg({ rule: 'required', field: 'type_name' }),
+        });
       } else if (value.newType.name.length > 100) {
         ctx.addIssue({
           code: 'custom',

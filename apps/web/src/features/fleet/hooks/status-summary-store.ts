@@ -8,7 +8,12 @@ interface StatusSummaryState {
   succeeded: StatusChangeItem[];
   /** Where "back" goes from the summary (the page the change started on). */
   parentPage: string;
-  show(summary: { action: StatusAction; failed: StatusChangeItem[]; succeeded: StatusChangeItem[]; parentPage: string }): void;
+  show(summary: {
+    action: StatusAction;
+    failed: StatusChangeItem[];
+    succeeded: StatusChangeItem[];
+    parentPage: string;
+  }): void;
   clear(): void;
 }
 

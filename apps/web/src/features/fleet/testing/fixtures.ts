@@ -32,13 +32,23 @@ export function fleetEntry(overrides: Partial<FleetEntry> = {}): FleetEntry {
     writable: true,
     segmentCount: 1,
     consumptionPoints: [
-      { uuid: UUID.cp, name: '917600100013EMS1', cpid: '76_NSB_917600100013_EMS1', emsId: 'EMS1', emsType: 'EMS-A', channels: 2 },
+      {
+        uuid: UUID.cp,
+        name: '917600100013EMS1',
+        cpid: '76_NSB_917600100013_EMS1',
+        emsId: 'EMS1',
+        emsType: 'EMS-A',
+        channels: 2,
+      },
     ],
     ...overrides,
   };
 }
 
-export function fleetPage(content: FleetEntry[], { page = 0, size = 10, totalElements = content.length } = {}): FleetPage {
+export function fleetPage(
+  content: FleetEntry[],
+  { page = 0, size = 10, totalElements = content.length } = {},
+): FleetPage {
   return {
     content,
     number: page,
@@ -50,5 +60,11 @@ export function fleetPage(content: FleetEntry[], { page = 0, size = 10, totalEle
 
 export const TWO_UNITS = [
   fleetEntry(),
-  fleetEntry({ uuid: UUID.unitB, evn: '917600100021', tractionUnitName: 'El18-2242', emsId: 'EMS2', consumptionPoints: [] }),
+  fleetEntry({
+    uuid: UUID.unitB,
+    evn: '917600100021',
+    tractionUnitName: 'El18-2242',
+    emsId: 'EMS2',
+    consumptionPoints: [],
+  }),
 ];

@@ -7,8 +7,6 @@ import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { vi } from 'vitest';
 import type { Role } from '@railwatt/contracts';
 import { i18n } from '../../../lib/i18n';
-import enFleet from '../../../locales/en/fleet.json';
-import enUi from '../../../locales/en/ui.json';
 import { createQueryClient } from '../../../lib/query-client';
 import { useMarketStore } from '../../../lib/stores/market-store';
 import { ModalHost } from '../../../components/ui/modal-host';
@@ -55,9 +53,6 @@ function LocationProbe() {
   const location = useLocation();
   return <output data-testid="location">{`${location.pathname}${location.search}`}</output>;
 }
-
-// lib/i18n registers these; adding them again (without overwriting) keeps the screens testable alone.
-i18n.addResourceBundle('en', 'translation', { ...enFleet, ...enUi }, true, false);
 
 /** Renders the fleet screens at `path` with the app's providers, signed in with `roles` in Norway. */
 export function renderFleet(path: string, { roles = ['vehicle-keeper'] as Role[] } = {}): ReturnType<typeof render> {

@@ -1,0 +1,12 @@
+import { openDatabase } from './src/db/client.ts';
+import { migrate } from './src/db/migrate.ts';
+import { seedDemo } from './src/seed/index.ts';
+import { seedFleetData } from './src/seed/fleet.ts';
+const d = await openDatabase({ url: 'postgres://postgres@127.0.0.1:5432/railwatt_fleet_dev' });
+await migrate(d);
+await seedDemo(d, { only: ['areas', 'users'] });
+let t = performance.now();
+await seedFleetData(d, { unitsPerCountry: 10000, countries: ['norway'] });
+console.log('load', performance.now() - t);
+await d.exec('ANALYZE');
+await d.close();

@@ -1,0 +1,14 @@
+import { openDatabase } from './src/db/client.ts';
+import { searchFleet } from './src/modules/fleet/service.ts';
+import { fleetFilterSchema } from '@railwatt/contracts';
+const d = await openDatabase({ url: 'postgres://postgres@127.0.0.1:5432/railwatt_fleet_dev' });
+const tenant = '00000000-0000-4000-8000-000000000001';
+const body = JSON.parse(process.argv[2] ?? '{}');
+let captured: { text: string; values: unknown[] } | undefined;
+const orig = d.pool!.query.bind(d.pool!);
+(d.pool as any).query = (q: any, v?: any) => { if (typeof q === 'object' && q.text && !captured) captured = { text: q.text, values: q.values ?? v }; return orig(q, v); };
+await searchFleet(d.db, tenant, { username: 'erex-administrator', roles: ['erex-administrator'] }, fleetFilterSchema.parse(body), { page: 3, size: 10 });
+(d.pool as any).query = orig;
+const r = await d.pool!.query(`EXPLAIN (ANALYZE) ${captured!.text}`, captured!.values);
+console.log(r.rows.map((x: any) => x['QUERY PLAN']).join('\n'));
+await d.close();

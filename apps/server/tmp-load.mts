@@ -1,0 +1,12 @@
+import { openDatabase } from './src/db/client.ts';
+import { migrate } from './src/db/migrate.ts';
+import { seedDemo } from './src/seed/index.ts';
+import { seedFleetData } from './src/seed/fleet.ts';
+const d = await openDatabase({ url: 'postgres://postgres@127.0.0.1:5432/railwatt_load' });
+await migrate(d);
+await seedDemo(d, { only: ['areas', 'users'] });
+for (const stmt of (process.argv[2] ?? '').split(';').filter(Boolean)) await d.exec(stmt);
+let t = performance.now();
+await seedFleetData(d, { unitsPerCountry: 10000, countries: ['norway'] });
+console.log(process.argv[2] ?? 'all', 'load', (performance.now() - t).toFixed(0));
+await d.close();
