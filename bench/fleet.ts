@@ -49,11 +49,21 @@ export async function benchFleet(): Promise<void> {
       const scenarios: { name: string; query: string; body: Record<string, unknown>; token: string }[] = [
         { name: 'first page', query: 'page=0&size=10', body: {}, token },
         { name: 'deep page', query: 'page=731&size=10', body: {}, token },
-        { name: 'sort by responsible desc', query: 'page=3&size=50', body: { sortBy: 'responsible', descendingOrder: true }, token },
+        {
+          name: 'sort by responsible desc',
+          query: 'page=3&size=50',
+          body: { sortBy: 'responsible', descendingOrder: true },
+          token,
+        },
         { name: 'sort by VKM', query: 'page=0&size=10', body: { sortBy: 'vkm' }, token },
         { name: 'filter EVN contains', query: 'page=0&size=10', body: { evn: '7600' }, token },
         { name: 'filter EMS id', query: 'page=0&size=100', body: { emsId: 'EMS2' }, token },
-        { name: 'own data (vehicle keeper)', query: 'page=0&size=10', body: { searchMode: 'OWN_READ_WRITE' }, token: keeperToken },
+        {
+          name: 'own data (vehicle keeper)',
+          query: 'page=0&size=10',
+          body: { searchMode: 'OWN_READ_WRITE' },
+          token: keeperToken,
+        },
       ];
       const send = (s: (typeof scenarios)[number]) =>
         app.inject({
@@ -79,7 +89,9 @@ export async function benchFleet(): Promise<void> {
       }
       for (const [name, list] of byScenario) {
         const sorted = [...list].sort((a, b) => a - b);
-        console.log(`  ${name.padEnd(28)} p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms`);
+        console.log(
+          `  ${name.padEnd(28)} p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms`,
+        );
       }
       const sorted = [...all].sort((a, b) => a - b);
       const p95 = percentile(sorted, 95);

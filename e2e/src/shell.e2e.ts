@@ -9,8 +9,18 @@ import { baseUrl, launch, menuLabels, signIn } from './browser.js';
  */
 const ALL = ['Monitor', 'Settlement and verification', 'Fleet', 'Infrastructure', 'Administration'];
 const journeys: { user: string; area: string; path: RegExp; menu: string[] }[] = [
-  { user: 'erex-administrator', area: 'Administration', path: /\/administration\/user\/registration$|\/$/, menu: ['Infrastructure', 'Administration'] },
-  { user: 'settlement-area-responsible', area: 'Administration', path: /\/administration\/user\/registration$|\/$/, menu: ['Infrastructure', 'Administration'] },
+  {
+    user: 'erex-administrator',
+    area: 'Administration',
+    path: /\/administration\/user\/registration$|\/$/,
+    menu: ['Infrastructure', 'Administration'],
+  },
+  {
+    user: 'settlement-area-responsible',
+    area: 'Administration',
+    path: /\/administration\/user\/registration$|\/$/,
+    menu: ['Infrastructure', 'Administration'],
+  },
   { user: 'audit-settlement-area-responsible', area: 'Belgium', path: /\/$/, menu: ALL },
   { user: 'erex-settlement-operator', area: 'Belgium', path: /\/$/, menu: ALL },
   { user: 'audit-erex-settlement-operator', area: 'Belgium', path: /\/$/, menu: ALL },
@@ -19,7 +29,12 @@ const journeys: { user: string; area: string; path: RegExp; menu: string[] }[] =
   { user: 'vehicle-keeper', area: 'Belgium', path: /\/fleet\/overview$/, menu: ['Fleet'] },
   { user: 'consumer', area: 'Belgium', path: /\/$/, menu: ALL },
   { user: 'train-run-data-provider', area: 'Belgium', path: /\/monitor\/datalog$/, menu: ['Monitor'] },
-  { user: 'consumer-provider', area: 'Belgium', path: /\/settlementandverification\/settlementbaseverification$/, menu: ALL },
+  {
+    user: 'consumer-provider',
+    area: 'Belgium',
+    path: /\/settlementandverification\/settlementbaseverification$/,
+    menu: ALL,
+  },
   { user: 'keeper-cpadmin', area: 'Belgium', path: /\/$/, menu: ['Monitor', 'Fleet', 'Infrastructure'] },
 ];
 

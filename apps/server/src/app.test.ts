@@ -79,7 +79,9 @@ describe('app shell', () => {
     expect([200, 302]).toContain(ui.statusCode);
     const spec = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
     expect(spec.statusCode).toBe(200);
-    expect(Object.keys(spec.json().paths)).toEqual(expect.arrayContaining(['/api/user/me', '/api/user/settlementareas']));
+    expect(Object.keys(spec.json().paths)).toEqual(
+      expect.arrayContaining(['/api/user/me', '/api/user/settlementareas']),
+    );
   });
 });
 

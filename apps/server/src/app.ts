@@ -100,7 +100,10 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
 
   app.get(
     '/health',
-    { config: { access: { public: true } }, schema: { hide: true, response: { 200: z.object({ status: z.literal('ok') }) } } },
+    {
+      config: { access: { public: true } },
+      schema: { hide: true, response: { 200: z.object({ status: z.literal('ok') }) } },
+    },
     async () => ({ status: 'ok' as const }),
   );
 

@@ -5,9 +5,7 @@ export const pageQuerySchema = z.object({
   page: z.coerce.number().int().min(0).default(0),
   size: z.coerce.number().int().min(1).max(10000).default(20),
   sortBy: z.string().optional(),
-  descendingOrder: z
-    .union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')])
-    .default(true),
+  descendingOrder: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]).default(true),
 });
 export type PageQuery = z.infer<typeof pageQuerySchema>;
 

@@ -50,7 +50,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       exec: async (script) => {
         await pool.query(script);
       },
-      query: async <T,>(text: string, params?: unknown[]) => (await pool.query(text, params)).rows as T[],
+      query: async <T>(text: string, params?: unknown[]) => (await pool.query(text, params)).rows as T[],
       close: () => pool.end(),
     };
   }
@@ -71,7 +71,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     exec: async (script) => {
       await pglite.exec(script);
     },
-    query: async <T,>(text: string, params?: unknown[]) => (await pglite.query<T>(text, params)).rows,
+    query: async <T>(text: string, params?: unknown[]) => (await pglite.query<T>(text, params)).rows,
     close: () => pglite.close(),
   };
 }

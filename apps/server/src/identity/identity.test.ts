@@ -26,7 +26,11 @@ class Browser {
   }
 
   async get(url: string) {
-    const response = await this.t.app.inject({ method: 'GET', url: pathOf(url), headers: { cookie: this.cookieHeader } });
+    const response = await this.t.app.inject({
+      method: 'GET',
+      url: pathOf(url),
+      headers: { cookie: this.cookieHeader },
+    });
     this.keep(response);
     return response;
   }
@@ -107,7 +111,14 @@ describe('embedded OpenID Connect provider', () => {
 
     const page = await browser.get(loginUrl);
     expect(page.statusCode).toBe(200);
-    for (const id of ['id="username"', 'id="password"', 'id="kc-login"', 'name="username"', 'name="password"', 'type="password"']) {
+    for (const id of [
+      'id="username"',
+      'id="password"',
+      'id="kc-login"',
+      'name="username"',
+      'name="password"',
+      'type="password"',
+    ]) {
       expect(page.body).toContain(id);
     }
     const action = /action="([^"]+)"/.exec(page.body)?.[1];
@@ -167,22 +178,40 @@ describe('embedded OpenID Connect provider', () => {
     // The minted test token has the same form as the real one.
     const minted = await t.tokenFor('consumer-provider');
     expect(decodeProtectedHeader(minted)).toEqual(decodeProtectedHeader(tokens.access_token));
-    const { payload: mintedPayload } = await jwtVerify(minted, t.app.identity!.keys, { issuer: ISSUER, audience: 'railwatt-api' });
+    const { payload: mintedPayload } = await jwtVerify(minted, t.app.identity!.keys, {
+      issuer: ISSUER,
+      audience: 'railwatt-api',
+    });
     expect(Object.keys(mintedPayload).sort()).toEqual(Object.keys(payload).sort());
 
     // The API accepts the provider's token.
-    const me = await t.app.inject({ method: 'GET', url: '/api/user/me', headers: { authorization: `Bearer ${tokens.access_token}` } });
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/api/user/me',
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
     expect(me.statusCode).toBe(200);
     expect(me.json()).toMatchObject({ username: 'consumer-provider', displayName: 'Conrad Provider' });
 
-    const { payload: idToken } = await jwtVerify(tokens.id_token, t.app.identity!.keys, { issuer: ISSUER, audience: 'frontend' });
-    expect(idToken).toMatchObject({ preferred_username: 'consumer-provider', given_name: 'Conrad', family_name: 'Provider' });
+    const { payload: idToken } = await jwtVerify(tokens.id_token, t.app.identity!.keys, {
+      issuer: ISSUER,
+      audience: 'frontend',
+    });
+    expect(idToken).toMatchObject({
+      preferred_username: 'consumer-provider',
+      given_name: 'Conrad',
+      family_name: 'Provider',
+    });
 
     const refreshed = await t.app.inject({
       method: 'POST',
       url: '/auth/token',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: 'frontend' }).toString(),
+      payload: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token,
+        client_id: 'frontend',
+      }).toString(),
     });
     expect(refreshed.statusCode).toBe(200);
     const renewed = refreshed.json();

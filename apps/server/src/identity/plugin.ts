@@ -60,10 +60,19 @@ export async function identityPlugin(app: FastifyInstance, { identity, database 
   };
 
   const expired = (reply: FastifyReply) =>
-    reply.code(400).type('text/html').send(errorPage('Your sign-in has expired. Please go back to Railwatt and sign in again.'));
+    reply
+      .code(400)
+      .type('text/html')
+      .send(errorPage('Your sign-in has expired. Please go back to Railwatt and sign in again.'));
 
-  const finish = async (request: FastifyRequest, reply: FastifyReply, result: Parameters<typeof provider.interactionResult>[2]) => {
-    const returnTo = await provider.interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: false });
+  const finish = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    result: Parameters<typeof provider.interactionResult>[2],
+  ) => {
+    const returnTo = await provider.interactionResult(request.raw, reply.raw, result, {
+      mergeWithLastSubmission: false,
+    });
     return reply.redirect(returnTo, 303);
   };
 
@@ -84,7 +93,8 @@ export async function identityPlugin(app: FastifyInstance, { identity, database 
       const { session, params, prompt } = interaction;
       if (!session?.accountId || typeof params.client_id !== 'string') return expired(reply);
       const grant = interaction.grantId
-        ? ((await provider.Grant.find(interaction.grantId)) ?? new provider.Grant({ accountId: session.accountId, clientId: params.client_id }))
+        ? ((await provider.Grant.find(interaction.grantId)) ??
+          new provider.Grant({ accountId: session.accountId, clientId: params.client_id }))
         : new provider.Grant({ accountId: session.accountId, clientId: params.client_id });
       const missing = prompt.details as {
         missingOIDCScope?: string[];
@@ -117,7 +127,9 @@ export async function identityPlugin(app: FastifyInstance, { identity, database 
           .code(200)
           .type('text/html')
           .header('cache-control', 'no-store')
-          .send(loginPage({ action: `${INTERACTION_PATH}/${interaction.uid}/login`, username, error: INVALID_CREDENTIALS }));
+          .send(
+            loginPage({ action: `${INTERACTION_PATH}/${interaction.uid}/login`, username, error: INVALID_CREDENTIALS }),
+          );
       }
       return finish(request, reply, { login: { accountId: user.username, remember: true } });
     },

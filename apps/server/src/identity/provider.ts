@@ -110,7 +110,8 @@ export async function createIdentity(config: AppConfig, database: Database): Pro
     async loadExistingGrant(ctx: KoaContextWithOIDC) {
       const { client, session, result } = ctx.oidc;
       if (!client || !session?.accountId) return undefined;
-      const grantId = (result?.consent as { grantId?: string } | undefined)?.grantId ?? session.grantIdFor(client.clientId);
+      const grantId =
+        (result?.consent as { grantId?: string } | undefined)?.grantId ?? session.grantIdFor(client.clientId);
       if (grantId) {
         const existing = await ctx.oidc.provider.Grant.find(grantId);
         if (existing) return existing;

@@ -16,9 +16,13 @@ function registerFixtures(app: FastifyInstance) {
     tenant: request.tenant.kind,
     roles: request.roles,
   }));
-  app.get('/api/test/no-tenant', { config: { access: { roles: ['exchange-operator'], tenant: false } } }, async (request) => ({
-    username: request.auth.username,
-  }));
+  app.get(
+    '/api/test/no-tenant',
+    { config: { access: { roles: ['exchange-operator'], tenant: false } } },
+    async (request) => ({
+      username: request.auth.username,
+    }),
+  );
   app.get('/api/test/public', { config: { access: { public: true } } }, async () => ({ open: true }));
 }
 
@@ -69,15 +73,17 @@ describe('route access', () => {
     expect((await get('/api/test/any-tenant', 'exchange-operator', t.areaUuid('exchange'))).statusCode).toBe(200);
     expect((await get('/api/test/any-tenant', 'exchange-operator', t.areaUuid('norway'))).statusCode).toBe(403);
     // the administration area is held by the administrator, not by the operator.
-    expect((await get('/api/test/any-tenant', 'erex-settlement-operator', t.areaUuid('administration'))).statusCode).toBe(
-      403,
-    );
+    expect(
+      (await get('/api/test/any-tenant', 'erex-settlement-operator', t.areaUuid('administration'))).statusCode,
+    ).toBe(403);
   });
 
   it('answers 403 without a tenant header, with a malformed one and with an unknown area', async () => {
     expect((await get('/api/test/any-tenant', 'consumer')).statusCode).toBe(403);
     expect((await get('/api/test/any-tenant', 'consumer', 'norway')).statusCode).toBe(403);
-    expect((await get('/api/test/any-tenant', 'consumer', '00000000-0000-4000-8000-999999999999')).statusCode).toBe(403);
+    expect((await get('/api/test/any-tenant', 'consumer', '00000000-0000-4000-8000-999999999999')).statusCode).toBe(
+      403,
+    );
   });
 
   it('uses the roles held in the selected area only', async () => {

@@ -22,7 +22,10 @@ function registerFixtures(root: FastifyInstance, database: () => TestApp['databa
   });
   app.post(
     '/api/test/validated',
-    { config: open, schema: { body: z.object({ name: z.string().min(1), items: z.array(z.object({ n: z.number() })) }) } },
+    {
+      config: open,
+      schema: { body: z.object({ name: z.string().min(1), items: z.array(z.object({ n: z.number() })) }) },
+    },
     async () => ({ ok: true }),
   );
   app.get('/api/test/forbidden', { config: open }, async () => {
@@ -35,7 +38,9 @@ function registerFixtures(root: FastifyInstance, database: () => TestApp['databa
     throw new Error('secret connection string postgres://user:pw@db');
   });
   app.get('/api/test/unique', { config: open }, async () => {
-    await database().query(`INSERT INTO settlement_area (uuid, name, kind, time_zone) VALUES (gen_random_uuid(), 'Norway', 'norway', 'UTC')`);
+    await database().query(
+      `INSERT INTO settlement_area (uuid, name, kind, time_zone) VALUES (gen_random_uuid(), 'Norway', 'norway', 'UTC')`,
+    );
     return {};
   });
   app.get('/api/test/unique-other', { config: open }, async () => {
@@ -66,7 +71,13 @@ describe('error envelope', () => {
     const response = await get('/api/test/coded');
     expect(response.statusCode).toBe(400);
     const body = errorEnvelopeSchema.parse(response.json());
-    expect(body).toMatchObject({ status: 400, error: 'Bad Request', code: 'uniquename', message: 'Name must be unique', path: '/api/test/coded' });
+    expect(body).toMatchObject({
+      status: 400,
+      error: 'Bad Request',
+      code: 'uniquename',
+      message: 'Name must be unique',
+      path: '/api/test/coded',
+    });
     expect(Date.parse(body.timestamp)).not.toBeNaN();
     expect((await get('/api/test/coded-message')).json()).toMatchObject({
       code: 'process_already_running',
@@ -76,11 +87,18 @@ describe('error envelope', () => {
 
   it('writes a 400 with an errors list', async () => {
     const body = (await get('/api/test/many')).json();
-    expect(body).toMatchObject({ status: 400, errors: [{ code: 'notblank', field: 'name', message: 'Field should not be empty' }] });
+    expect(body).toMatchObject({
+      status: 400,
+      errors: [{ code: 'notblank', field: 'name', message: 'Field should not be empty' }],
+    });
   });
 
   it('turns zod validation failures into 400 invalid_input with field paths', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/api/test/validated', payload: { name: '', items: [{ n: 'x' }] } });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/test/validated',
+      payload: { name: '', items: [{ n: 'x' }] },
+    });
     expect(response.statusCode).toBe(400);
     const body = errorEnvelopeSchema.parse(response.json());
     expect(body.code).toBe('invalid_input');
@@ -129,7 +147,11 @@ describe('error envelope', () => {
   });
 
   it('maps an exclusion violation of a *_nooverlap constraint to nooverlap', async () => {
-    expect((await get('/api/test/overlap')).json()).toMatchObject({ status: 400, code: 'nooverlap', message: 'Areas must not overlap' });
+    expect((await get('/api/test/overlap')).json()).toMatchObject({
+      status: 400,
+      code: 'nooverlap',
+      message: 'Areas must not overlap',
+    });
   });
 });
 

@@ -19,7 +19,9 @@ describe('demo seed', () => {
     expect(await seedDemo(database, { only: ['users', 'areas'] })).toEqual(['areas', 'users']);
     const before = [await count('settlement_area'), await count('app_user'), await count('user_market_function')];
     await seedDemo(database, { only: ['areas', 'users'] });
-    expect([await count('settlement_area'), await count('app_user'), await count('user_market_function')]).toEqual(before);
+    expect([await count('settlement_area'), await count('app_user'), await count('user_market_function')]).toEqual(
+      before,
+    );
     expect(before).toEqual([11, DEMO_USERS.length, expect.any(Number)]);
   });
 
@@ -29,7 +31,9 @@ describe('demo seed', () => {
     );
     expect(await verifyPassword('demo', admin?.password_hash ?? null)).toBe(true);
     expect(await verifyPassword('wrong', admin?.password_hash ?? null)).toBe(false);
-    const areas = await database.query(`SELECT area_uuid FROM user_market_function WHERE username = 'erex-administrator'`);
+    const areas = await database.query(
+      `SELECT area_uuid FROM user_market_function WHERE username = 'erex-administrator'`,
+    );
     expect(areas).toHaveLength(11);
   });
 

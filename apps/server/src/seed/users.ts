@@ -20,7 +20,12 @@ const COUNTRIES_AND_EXCHANGE: readonly AreaKind[] = [...COUNTRIES, 'exchange'];
 
 /** One user per role, named as the role, plus two users who hold two roles. */
 export const DEMO_USERS: readonly DemoUser[] = [
-  { username: 'erex-administrator', firstName: 'Erika', lastName: 'Admin', functions: [{ role: 'erex-administrator', areas: ALL_AREAS }] },
+  {
+    username: 'erex-administrator',
+    firstName: 'Erika',
+    lastName: 'Admin',
+    functions: [{ role: 'erex-administrator', areas: ALL_AREAS }],
+  },
   {
     username: 'settlement-area-responsible',
     firstName: 'Sara',
@@ -33,17 +38,42 @@ export const DEMO_USERS: readonly DemoUser[] = [
     lastName: 'Responsible',
     functions: [{ role: 'audit-settlement-area-responsible', areas: COUNTRIES }],
   },
-  { username: 'erex-settlement-operator', firstName: 'Olav', lastName: 'Operator', functions: [{ role: 'erex-settlement-operator', areas: COUNTRIES }] },
+  {
+    username: 'erex-settlement-operator',
+    firstName: 'Olav',
+    lastName: 'Operator',
+    functions: [{ role: 'erex-settlement-operator', areas: COUNTRIES }],
+  },
   {
     username: 'audit-erex-settlement-operator',
     firstName: 'Anna',
     lastName: 'Auditor',
     functions: [{ role: 'audit-erex-settlement-operator', areas: COUNTRIES }],
   },
-  { username: 'exchange-operator', firstName: 'Eskil', lastName: 'Exchange', functions: [{ role: 'exchange-operator', areas: ['exchange'] }] },
-  { username: 'cp-admin', firstName: 'Carla', lastName: 'Parker', functions: [{ role: 'cp-admin', areas: COUNTRIES_AND_EXCHANGE }] },
-  { username: 'vehicle-keeper', firstName: 'Viktor', lastName: 'Keeper', functions: [{ role: 'vehicle-keeper', areas: COUNTRIES_AND_EXCHANGE }] },
-  { username: 'consumer', firstName: 'Connie', lastName: 'Consumer', functions: [{ role: 'consumer', areas: COUNTRIES_AND_EXCHANGE }] },
+  {
+    username: 'exchange-operator',
+    firstName: 'Eskil',
+    lastName: 'Exchange',
+    functions: [{ role: 'exchange-operator', areas: ['exchange'] }],
+  },
+  {
+    username: 'cp-admin',
+    firstName: 'Carla',
+    lastName: 'Parker',
+    functions: [{ role: 'cp-admin', areas: COUNTRIES_AND_EXCHANGE }],
+  },
+  {
+    username: 'vehicle-keeper',
+    firstName: 'Viktor',
+    lastName: 'Keeper',
+    functions: [{ role: 'vehicle-keeper', areas: COUNTRIES_AND_EXCHANGE }],
+  },
+  {
+    username: 'consumer',
+    firstName: 'Connie',
+    lastName: 'Consumer',
+    functions: [{ role: 'consumer', areas: COUNTRIES_AND_EXCHANGE }],
+  },
   {
     username: 'train-run-data-provider',
     firstName: 'Trine',

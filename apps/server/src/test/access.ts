@@ -31,9 +31,9 @@ export async function expectBadTokensRejected(t: TestApp, call: ProtectedCall): 
   const [header, payload, signature = ''] = good.split('.');
   const flipped = `${signature.startsWith('A') ? 'B' : 'A'}${signature.slice(1)}`;
   const claims = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString()) as Record<string, unknown>;
-  const forged = Buffer.from(JSON.stringify({ ...claims, market_functions: ['marketfunction=erex-administrator'] })).toString(
-    'base64url',
-  );
+  const forged = Buffer.from(
+    JSON.stringify({ ...claims, market_functions: ['marketfunction=erex-administrator'] }),
+  ).toString('base64url');
   const cases: Record<string, string | undefined> = {
     'no token': undefined,
     'not a bearer token': `Basic ${Buffer.from('a:b').toString('base64')}`,

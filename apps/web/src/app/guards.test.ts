@@ -15,17 +15,23 @@ describe('route guards (product.md §2)', () => {
   it('needs one allowed role among the functions in the selected area', () => {
     expect(guard('/administration/user/overview', ['settlement-area-responsible'], 'norway')).toBeNull();
     expect(guard('/administration/user/overview', ['vehicle-keeper'], 'norway')).toBe('/unauthorized');
-    expect(guard('/administration/user/viewacrosssettlementareas', ['settlement-area-responsible'], 'norway')).toBe('/unauthorized');
+    expect(guard('/administration/user/viewacrosssettlementareas', ['settlement-area-responsible'], 'norway')).toBe(
+      '/unauthorized',
+    );
     expect(guard('/administration/user/viewacrosssettlementareas', ['erex-administrator'], 'norway')).toBeNull();
   });
 
   it('needs a matching area name where the route defines one', () => {
     expect(guard('/settlementandverification/tpa-settlementprocess', ['erex-administrator'], 'netherlands')).toBeNull();
-    expect(guard('/settlementandverification/tpa-settlementprocess', ['erex-administrator'], 'norway')).toBe('/unauthorized');
+    expect(guard('/settlementandverification/tpa-settlementprocess', ['erex-administrator'], 'norway')).toBe(
+      '/unauthorized',
+    );
     expect(guard('/administration/final-resting-place', ['erex-administrator'], 'exchange')).toBeNull();
     expect(guard('/administration/final-resting-place', ['erex-administrator'], 'sweden')).toBe('/unauthorized');
     expect(guard('/administration/interface/config/configuration', ['erex-administrator'], 'exchange')).toBeNull();
-    expect(guard('/administration/interface/config/configuration', ['erex-administrator'], 'administration')).toBe('/unauthorized');
+    expect(guard('/administration/interface/config/configuration', ['erex-administrator'], 'administration')).toBe(
+      '/unauthorized',
+    );
     expect(guard('/administration/interface/overview', ['erex-administrator'], 'administration')).toBeNull();
     expect(guard('/administration/interface/overview', ['erex-administrator'], 'exchange')).toBe('/unauthorized');
     expect(guard('/administration/settlementconfiguration', ['erex-administrator'], 'denmark')).toBeNull();
@@ -44,9 +50,15 @@ describe('route guards (product.md §2)', () => {
 
   it('audit roles get no run or edit pages', () => {
     expect(guard('/monitor/processes/profile/log', ['audit-settlement-area-responsible'], 'norway')).toBeNull();
-    expect(guard('/monitor/processes/profile/configuration/view', ['audit-settlement-area-responsible'], 'norway')).toBeNull();
-    expect(guard('/monitor/processes/profile/run', ['audit-settlement-area-responsible'], 'norway')).toBe('/unauthorized');
-    expect(guard('/monitor/processes/profile/configuration/edit', ['audit-erex-settlement-operator'], 'norway')).toBe('/unauthorized');
+    expect(
+      guard('/monitor/processes/profile/configuration/view', ['audit-settlement-area-responsible'], 'norway'),
+    ).toBeNull();
+    expect(guard('/monitor/processes/profile/run', ['audit-settlement-area-responsible'], 'norway')).toBe(
+      '/unauthorized',
+    );
+    expect(guard('/monitor/processes/profile/configuration/edit', ['audit-erex-settlement-operator'], 'norway')).toBe(
+      '/unauthorized',
+    );
     expect(guard('/monitor/processes/profile/run', ['settlement-area-responsible'], 'norway')).toBeNull();
   });
 
@@ -76,7 +88,14 @@ describe('route guards (product.md §2)', () => {
       },
     };
     const open: AppRoute = { path: '/y', roles: ['consumer'] };
-    const input = { authenticated: true, roles: ['consumer'] as Role[], area: 'norway' as const, from: '/a', to: '/x', market };
+    const input = {
+      authenticated: true,
+      roles: ['consumer'] as Role[],
+      area: 'norway' as const,
+      from: '/a',
+      to: '/x',
+      market,
+    };
     expect(guardRedirect({ ...input, chain: [route] })).toBe('/unauthorized');
     expect(seen).toEqual([[['consumer'], '/a', '/x', market]]);
     expect(guardRedirect({ ...input, chain: [open] })).toBeNull();

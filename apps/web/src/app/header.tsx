@@ -15,7 +15,13 @@ export function Header({ auth }: { auth: AppAuth }) {
   const timeZone = useMarketStore((s) => s.timeZone);
   const kind = area?.kind ?? null;
   return (
-    <Group justify="space-between" px="md" py="xs" wrap="nowrap" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
+    <Group
+      justify="space-between"
+      px="md"
+      py="xs"
+      wrap="nowrap"
+      style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}
+    >
       <Group gap="lg" wrap="nowrap">
         <Anchor component={Link} to={logoTarget(roles, kind)} fw={800} size="lg" aria-label={t('shell.home')}>
           Railwatt

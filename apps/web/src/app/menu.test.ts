@@ -10,11 +10,36 @@ const A = 'menu.administration';
 
 /** product.md §2 visibility table, written out per role and area kind (not derived from the route table). */
 const EXPECTED: Record<Role, Record<'belgium' | 'netherlands' | 'exchange' | 'administration', string[]>> = {
-  'erex-administrator': { belgium: [M, S, F, I, A], netherlands: [M, S, F, I, A], exchange: [M, F, I, A], administration: [I, A] },
-  'settlement-area-responsible': { belgium: [M, S, F, I, A], netherlands: [M, S, F, I, A], exchange: [M, F, I], administration: [I, A] },
-  'audit-settlement-area-responsible': { belgium: [M, S, F, I, A], netherlands: [M, S, F, I, A], exchange: [M, F, I], administration: [I, A] },
-  'erex-settlement-operator': { belgium: [M, S, F, I, A], netherlands: [M, S, F, I, A], exchange: [M, F, I], administration: [I, A] },
-  'audit-erex-settlement-operator': { belgium: [M, S, F, I, A], netherlands: [M, S, F, I, A], exchange: [M, F, I], administration: [I, A] },
+  'erex-administrator': {
+    belgium: [M, S, F, I, A],
+    netherlands: [M, S, F, I, A],
+    exchange: [M, F, I, A],
+    administration: [I, A],
+  },
+  'settlement-area-responsible': {
+    belgium: [M, S, F, I, A],
+    netherlands: [M, S, F, I, A],
+    exchange: [M, F, I],
+    administration: [I, A],
+  },
+  'audit-settlement-area-responsible': {
+    belgium: [M, S, F, I, A],
+    netherlands: [M, S, F, I, A],
+    exchange: [M, F, I],
+    administration: [I, A],
+  },
+  'erex-settlement-operator': {
+    belgium: [M, S, F, I, A],
+    netherlands: [M, S, F, I, A],
+    exchange: [M, F, I],
+    administration: [I, A],
+  },
+  'audit-erex-settlement-operator': {
+    belgium: [M, S, F, I, A],
+    netherlands: [M, S, F, I, A],
+    exchange: [M, F, I],
+    administration: [I, A],
+  },
   'exchange-operator': { belgium: [M, F, I], netherlands: [M, F, I], exchange: [M, F, I], administration: [I] },
   'cp-admin': { belgium: [M, F, I], netherlands: [M, F, I], exchange: [M, F, I], administration: [I] },
   'vehicle-keeper': { belgium: [F], netherlands: [F], exchange: [F], administration: [] },

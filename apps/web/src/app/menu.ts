@@ -14,7 +14,11 @@ export interface MenuItem {
  * The main menu: the sections that carry a menu entry and that the user may open in the selected area.
  * The visibility table of product.md §2 is the sections' own roles and areas, so menu and guard agree.
  */
-export function menuItems(roles: readonly Role[], area: AreaKind | null, routes: readonly AppRoute[] = routeTable): MenuItem[] {
+export function menuItems(
+  roles: readonly Role[],
+  area: AreaKind | null,
+  routes: readonly AppRoute[] = routeTable,
+): MenuItem[] {
   if (area === null) return [];
   return routes
     .filter((r) => r.menu && isEnabled(r) && routePermits(r, roles, area))

@@ -38,7 +38,17 @@ export function ProfileMenu({ displayName }: { displayName: string }) {
         {displayName}
       </UnstyledButton>
       {open ? (
-        <Paper role="menu" aria-label={t('shell.profileMenu')} shadow="md" withBorder p="xs" pos="absolute" right={0} top="100%" style={{ zIndex: 250 }}>
+        <Paper
+          role="menu"
+          aria-label={t('shell.profileMenu')}
+          shadow="md"
+          withBorder
+          p="xs"
+          pos="absolute"
+          right={0}
+          top="100%"
+          style={{ zIndex: 250 }}
+        >
           <Stack gap={4}>
             {LANGUAGES.map((lng) => (
               <UnstyledButton

@@ -1,6 +1,12 @@
 import type { AreaKind, Role } from '@railwatt/contracts';
 import { describe, expect, it } from 'vitest';
-import { errorSummaryTarget, importTarget, loadsProcessingEventErrorCodes, pageVariant, resolveRedirect } from './redirects';
+import {
+  errorSummaryTarget,
+  importTarget,
+  loadsProcessingEventErrorCodes,
+  pageVariant,
+  resolveRedirect,
+} from './redirects';
 import { namedPath, routeChain, routeExists } from './route-table';
 
 const go = (pathname: string, roles: Role[], area: AreaKind = 'norway'): string | null =>

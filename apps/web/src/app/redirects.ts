@@ -87,4 +87,5 @@ export function importTarget(parentPage = 'areasOverview'): string {
 }
 
 /** Exchange and administration areas skip loading processing-event error codes (product.md §2). */
-export const loadsProcessingEventErrorCodes = (area: AreaKind): boolean => area !== 'exchange' && area !== 'administration';
+export const loadsProcessingEventErrorCodes = (area: AreaKind): boolean =>
+  area !== 'exchange' && area !== 'administration';

@@ -25,7 +25,13 @@ export const routeTable: readonly AppRoute[] = [
   reportsRoutes,
   ...masterdataRoutes,
   // No authentication needed (product.md §2).
-  { path: '/unauthorized', titleKey: 'routes.unauthorized', roles: ALL_ROLES, ignoreAuth: true, component: UnauthorizedPage },
+  {
+    path: '/unauthorized',
+    titleKey: 'routes.unauthorized',
+    roles: ALL_ROLES,
+    ignoreAuth: true,
+    component: UnauthorizedPage,
+  },
   // Open to all ten roles.
   { path: '/notfound', titleKey: 'routes.notFound', roles: ALL_ROLES, component: NotFoundPage },
   // A route that matches nothing goes to Not found; the catch-all itself needs no authentication.
@@ -36,11 +42,13 @@ export const isEnabled = (route: AppRoute): boolean => route.enabled !== false;
 
 /** Route objects for matching only (no elements); `handle.route` carries the AppRoute. */
 function matchTree(routes: readonly AppRoute[]): RouteObject[] {
-  return routes.filter(isEnabled).map((route) =>
-    route.index
-      ? { index: true, handle: { route } }
-      : { path: route.path, handle: { route }, children: route.children ? matchTree(route.children) : undefined },
-  );
+  return routes
+    .filter(isEnabled)
+    .map((route) =>
+      route.index
+        ? { index: true, handle: { route } }
+        : { path: route.path, handle: { route }, children: route.children ? matchTree(route.children) : undefined },
+    );
 }
 
 /** The chain of routes (outermost first) that a pathname matches; empty when nothing matches. */

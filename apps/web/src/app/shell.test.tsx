@@ -56,7 +56,10 @@ afterEach(() => {
 
 describe('the shell', () => {
   it('shows the header, the footer version and asks for an area before one is chosen', async () => {
-    vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>(() => undefined)));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise<Response>(() => undefined)),
+    );
     renderShell('/');
     expect(await screen.findByTestId('user-display-name')).toHaveTextContent('Ada Lovelace');
     expect(screen.getByTestId('app-version')).toHaveTextContent(VERSION_STRING);
@@ -74,13 +77,11 @@ describe('the shell', () => {
     expect(fetch.mock.calls[0]![0]).toBe('/api/user/settlementareas');
     expect(screen.getByTestId('selected-timezone')).toHaveTextContent('Europe/Brussels');
     const nav = screen.getByRole('navigation', { name: /main/i });
-    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual([
-      'Monitor',
-      'Settlement and verification',
-      'Fleet',
-      'Infrastructure',
-      'Administration',
-    ]);
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual(['Monitor', 'Settlement and verification', 'Fleet', 'Infrastructure', 'Administration']);
     expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument();
     expect(screen.getByText('Welcome to Belgium')).toBeInTheDocument();
     expect(screen.getByTestId('not-built')).toBeInTheDocument();
@@ -88,12 +89,17 @@ describe('the shell', () => {
   });
 
   it('switching area refreshes the token and lands a consumer on settlement base verification', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify(AREAS), { status: 200 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify(AREAS), { status: 200 })),
+    );
     const router = renderShell('/');
     await waitFor(() => expect(screen.getByTestId('area-selector')).toHaveValue('Belgium'));
     await userEvent.click(screen.getByTestId('area-selector'));
     await userEvent.click(await screen.findByRole('option', { name: 'Norway' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/settlementandverification/settlementbaseverification'));
+    await waitFor(() =>
+      expect(router.state.location.pathname).toBe('/settlementandverification/settlementbaseverification'),
+    );
     expect(auth.refreshToken).toHaveBeenCalled();
     expect(screen.getByTestId('selected-timezone')).toHaveTextContent('Europe/Oslo');
     expect(await screen.findByRole('heading', { level: 1, name: 'Settlement base verification' })).toBeInTheDocument();
@@ -102,7 +108,10 @@ describe('the shell', () => {
   });
 
   it('sends a user without the role to /unauthorized and an unknown path to /notfound', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify(AREAS), { status: 200 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify(AREAS), { status: 200 })),
+    );
     const router = renderShell('/administration/user/viewacrosssettlementareas');
     await waitFor(() => expect(router.state.location.pathname).toBe('/unauthorized'));
     expect(await screen.findByRole('heading', { level: 1, name: 'Unauthorized' })).toBeInTheDocument();
@@ -114,7 +123,10 @@ describe('the shell', () => {
   });
 
   it('logs out through the auth module', async () => {
-    vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>(() => undefined)));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise<Response>(() => undefined)),
+    );
     renderShell('/');
     await userEvent.click(await screen.findByTestId('logout'));
     expect(auth.signOut).toHaveBeenCalled();
@@ -131,14 +143,11 @@ describe('profile menu', () => {
     );
     fireEvent.click(screen.getByTestId('user-display-name'));
     const menu = screen.getByRole('menu');
-    expect(within(menu).getAllByRole('menuitemradio').map((b) => b.textContent)).toEqual([
-      'English',
-      'Dansk',
-      'Norsk bokmål',
-      'Svenska',
-      'Suomi',
-      'Español',
-    ]);
+    expect(
+      within(menu)
+        .getAllByRole('menuitemradio')
+        .map((b) => b.textContent),
+    ).toEqual(['English', 'Dansk', 'Norsk bokmål', 'Svenska', 'Suomi', 'Español']);
     fireEvent.blur(screen.getByTestId('user-display-name'));
     act(() => vi.advanceTimersByTime(99));
     expect(screen.getByRole('menu')).toBeInTheDocument();

@@ -4,7 +4,8 @@ import { AREA_KINDS, COUNTRY_AREA_NAMES, ROLES, type AreaKind, type Role } from 
 
 export const ALL: readonly Role[] = ROLES;
 
-export const without = (roles: readonly Role[], ...excluded: Role[]): Role[] => roles.filter((r) => !excluded.includes(r));
+export const without = (roles: readonly Role[], ...excluded: Role[]): Role[] =>
+  roles.filter((r) => !excluded.includes(r));
 
 /** The audit roles are read-only: no run or edit pages (product.md §6). */
 export const AUDIT_ROLES: readonly Role[] = ['audit-settlement-area-responsible', 'audit-erex-settlement-operator'];

@@ -11,13 +11,17 @@ const env = (fields: object) => ({ timestamp: '2025-01-01T00:00:00Z', status: 40
 
 describe('API error parsing (calls.md §8)', () => {
   it('400 with a code: one message "translated code: message", code looked up lowercased', () => {
-    expect(apiErrorMessages(new ApiError(400, 'Bad Request', env({ code: 'UNIQUENAME', message: 'Fleet A' })), t)).toEqual([
-      'Name must be unique: Fleet A',
-    ]);
+    expect(
+      apiErrorMessages(new ApiError(400, 'Bad Request', env({ code: 'UNIQUENAME', message: 'Fleet A' })), t),
+    ).toEqual(['Name must be unique: Fleet A']);
   });
 
   it('400 with an errors list: one message per error', () => {
-    const e = new ApiError(400, 'Bad Request', env({ errors: [{ message: 'first' }, { field: 'evn', message: 'second' }] }));
+    const e = new ApiError(
+      400,
+      'Bad Request',
+      env({ errors: [{ message: 'first' }, { field: 'evn', message: 'second' }] }),
+    );
     expect(apiErrorMessages(e, t)).toEqual(['first', 'second']);
   });
 
@@ -27,15 +31,20 @@ describe('API error parsing (calls.md §8)', () => {
 
   it('401 and 403: the status text', () => {
     expect(apiErrorMessages(new ApiError(401, 'Unauthorized', null), t)).toEqual(['Unauthorized']);
-    expect(apiErrorMessages(new ApiError(403, 'Forbidden', env({ status: 403, error: 'Forbidden' })), t)).toEqual(['Forbidden']);
+    expect(apiErrorMessages(new ApiError(403, 'Forbidden', env({ status: 403, error: 'Forbidden' })), t)).toEqual([
+      'Forbidden',
+    ]);
     // HTTP/2 has no reason phrase: the envelope's error stands in.
     expect(apiErrorMessages(new ApiError(403, '', env({ status: 403, error: 'Forbidden' })), t)).toEqual(['Forbidden']);
   });
 
   it('500 with a code: the coded message; without: nothing', () => {
-    expect(apiErrorMessages(new ApiError(500, 'Internal Server Error', env({ status: 500, code: 'process_already_running' })), t)).toEqual([
-      'Process is already running',
-    ]);
+    expect(
+      apiErrorMessages(
+        new ApiError(500, 'Internal Server Error', env({ status: 500, code: 'process_already_running' })),
+        t,
+      ),
+    ).toEqual(['Process is already running']);
     expect(apiErrorMessages(new ApiError(500, 'Internal Server Error', env({ status: 500 })), t)).toEqual([]);
   });
 

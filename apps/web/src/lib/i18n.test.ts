@@ -8,7 +8,18 @@ function keys(tree: unknown, prefix = ''): string[] {
 }
 
 /** The shell's own files (features bring their own and fall back to English until translated). */
-const SHELL_ROOTS = ['shell', 'menu', 'language', 'modal', 'dashboard', 'routes', 'entities', 'processes', 'reports', 'api_error_code'];
+const SHELL_ROOTS = [
+  'shell',
+  'menu',
+  'language',
+  'modal',
+  'dashboard',
+  'routes',
+  'entities',
+  'processes',
+  'reports',
+  'api_error_code',
+];
 
 describe('translations', () => {
   it('English api_error_code texts are the catalogue verbatim', async () => {

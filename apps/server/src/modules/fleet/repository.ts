@@ -42,7 +42,11 @@ type FleetRow = Omit<FleetEntry, 'writable' | 'vkm' | 'nvr' | 'emsId' | 'emsType
  * consumption points and creators are looked up for the rows of the page alone. Another time range
  * picks the latest segment inside it from entity_segment (DISTINCT ON over the partial index).
  */
-export async function fleetPage(ex: Executor, tenant: string, q: FleetQuery): Promise<{ rows: FleetRow[]; total: number }> {
+export async function fleetPage(
+  ex: Executor,
+  tenant: string,
+  q: FleetQuery,
+): Promise<{ rows: FleetRow[]; total: number }> {
   const f = q.filter;
   const conditions: SQL[] = [];
   if (f.evn) conditions.push(sql`AND tu.evn LIKE ${like(f.evn.replace(/[\s-]/g, ''))}`);
@@ -50,7 +54,8 @@ export async function fleetPage(ex: Executor, tenant: string, q: FleetQuery): Pr
   if (f.tractionUnitName) conditions.push(sql`AND lower(tu.name) LIKE ${like(f.tractionUnitName)}`);
   if (f.owners?.length) conditions.push(sql`AND tu.owner_ref = ANY(${sql.param(f.owners)}::text[])`);
   if (q.ownerScope) conditions.push(sql`AND tu.owner_ref = ANY(${sql.param([...q.ownerScope])}::text[])`);
-  if (f.tractionUnitTypes?.length) conditions.push(sql`AND tu.type_ref = ANY(${sql.param(f.tractionUnitTypes)}::text[])`);
+  if (f.tractionUnitTypes?.length)
+    conditions.push(sql`AND tu.type_ref = ANY(${sql.param(f.tractionUnitTypes)}::text[])`);
   if (f.statuses?.length) conditions.push(sql`AND tu.state = ANY(${sql.param(f.statuses)}::text[])`);
   if (!f.includeInactive) conditions.push(sql`AND tu.active`);
   const cpConditions: SQL[] = [];

@@ -210,6 +210,57 @@ describe('domain calls', () => {
     expect(cps.statusCode).toBe(400);
   });
 
+  it('answers 400 invalid_input on every call given a malformed request', async () => {
+    const bad: { method: InjectOptions['method']; url: string; payload?: unknown }[] = [
+      { method: 'GET', url: '/api/domain/spaceship/all' },
+      { method: 'GET', url: '/api/domain/tractionunittype/minimal/all?start=yesterday' },
+      { method: 'GET', url: '/api/domain/organisation/id/not-a-uuid' },
+      { method: 'GET', url: '/api/domain/organisation/versions/not-a-uuid' },
+      { method: 'GET', url: '/api/domain/organisation/like?maxResult=0' },
+      { method: 'POST', url: '/api/domain/fleet?size=0', payload: {} },
+      { method: 'GET', url: '/api/domain/fleet/areas?end=soon' },
+      { method: 'POST', url: '/api/domain/query', payload: { matchers: [] } },
+      { method: 'POST', url: '/api/domain/resolve/minimal', payload: { refs: 'all' } },
+      {
+        method: 'POST',
+        url: '/api/domain/tractionunit/minimal/consumption-point-exchange',
+        payload: { organisations: ['x'] },
+      },
+      {
+        method: 'POST',
+        url: '/api/domain/tractionunit/filtered-by-types-and-organisations',
+        payload: { tractionUnitTypes: ['x'] },
+      },
+      { method: 'POST', url: '/api/domain/tractionunit/resolve/cpid', payload: { identifiers: [] } },
+      { method: 'POST', url: '/api/domain/tractionunit/save', payload: { consumptionPoints: [] } },
+      { method: 'POST', url: '/api/domain/save', payload: { name: 'no type' } },
+      {
+        method: 'POST',
+        url: '/api/domain/status',
+        payload: { action: 'explode', type: 'TractionUnit', uuids: [], timeRange: {} },
+      },
+      { method: 'GET', url: '/api/domain/infrastructure/options/eusa?start=x' },
+      { method: 'GET', url: '/api/domain/settlementarea/id/norway' },
+      { method: 'GET', url: '/api/domain/organisations?includeInactive=maybe' },
+      { method: 'GET', url: '/api/domain/organisations/areas/minimal?start=x' },
+      { method: 'GET', url: '/api/domain/organisations/spaceagency/all' },
+      { method: 'GET', url: '/api/domain/organisations/branch/all?end=x' },
+      { method: 'GET', url: '/api/domain/organisations/filteredOrganisations?organisationTypes=PIRATE' },
+    ];
+    for (const c of bad) {
+      const response = await call(ADMIN, {
+        method: c.method,
+        url: c.url,
+        payload: c.payload as InjectOptions['payload'],
+      });
+      expect({ url: c.url, status: response.statusCode, code: response.json().code }).toEqual({
+        url: c.url,
+        status: 400,
+        code: 'invalid_input',
+      });
+    }
+  });
+
   it('saves with a dotted type and refuses a second entity of the same name with the verbatim message', async () => {
     const first = await call(SAR, {
       method: 'POST',

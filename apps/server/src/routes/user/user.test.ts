@@ -24,7 +24,12 @@ describe('user calls', () => {
     const response = await get('/api/user/me', 'keeper-cpadmin');
     expect(response.statusCode).toBe(200);
     const me = meSchema.parse(response.json());
-    expect(me).toMatchObject({ username: 'keeper-cpadmin', firstName: 'Kari', lastName: 'Keeper', displayName: 'Kari Keeper' });
+    expect(me).toMatchObject({
+      username: 'keeper-cpadmin',
+      firstName: 'Kari',
+      lastName: 'Keeper',
+      displayName: 'Kari Keeper',
+    });
     expect(me.marketFunctions).toHaveLength(20);
     expect(me.marketFunctions).toContainEqual({ role: 'vehicle-keeper', areaId: t.areaUuid('exchange') });
   });
@@ -33,14 +38,20 @@ describe('user calls', () => {
     const response = await t.app.inject({
       method: 'GET',
       url: '/api/user/me',
-      headers: { authorization: `Bearer ${await t.tokenFor('exchange-operator')}`, 'current-tenant-id': t.areaUuid('norway') },
+      headers: {
+        authorization: `Bearer ${await t.tokenFor('exchange-operator')}`,
+        'current-tenant-id': t.areaUuid('norway'),
+      },
     });
     expect(response.statusCode).toBe(200);
   });
 
   it('GET /api/user/settlementareas lists the areas in which the user holds a function', async () => {
     const list = async (username: string) =>
-      z.array(settlementAreaSchema).parse((await get('/api/user/settlementareas', username)).json()).map((a) => a.name);
+      z
+        .array(settlementAreaSchema)
+        .parse((await get('/api/user/settlementareas', username)).json())
+        .map((a) => a.name);
     expect(await list('erex-administrator')).toHaveLength(11);
     expect(await list('exchange-operator')).toEqual(['Exchange']);
     expect(await list('settlement-area-responsible')).toContain('Administration');

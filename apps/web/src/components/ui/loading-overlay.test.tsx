@@ -46,7 +46,10 @@ describe('loading overlay', () => {
       </MantineProvider>,
     );
     act(() => {
-      void client.fetchQuery({ queryKey: ['quick'], queryFn: () => new Promise<number>((r) => setTimeout(() => r(1), 300)) });
+      void client.fetchQuery({
+        queryKey: ['quick'],
+        queryFn: () => new Promise<number>((r) => setTimeout(() => r(1), 300)),
+      });
     });
     await act(async () => {
       await vi.advanceTimersByTimeAsync(1000);

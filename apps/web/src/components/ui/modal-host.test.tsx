@@ -22,7 +22,15 @@ describe('modal host', () => {
     const yes = vi.fn();
     const no = vi.fn();
     const router = renderHost();
-    act(() => useModalStore.getState().open({ type: 'userConfirmation', message: 'Sure?', yesAction: yes, noAction: no, redirectTo: '/fleet/overview' }));
+    act(() =>
+      useModalStore.getState().open({
+        type: 'userConfirmation',
+        message: 'Sure?',
+        yesAction: yes,
+        noAction: no,
+        redirectTo: '/fleet/overview',
+      }),
+    );
     expect(screen.getByText('Sure?')).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Yes' }));
     expect(yes).toHaveBeenCalled();
@@ -31,14 +39,21 @@ describe('modal host', () => {
     expect(router.state.location.pathname).toBe('/fleet/overview');
   });
 
-  it.each(['entities_upload', 'timeseries_upload', 'organisation_upload', 'serviceaccount_upload', 'setactive', 'setinactive', 'retire', 'approve', 'unapprove'] as const)(
-    'opens and closes the %s shell',
-    (type) => {
-      renderHost();
-      act(() => useModalStore.getState().open({ type }));
-      expect(screen.getByTestId('not-built')).toBeInTheDocument();
-      fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
-      expect(useModalStore.getState().modal.type).toBe('none');
-    },
-  );
+  it.each([
+    'entities_upload',
+    'timeseries_upload',
+    'organisation_upload',
+    'serviceaccount_upload',
+    'setactive',
+    'setinactive',
+    'retire',
+    'approve',
+    'unapprove',
+  ] as const)('opens and closes the %s shell', (type) => {
+    renderHost();
+    act(() => useModalStore.getState().open({ type }));
+    expect(screen.getByTestId('not-built')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(useModalStore.getState().modal.type).toBe('none');
+  });
 });

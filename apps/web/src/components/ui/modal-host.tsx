@@ -4,7 +4,12 @@ import { useNavigate } from 'react-router';
 import { useModalStore, type ModalType } from '../../lib/stores/modal-store';
 import { NotBuilt } from './not-built';
 
-const UPLOADS: readonly ModalType[] = ['entities_upload', 'timeseries_upload', 'organisation_upload', 'serviceaccount_upload'];
+const UPLOADS: readonly ModalType[] = [
+  'entities_upload',
+  'timeseries_upload',
+  'organisation_upload',
+  'serviceaccount_upload',
+];
 const SET_STATUS: readonly ModalType[] = ['setactive', 'setinactive', 'retire', 'approve', 'unapprove'];
 const YES_NO: readonly ModalType[] = ['userConfirmation', 'userConfirmationNew'];
 

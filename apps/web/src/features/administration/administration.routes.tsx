@@ -56,7 +56,10 @@ export const administrationRoutes: AppRoute = {
   menu: { labelKey: 'menu.administration', order: 5 },
   children: [
     { index: true, roles: ADMIN_ROLES, redirectTo: 'entities/overview' },
-    page('user/registration', 'routes.administration.userRegistration', { roles: ADMIN_WRITE, names: ['userRegistration'] }),
+    page('user/registration', 'routes.administration.userRegistration', {
+      roles: ADMIN_WRITE,
+      names: ['userRegistration'],
+    }),
     page('user/overview', 'routes.administration.userOverview'),
     adminOnly('user/registeracrosssettlementareas', 'routes.administration.userRegisterAcross'),
     adminOnly('user/viewacrosssettlementareas', 'routes.administration.userViewAcross'),

@@ -63,17 +63,29 @@ export const MONITOR_PROCESSES: readonly ProcessSpec[] = [
   { name: 'metered-energy-aggregation', run: true, configuration: 'edit' },
 ];
 
-function processPage(process: string, path: string, titleKey: string, roles: AppRoute['roles'], extra: Partial<AppRoute> = {}): AppRoute {
+function processPage(
+  process: string,
+  path: string,
+  titleKey: string,
+  roles: AppRoute['roles'],
+  extra: Partial<AppRoute> = {},
+): AppRoute {
   return { path, titleKey, titleArgs: { process: `processes.${process}` }, roles, component: MonitorScreen, ...extra };
 }
 
 /** A configuration page with view and edit children (read-only configurations have no edit). */
-function configuration(process: string, path: string, mode: 'edit' | 'read-only', areas?: readonly AreaKind[]): AppRoute {
+function configuration(
+  process: string,
+  path: string,
+  mode: 'edit' | 'read-only',
+  areas?: readonly AreaKind[],
+): AppRoute {
   const children: AppRoute[] = [
     { index: true, roles: PROCESS_VIEW, redirectTo: 'view' },
     processPage(process, 'view', 'routes.monitor.process.configurationView', PROCESS_VIEW),
   ];
-  if (mode === 'edit') children.push(processPage(process, 'edit', 'routes.monitor.process.configurationEdit', PROCESS_WRITE));
+  if (mode === 'edit')
+    children.push(processPage(process, 'edit', 'routes.monitor.process.configurationEdit', PROCESS_WRITE));
   return { path, roles: PROCESS_VIEW, ...(areas ? { areas } : {}), children };
 }
 

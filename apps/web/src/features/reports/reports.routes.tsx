@@ -53,7 +53,13 @@ function reportRoute(report: (typeof REPORTS)[number]): AppRoute {
   const titleArgs = { report: `reports.${report.name}` };
   const children: AppRoute[] = [];
   if (report.schedule) {
-    children.push({ path: 'schedule', titleKey: 'routes.reports.schedule', titleArgs, roles: REPORT_ROLES, component: ReportsScreen });
+    children.push({
+      path: 'schedule',
+      titleKey: 'routes.reports.schedule',
+      titleArgs,
+      roles: REPORT_ROLES,
+      component: ReportsScreen,
+    });
   }
   return {
     path: report.name,
@@ -73,7 +79,12 @@ export const reportsRoutes: AppRoute = {
   areas: areasExcept('administration'),
   children: [
     { index: true, titleKey: 'routes.reports.section', roles: REPORT_ROLES, component: ReportsScreen },
-    { path: 'schedules/:report', titleKey: 'routes.reports.scheduleOverview', roles: REPORT_ROLES, component: ReportsScreen },
+    {
+      path: 'schedules/:report',
+      titleKey: 'routes.reports.scheduleOverview',
+      roles: REPORT_ROLES,
+      component: ReportsScreen,
+    },
     ...REPORTS.map(reportRoute),
   ],
 };

@@ -30,7 +30,13 @@ function pages(prefix: '' | 'tpa-'): AppRoute[] {
       component: SettlementScreen,
       ...extra(),
     },
-    { path: `${prefix}settlementprocess`, titleKey: title('process'), roles: SETTLEMENT_ROLES, component: SettlementScreen, ...extra() },
+    {
+      path: `${prefix}settlementprocess`,
+      titleKey: title('process'),
+      roles: SETTLEMENT_ROLES,
+      component: SettlementScreen,
+      ...extra(),
+    },
     {
       path: `${prefix}settlementconfiguration/view`,
       titleKey: title('configurationView'),
@@ -62,5 +68,9 @@ export const settlementRoutes: AppRoute = {
   roles: SETTLEMENT_ROLES,
   areas: COUNTRIES,
   menu: { labelKey: 'menu.settlement', order: 2 },
-  children: [{ index: true, roles: SETTLEMENT_ROLES, redirectTo: 'settlementbaseverification' }, ...pages(''), ...pages('tpa-')],
+  children: [
+    { index: true, roles: SETTLEMENT_ROLES, redirectTo: 'settlementbaseverification' },
+    ...pages(''),
+    ...pages('tpa-'),
+  ],
 };

@@ -113,7 +113,9 @@ describe('API client', () => {
   });
 
   it('turns a network failure into ApiError status 0 (no response)', async () => {
-    const fetch = vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))) as unknown as typeof globalThis.fetch;
+    const fetch = vi.fn(async () =>
+      Promise.reject(new TypeError('Failed to fetch')),
+    ) as unknown as typeof globalThis.fetch;
     const error = await client(fetch)
       .request('/x')
       .catch((e: unknown) => e);

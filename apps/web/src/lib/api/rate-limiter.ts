@@ -15,7 +15,10 @@ interface Waiter {
  * A sliding-window limiter with a FIFO queue: at most `requests` starts in any `perMs` window
  * (calls.md §7: at most 5 requests per second). Waiters start in the order they asked.
  */
-export function createRateLimiter(limit: { requests: number; perMs: number }, now: () => number = Date.now): RateLimiter {
+export function createRateLimiter(
+  limit: { requests: number; perMs: number },
+  now: () => number = Date.now,
+): RateLimiter {
   const starts: number[] = [];
   const queue: Waiter[] = [];
   let timer: ReturnType<typeof setTimeout> | null = null;

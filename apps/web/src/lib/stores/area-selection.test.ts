@@ -17,7 +17,13 @@ const area = (n: number, name: string, settlementPartner = true): SettlementArea
   timeZone: 'Europe/Oslo',
   settlementPartner,
 });
-const LIST = [area(1, 'Sweden'), area(2, 'Norway'), area(3, 'Exchange'), area(4, 'Denmark', false), area(5, 'Administration')];
+const LIST = [
+  area(1, 'Sweden'),
+  area(2, 'Norway'),
+  area(3, 'Exchange'),
+  area(4, 'Denmark', false),
+  area(5, 'Administration'),
+];
 const consumer: MarketFunction[] = [{ role: 'consumer', areaId: null }];
 const admin: MarketFunction[] = [{ role: 'erex-administrator', areaId: uuid(5) }];
 
@@ -30,7 +36,13 @@ describe('areas offered in the selector (product.md §1)', () => {
     const options = toAreaOptions([...LIST, area(6, 'Nether Lands')], consumer);
     expect(options.map((a) => a.name)).toEqual(['Administration', 'Exchange', 'Nether Lands', 'Norway', 'Sweden']);
     expect(options[2]).toMatchObject({ name: 'Nether Lands', key: 'netherlands', kind: 'netherlands' });
-    expect(options[3]).toMatchObject({ name: 'Norway', key: 'norway', kind: 'norway', uuid: uuid(2), tenantId: uuid(2) });
+    expect(options[3]).toMatchObject({
+      name: 'Norway',
+      key: 'norway',
+      kind: 'norway',
+      uuid: uuid(2),
+      tenantId: uuid(2),
+    });
   });
 
   it('drops and logs an area of unknown type', () => {
@@ -84,7 +96,9 @@ describe('landing after a switch', () => {
   });
   it('other areas go to settlement base verification for a consumer, else /', () => {
     expect(landingAfterSwitch('norway', ['consumer'])).toBe(SETTLEMENT_BASE_VERIFICATION_PATH);
-    expect(landingAfterSwitch('norway', ['consumer', 'train-run-data-provider'])).toBe(SETTLEMENT_BASE_VERIFICATION_PATH);
+    expect(landingAfterSwitch('norway', ['consumer', 'train-run-data-provider'])).toBe(
+      SETTLEMENT_BASE_VERIFICATION_PATH,
+    );
     expect(landingAfterSwitch('norway', ['consumer', 'erex-administrator'])).toBe('/');
     expect(landingAfterSwitch('spain', ['cp-admin'])).toBe('/');
   });

@@ -40,7 +40,10 @@ export interface AreaStorage {
 
 const browserStorage = (): AreaStorage => ({ session: window.sessionStorage, local: window.localStorage });
 
-export function storedAreaIds(storage: AreaStorage = browserStorage()): { session: string | null; local: string | null } {
+export function storedAreaIds(storage: AreaStorage = browserStorage()): {
+  session: string | null;
+  local: string | null;
+} {
   return { session: storage.session.getItem(AREA_STORAGE_KEY), local: storage.local.getItem(AREA_STORAGE_KEY) };
 }
 

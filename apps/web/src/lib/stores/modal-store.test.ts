@@ -12,8 +12,21 @@ afterEach(() => vi.useRealTimers());
 describe('modal store (product.md §4)', () => {
   it('knows every modal type of the spec', () => {
     expect(MODAL_TYPES).toEqual([
-      'none', 'confirmation', 'progress', 'error', 'entities_upload', 'timeseries_upload', 'organisation_upload',
-      'serviceaccount_upload', 'userConfirmation', 'userConfirmationNew', 'setactive', 'setinactive', 'retire', 'approve', 'unapprove',
+      'none',
+      'confirmation',
+      'progress',
+      'error',
+      'entities_upload',
+      'timeseries_upload',
+      'organisation_upload',
+      'serviceaccount_upload',
+      'userConfirmation',
+      'userConfirmationNew',
+      'setactive',
+      'setinactive',
+      'retire',
+      'approve',
+      'unapprove',
     ]);
   });
 
