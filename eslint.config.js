@@ -1,8 +1,11 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { readdirSync } from 'node:fs';
 import globals from 'globals';
+
+const WEB_FEATURES = readdirSync(new URL('./apps/web/src/features', import.meta.url));
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/data/**', '**/.tsbuild/**', 'apps/web/public/**'] },
@@ -11,9 +14,13 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     plugins: { 'import-x': importX },
+    // The TypeScript resolver maps our `.js` specifiers to the `.ts` sources, so that the boundary and
+    // cycle rules below actually see every import (the plain node resolver silently resolves nothing).
+    settings: {
+      'import-x/resolver': { typescript: { project: ['tsconfig.base.json'] }, node: true },
+    },
     // The built-in resolver, so that packages resolved only through `exports` (vitest/config,
     // @vitejs/plugin-react) do not fall back to the legacy 'node' resolver, which is not installed.
-    settings: { 'import-x/resolver-next': [createNodeResolver()] },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -36,7 +43,7 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      // No feature imports another feature (STYLE.md §2); compose them in app/.
+      // Layers: app -> features -> components/lib.
       'import-x/no-restricted-paths': [
         'error',
         {
@@ -44,6 +51,12 @@ export default tseslint.config(
             { target: './apps/web/src/lib', from: './apps/web/src/features' },
             { target: './apps/web/src/components', from: './apps/web/src/features' },
             { target: './apps/web/src/features', from: './apps/web/src/app' },
+            // No feature imports another feature (STYLE.md §2); compose them in app/.
+            ...WEB_FEATURES.map((feature) => ({
+              target: `./apps/web/src/features/${feature}`,
+              from: './apps/web/src/features',
+              except: [`./${feature}`],
+            })),
           ],
         },
       ],

@@ -119,6 +119,33 @@ describe('fleet', () => {
     await page.context().close();
   });
 
+  it('an area responsible sets the unit inactive from a date with a comment and the history shows it', async () => {
+    expect(uuid).not.toBe('');
+    const page = await signedIn('settlement-area-responsible', 'Belgium');
+    await page.goto(`${baseUrl()}/fleet/overview?mode=OWN_READ_WRITE&evn=${EVN}`);
+    const row = page.getByTestId('fleet-row').filter({ hasText: EVN });
+    await row.waitFor();
+    await row.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Set status' }).click();
+    await page.getByRole('menuitem', { name: 'Set inactive' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    await page.getByTestId('set-status-from').fill('01.01.2025');
+    await page.keyboard.press('Tab');
+    await dialog.getByRole('textbox', { name: 'Comment' }).fill(`taken out of service ${stamp}`);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByText('success change').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+
+    await page.goto(`${baseUrl()}/fleet/segmentshistory?uuid=${uuid}&type=tractionunit`);
+    const table = page.getByTestId('segments-table');
+    await table.waitFor();
+    const inactive = table.locator('tbody tr').filter({ hasNotText: 'replaced' }).filter({ hasText: 'INACTIVE' });
+    await expect.poll(() => inactive.count()).toBe(1);
+    expect(await inactive.textContent()).toContain(`taken out of service ${stamp}`);
+    expect(await inactive.textContent()).toContain('01.01.2025');
+    await page.context().close();
+  });
+
   it('imports a 500-row workbook with one bad row: nothing is stored and the error names the row', async () => {
     const workbook = new ExcelJS.Workbook();
     const sheet = workbook.addWorksheet('TractionUnit');

@@ -16,6 +16,8 @@ import { docsPlugin } from './plugins/docs.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { webPlugin } from './plugins/web.js';
 import { domainRoutes } from './routes/domain/index.js';
+import { organisationExtraRoutes } from './routes/domain/organisations-extra.js';
+import { userDomainRoutes } from './routes/domain/users.js';
 import { excelRoutes } from './routes/excel/index.js';
 import { userRoutes } from './routes/user/index.js';
 
@@ -124,6 +126,9 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
   if (identity) await app.register(identityPlugin, { identity, database });
   await app.register(userRoutes, { prefix: '/api/user', database });
   await app.register(domainRoutes, { prefix: '/api/domain', database });
+  // Beside domainRoutes rather than inside it, so routes/domain/index.ts stays one list per concern.
+  await app.register(userDomainRoutes, { prefix: '/api/domain/users', database });
+  await app.register(organisationExtraRoutes, { prefix: '/api/domain/organisations', database });
   await app.register(excelRoutes, { prefix: '/api/excel', database });
   await app.register(webPlugin, { webDist: config.webDist });
 

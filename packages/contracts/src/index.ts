@@ -7,3 +7,4 @@ export * from './constants.js';
 export * from './client-config.js';
 export * from './domain/index.js';
 export * from './excel.js';
+export * from './time.js';

@@ -1,4 +1,11 @@
-import { AREA_KINDS, COUNTRY_AREA_NAMES, ROLES, type AreaKind, type Role } from '@railwatt/contracts';
+import {
+  AREA_KINDS,
+  COUNTRY_AREA_NAMES,
+  ROLES,
+  SETTLEMENT_ROLE_GROUP,
+  type AreaKind,
+  type Role,
+} from '@railwatt/contracts';
 
 /** Role lists and area lists the route files compose. Choices where the spec is silent are commented there. */
 
@@ -11,6 +18,15 @@ export const without = (roles: readonly Role[], ...excluded: Role[]): Role[] =>
 export const AUDIT_ROLES: readonly Role[] = ['audit-settlement-area-responsible', 'audit-erex-settlement-operator'];
 
 export const ADMINISTRATOR: readonly Role[] = ['erex-administrator'];
+
+/**
+ * The settlement role group without the train-run-data provider: erex-administrator, both area
+ * responsibles, the settlement operators and consumer (the menu table's Settlement and Administration rows).
+ */
+export const SETTLEMENT_STAFF: readonly Role[] = without(SETTLEMENT_ROLE_GROUP, 'train-run-data-provider');
+
+/** Registration, import and edit pages among `roles`: not the read-only audit roles, not the consumer (view access). */
+export const writersAmong = (roles: readonly Role[]): Role[] => without(roles, ...AUDIT_ROLES, 'consumer');
 
 /** The nine country areas. */
 export const COUNTRIES: readonly AreaKind[] = COUNTRY_AREA_NAMES;

@@ -59,6 +59,16 @@ export interface AppRoute {
   children?: AppRoute[];
 }
 
+/**
+ * A feature's page builder: each page gets the feature's defaults (its roles, its screen ...), which
+ * `extra` overrides where a page differs.
+ */
+export function pageBuilder(
+  defaults: Pick<AppRoute, 'roles'> & Partial<AppRoute>,
+): (path: string, titleKey: string, extra?: Partial<AppRoute>) => AppRoute {
+  return (path, titleKey, extra = {}) => ({ path, titleKey, ...defaults, ...extra });
+}
+
 /** React.lazy for a named export (the house style has no default exports). */
 export function lazyScreen<K extends string>(
   load: () => Promise<Record<K, ComponentType<ScreenProps>>>,

@@ -6,3 +6,4 @@ export * from './administration.js';
 export * from './infrastructure.js';
 export * from './fleet.js';
 export * from './kind-schemas.js';
+export * from './user.js';

@@ -55,6 +55,21 @@ export function writesOnlyOwnFleet(actor: Actor): boolean {
   return actor.roles.includes('vehicle-keeper') && !actor.roles.some((r) => FLEET_WRITERS.includes(r));
 }
 
+/**
+ * Roles that act for the whole settlement area rather than for an organisation. For them the fleet's
+ * "own data" search modes cover every unit of the area; for the others (vehicle keeper, cp-admin,
+ * exchange operator, consumer) "own" means the units of the organisations they belong to.
+ */
+const AREA_WIDE_ROLES: readonly Role[] = [
+  'erex-administrator',
+  'settlement-area-responsible',
+  'audit-settlement-area-responsible',
+  'erex-settlement-operator',
+  'audit-erex-settlement-operator',
+];
+
+export const ownDataIsWholeArea = (actor: Actor): boolean => actor.roles.some((r) => AREA_WIDE_ROLES.includes(r));
+
 /** product.md §6: only the erex-administrator approves traction unit types. */
 export const mayApprove = (actor: Actor, kind: EntityKind): boolean =>
   kind !== 'tractionunittype' || actor.roles.includes('erex-administrator');

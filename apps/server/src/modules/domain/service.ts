@@ -17,7 +17,7 @@ import {
   type TimeRange,
   type VersionedEntity,
 } from '@railwatt/contracts';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { ApiError } from '../../errors.js';
 import { checkAreas, type PlannedArea } from '../infrastructure/checks.js';
 import { exchangeAdminsOf, organisationsOfUser } from '../organisation/repository.js';
@@ -148,6 +148,24 @@ export interface ListParams {
   includeInactive: boolean;
 }
 
+/**
+ * Every entity of the kind with a segment in the window, shaped by `shape` from its segments and the
+ * latest of them (greatest end in the window), ordered by name. The list calls differ only in shape.
+ */
+async function listLatest<T extends { name: string }>(
+  ex: Executor,
+  tenant: string,
+  kind: EntityKind,
+  params: ListParams,
+  shape: (group: SegmentRow[], latest: SegmentRow) => T,
+  extra?: SQL,
+): Promise<T[]> {
+  const segments = await listSegments(ex, tenant, [kind], params, extra);
+  return groupByEntity(segments)
+    .map((group) => shape(group, latestOf(group, params.window)!))
+    .sort(byName);
+}
+
 /** GET /domain/{type}/all: every entity with a segment in the window, the latest one merged. */
 export async function listEntities(
   ex: Executor,
@@ -155,10 +173,7 @@ export async function listEntities(
   kind: EntityKind,
   params: ListParams,
 ): Promise<VersionedEntity[]> {
-  const segments = await listSegments(ex, tenant, [kind], params);
-  return groupByEntity(segments)
-    .map((group) => toEntity(kind, group, latestOf(group, params.window)!))
-    .sort(byName);
+  return listLatest(ex, tenant, kind, params, (group, latest) => toEntity(kind, group, latest));
 }
 
 /** GET /domain/{type}/minimal/all. */
@@ -168,10 +183,7 @@ export async function listMinimal(
   kind: EntityKind,
   params: ListParams,
 ): Promise<MinimalEntity[]> {
-  const segments = await listSegments(ex, tenant, [kind], params);
-  return groupByEntity(segments)
-    .map((group) => toMinimal(kind, latestOf(group, params.window)!))
-    .sort(byName);
+  return listLatest(ex, tenant, kind, params, (_group, latest) => toMinimal(kind, latest));
 }
 
 /** GET /domain/{type}/id/{uuid}: the segment nearest refTime (default now) merged; segments limited to the window. */
@@ -223,17 +235,15 @@ export async function queryEntities(ex: Executor, tenant: string, query: DomainQ
     return sql`AND (m.attributes ->> ${field} = ANY(${values}::text[])
       OR (jsonb_typeof(m.attributes -> ${field}) = 'array' AND m.attributes -> ${field} ?| ${values}::text[]))`;
   });
-  const window = query.timeRange ?? DEFAULT_RANGE;
-  const segments = await listSegments(
+  const params = { window: query.timeRange ?? DEFAULT_RANGE, includeInactive: true };
+  return listLatest(
     ex,
     tenant,
-    [kind],
-    { window, includeInactive: true },
+    kind,
+    params,
+    (group, latest) => toEntity(kind, group, latest),
     sql.join(conditions, sql` `),
   );
-  return groupByEntity(segments)
-    .map((group) => toEntity(kind, group, latestOf(group, window)!))
-    .sort(byName);
 }
 
 /** POST /domain/resolve/minimal: refs of any kind in this tenant; unknown refs are left out. */
@@ -256,6 +266,15 @@ export interface SavedEntity {
   kind: EntityKind;
   created: boolean;
 }
+
+/** A field that an existing entity may not change (its kind, a traction unit's EVN). */
+const immutable = (index: number, uuid: string, field: string): RecordError => ({
+  index,
+  uuid,
+  field,
+  code: 'immutableproperty',
+  message: `${field}: ${ERROR_CODES.immutableproperty}`,
+});
 
 function fail(errors: RecordError[]): never {
   if (errors.length === 1) {
@@ -482,23 +501,11 @@ export async function saveEntities(
       continue;
     }
     if (existing && existing.type !== record.kind) {
-      structural.push({
-        index: record.index,
-        uuid,
-        field: 'type',
-        code: 'immutableproperty',
-        message: `type: ${ERROR_CODES.immutableproperty}`,
-      });
+      structural.push(immutable(record.index, uuid, 'type'));
       continue;
     }
     if (record.kind === 'tractionunit' && existing?.segments.some((s) => s.attributes.evn !== record.attributes.evn)) {
-      structural.push({
-        index: record.index,
-        uuid,
-        field: 'evn',
-        code: 'immutableproperty',
-        message: `evn: ${ERROR_CODES.immutableproperty}`,
-      });
+      structural.push(immutable(record.index, uuid, 'evn'));
       continue;
     }
     const latest = existing ? latestOf(existing.segments) : undefined;

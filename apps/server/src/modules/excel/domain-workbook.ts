@@ -1,6 +1,7 @@
 import {
   ENTITY_STATES,
   toEntityKind,
+  wallClockToInstant,
   type EntityKind,
   type EntityState,
   type SheetFailure,
@@ -61,30 +62,7 @@ class CellError {
 // ---------------------------------------------------------------------------------------------
 // Dates. Exports write exact instants (ISO 8601 with Z). People may type a date ('2024-01-31',
 // '31.01.2024', the spec's dd.MM.yyyy) or enter a date cell; those are wall-clock times of the
-// tenant's time zone.
-
-function zoneOffsetMs(utcMs: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(new Date(utcMs));
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
-  return asUtc - Math.floor(utcMs / 1000) * 1000;
-}
-
-/** The instant at which the wall clock of `timeZone` shows the given UTC-encoded wall time. */
-export function wallClockToInstant(wallUtcMs: number, timeZone: string): Date {
-  const first = wallUtcMs - zoneOffsetMs(wallUtcMs, timeZone);
-  // A second pass settles instants next to a daylight-saving change.
-  return new Date(wallUtcMs - zoneOffsetMs(first, timeZone));
-}
+// tenant's time zone (wallClockToInstant, shared with the web through the contracts).
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 const ISO_LOCAL = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?$/;

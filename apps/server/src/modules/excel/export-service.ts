@@ -94,6 +94,27 @@ function withNames(kind: EntityKind, segment: SegmentRow, names: Map<string, str
   };
 }
 
+/** Every export is a data-log entry (status OK) with the bytes sent; answers the file itself. */
+async function recordExport(
+  database: Database,
+  ctx: ExportContext,
+  messageType: string,
+  file: ExportedFile,
+  text: string,
+): Promise<ExportedFile> {
+  await recordFile(database, {
+    tenant: ctx.tenant,
+    username: ctx.username,
+    messageType,
+    status: 'OK',
+    text,
+    fileName: file.fileName,
+    bytes: file.bytes,
+    contentType: file.contentType,
+  });
+  return file;
+}
+
 export async function exportDomainEntities(
   database: Database,
   ctx: ExportContext,
@@ -110,18 +131,13 @@ export async function exportDomainEntities(
     byKind.set(kind, [...(byKind.get(kind) ?? []), withNames(kind, s, names)]);
   }
   const bytes = await writeTableWorkbook([...byKind].map(([kind, rows]) => domainSheet(kind, rows)));
-  const file = { fileName: 'exportedentities.xlsx', contentType: XLSX_CONTENT_TYPE, bytes };
-  await recordFile(database, {
-    tenant: ctx.tenant,
-    username: ctx.username,
-    messageType: MESSAGE_TYPES.excelDomainExport,
-    status: 'OK',
-    text: `${segments.length} segments of ${byKind.size} entity types exported`,
-    fileName: file.fileName,
-    bytes,
-    contentType: file.contentType,
-  });
-  return file;
+  return recordExport(
+    database,
+    ctx,
+    MESSAGE_TYPES.excelDomainExport,
+    { fileName: 'exportedentities.xlsx', contentType: XLSX_CONTENT_TYPE, bytes },
+    `${segments.length} segments of ${byKind.size} entity types exported`,
+  );
 }
 
 /**
@@ -189,17 +205,11 @@ export async function exportMasterdata(
       });
     }
   }
-  const bytes = writeMasterdataCsv(rows);
-  const file = { fileName: 'masterdata.csv', contentType: CSV_CONTENT_TYPE, bytes };
-  await recordFile(database, {
-    tenant: ctx.tenant,
-    username: ctx.username,
-    messageType: MESSAGE_TYPES.masterdataExport,
-    status: 'OK',
-    text: `${units.size} traction units exported`,
-    fileName: file.fileName,
-    bytes,
-    contentType: file.contentType,
-  });
-  return file;
+  return recordExport(
+    database,
+    ctx,
+    MESSAGE_TYPES.masterdataExport,
+    { fileName: 'masterdata.csv', contentType: CSV_CONTENT_TYPE, bytes: writeMasterdataCsv(rows) },
+    `${units.size} traction units exported`,
+  );
 }

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { latestSegments } from '../domain/repository.js';
 import { getEntity, saveEntities, toMinimal, windowOf, type Actor } from '../domain/service.js';
 import { listSegments, type TimeWindow } from '../domain/repository.js';
-import { mayWriteKind } from '../domain/policy.js';
+import { mayWriteKind, ownDataIsWholeArea } from '../domain/policy.js';
 import type { Executor, TxExecutor } from '../domain/sql.js';
 import { organisationsOfUser } from '../organisation/repository.js';
 import { fleetPage, resolveCpids, unitsWithPoints, type UnitWithPoints } from './repository.js';
@@ -19,7 +19,8 @@ import { fleetPage, resolveCpids, unitsWithPoints, type UnitWithPoints } from '.
 /**
  * POST /domain/fleet. Search modes (product.md §6): ALL_READ_ONLY lists every unit of the tenant,
  * nothing writable; OWN_READ_WRITE and OWN_READ_ONLY list units owned by the organisations the user
- * belongs to (user_organisation), writable only in OWN_READ_WRITE and only for a writing role.
+ * belongs to (user_organisation) — or the whole area for area-wide roles (policy.ownDataIsWholeArea) —
+ * writable only in OWN_READ_WRITE and only for a writing role.
  */
 export async function searchFleet(
   ex: Executor,
@@ -29,7 +30,7 @@ export async function searchFleet(
   paging: { page: number; size: number },
 ): Promise<FleetPage> {
   const own =
-    filter.searchMode === 'ALL_READ_ONLY'
+    filter.searchMode === 'ALL_READ_ONLY' || ownDataIsWholeArea(actor)
       ? undefined
       : (await organisationsOfUser(ex, tenant, actor.username)).map((o) => o.uuid);
   const window = windowOf(filter.timeRange?.start, filter.timeRange?.end);

@@ -1,14 +1,30 @@
 import {
   ORGANISATION_TYPES,
+  organisationAttributesSchema,
   type MinimalEntity,
+  type OrganisationMarketFunctions,
   type OrganisationType,
+  type OrganisationTypeSave,
+  type OrganisationTypeWithCredentials,
+  type StoredCredentials,
   type VersionedEntity,
 } from '@railwatt/contracts';
 import { sql } from 'drizzle-orm';
 import { ApiError } from '../../errors.js';
+import type { Actor } from '../domain/policy.js';
 import { listSegments, type TimeWindow } from '../domain/repository.js';
-import { latestOf, listEntities, toEntity, toMinimal } from '../domain/service.js';
-import type { Executor } from '../domain/sql.js';
+import {
+  getEntity,
+  latestOf,
+  listEntities,
+  listMinimal,
+  saveEntities,
+  toEntity,
+  toMinimal,
+  windowOf,
+} from '../domain/service.js';
+import type { Executor, TxExecutor } from '../domain/sql.js';
+import { storeCredentials } from './credentials.js';
 
 /** Path keys of /organisations/{type}/all: 'exchangeadmin' -> EXCHANGE_ADMIN, 'vehiclekeeper' -> VEHICLE_KEEPER. */
 export function organisationTypeOf(key: string): OrganisationType {
@@ -73,4 +89,107 @@ export async function filteredOrganisations(
     })
     .map((s) => toMinimal('organisation', s))
     .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tenant lookups, market functions and organisation types (calls.md §7 "Organisations")
+// ---------------------------------------------------------------------------------------------
+
+const NOW = (): TimeWindow => windowOf();
+
+/** GET /domain/organisations/tenant/{tenantId}: the active organisations of an area, as minimal entities. */
+export const organisationsOfTenant = (ex: Executor, tenantId: string): Promise<MinimalEntity[]> =>
+  listMinimal(ex, tenantId, 'organisation', { window: NOW(), includeInactive: false });
+
+/**
+ * GET /domain/organisations/settlementareas-not-used-by-infrastructure-managers: the tenant's
+ * settlement areas that no infrastructure manager names as its settlementAreaRef (a picker for the
+ * next infrastructure manager).
+ */
+export async function settlementAreasWithoutInfrastructureManager(
+  ex: Executor,
+  tenant: string,
+): Promise<MinimalEntity[]> {
+  const [areas, managers] = await Promise.all([
+    listMinimal(ex, tenant, 'settlementarea', { window: NOW(), includeInactive: false }),
+    organisationsOfType(ex, tenant, 'INFRASTRUCTURE_MANAGER', NOW()),
+  ]);
+  const used = new Set(managers.map((m) => m.settlementAreaRef).filter((r): r is string => typeof r === 'string'));
+  return areas.filter((a) => !used.has(a.uuid));
+}
+
+const toMarketFunctions = (o: VersionedEntity): OrganisationMarketFunctions => ({
+  uuid: o.uuid,
+  name: o.name,
+  orgId: typeof o.orgId === 'string' ? o.orgId : null,
+  marketFunctions: Array.isArray(o.marketFunctions)
+    ? o.marketFunctions.filter((f): f is string => typeof f === 'string')
+    : [],
+});
+
+const allOrganisations = (ex: Executor, tenant: string) =>
+  listOrganisations(ex, tenant, { window: NOW(), includeInactive: true });
+
+/** GET /domain/organisations/{x}/marketfunction: x is the organisation's uuid or its orgId. */
+export async function marketFunctionsOf(ex: Executor, tenant: string, x: string): Promise<OrganisationMarketFunctions> {
+  const found = (await allOrganisations(ex, tenant)).find((o) => o.uuid === x.toLowerCase() || o.orgId === x);
+  if (!found) throw ApiError.notFound('Unknown organisation');
+  return toMarketFunctions(found);
+}
+
+/** GET /domain/organisations/tenant/{tenantId}/marketfunction: every organisation of the area, or the one named orgName. */
+export async function marketFunctionsInTenant(
+  ex: Executor,
+  tenantId: string,
+  orgName: string | undefined,
+): Promise<OrganisationMarketFunctions[]> {
+  const name = orgName?.trim().toLowerCase();
+  return (await allOrganisations(ex, tenantId))
+    .filter((o) => !name || o.name.toLowerCase() === name)
+    .map(toMarketFunctions)
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The stored record of an organisation with new types, as saveEntities takes it. */
+async function withTypes(ex: Executor, tenant: string, body: OrganisationTypeSave): Promise<Record<string, unknown>> {
+  const current = await getEntity(ex, tenant, 'organisation', body.uuid, {});
+  const attributes = Object.fromEntries(
+    Object.keys(organisationAttributesSchema.shape)
+      .filter((key) => current[key] !== undefined)
+      .map((key) => [key, current[key]]),
+  );
+  return {
+    ...attributes,
+    uuid: body.uuid,
+    type: 'Organisation',
+    name: current.name,
+    organisationTypes: body.organisationTypes,
+    ...(body.timeRange ? { timeRange: body.timeRange } : {}),
+    ...(body.comments !== undefined ? { comments: body.comments } : {}),
+  };
+}
+
+/** POST /domain/organisations/organisationtype/save: a new version with the given types (other fields kept). */
+export async function saveOrganisationTypes(
+  db: TxExecutor,
+  tenant: string,
+  actor: Actor,
+  body: OrganisationTypeSave,
+): Promise<VersionedEntity> {
+  await db.transaction(async (tx) => saveEntities(tx, tenant, actor, [await withTypes(tx, tenant, body)]));
+  return getEntity(db, tenant, 'organisation', body.uuid, {});
+}
+
+/** POST /domain/organisations/organisationtype-with-credentials: types and export credentials, one transaction. */
+export async function saveOrganisationTypesWithCredentials(
+  db: TxExecutor,
+  tenant: string,
+  actor: Actor,
+  body: OrganisationTypeWithCredentials,
+): Promise<{ organisation: VersionedEntity; credentials: StoredCredentials }> {
+  const credentials = await db.transaction(async (tx) => {
+    await saveEntities(tx, tenant, actor, [await withTypes(tx, tenant, body)]);
+    return storeCredentials(tx, tenant, body.uuid, body.credentials, actor.username);
+  });
+  return { organisation: await getEntity(db, tenant, 'organisation', body.uuid, {}), credentials };
 }

@@ -466,6 +466,30 @@ describe('domain calls', () => {
     expect(byVkm.content.every((e) => e.consumptionPoints.some((c) => c.cpid.includes('_NT_')))).toBe(true);
   });
 
+  it('gives area-wide roles the whole area as their own data, writable only for writers', async () => {
+    const all = (
+      await call(ADMIN, { method: 'POST', url: '/api/domain/fleet?size=1', payload: { searchMode: 'ALL_READ_ONLY' } })
+    ).json<FleetPage>();
+    const responsible = (
+      await call('settlement-area-responsible', {
+        method: 'POST',
+        url: '/api/domain/fleet?size=100',
+        payload: { searchMode: 'OWN_READ_WRITE' },
+      })
+    ).json<FleetPage>();
+    expect(responsible.totalElements).toBe(all.totalElements);
+    expect(responsible.content.every((e) => e.writable)).toBe(true);
+    const audit = (
+      await call('audit-settlement-area-responsible', {
+        method: 'POST',
+        url: '/api/domain/fleet?size=100',
+        payload: { searchMode: 'OWN_READ_WRITE' },
+      })
+    ).json<FleetPage>();
+    expect(audit.totalElements).toBe(all.totalElements);
+    expect(audit.content.every((e) => !e.writable)).toBe(true);
+  });
+
   it('refuses a traction unit connected to another exchange admin with the spec message', async () => {
     // keeper-cpadmin belongs to Norske tog (exchange admin A); Railcare Norge is connected to exchange admin B.
     const response = await call('keeper-cpadmin', {

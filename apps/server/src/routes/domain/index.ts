@@ -26,6 +26,7 @@ import {
   versionedEntitySchema,
   type EntityKind,
   type Role,
+  type TimeRangeQuery,
 } from '@railwatt/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -45,6 +46,7 @@ import {
   resolveMinimal,
   saveEntity,
   windowOf,
+  type ListParams,
 } from '../../modules/domain/service.js';
 import {
   activeConsumptionPoints,
@@ -79,6 +81,12 @@ const LOOKUP = { access: { roles: 'any' as const } };
 const WRITE = { access: { roles: DOMAIN_WRITE_ROLES } };
 
 const actorOf = (request: FastifyRequest): Actor => ({ username: request.auth.username, roles: request.roles });
+
+/** The list calls' query (timeRangeQuerySchema): the window, defaulted, and whether inactive entities count. */
+const listParamsOf = (query: TimeRangeQuery): ListParams => ({
+  window: windowOf(query.start, query.end),
+  includeInactive: query.includeInactive,
+});
 
 /**
  * Fleet kinds are read by the Fleet roles only (product.md §2: not the train-run-data-provider, a
@@ -286,11 +294,7 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
   app.get(
     '/organisations',
     { config: LOOKUP, schema: { tags, querystring: timeRangeQuerySchema, response: { 200: entities } } },
-    async (request) =>
-      listOrganisations(db, request.tenant.uuid, {
-        window: windowOf(request.query.start, request.query.end),
-        includeInactive: request.query.includeInactive,
-      }),
+    async (request) => listOrganisations(db, request.tenant.uuid, listParamsOf(request.query)),
   );
   app.get(
     '/organisations/areas/minimal',
@@ -354,10 +358,7 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
       schema: { tags, params: typeParams, querystring: timeRangeQuerySchema, response: { 200: entities } },
     },
     async (request) =>
-      listEntities(db, request.tenant.uuid, readableKind(request, request.params.type), {
-        window: windowOf(request.query.start, request.query.end),
-        includeInactive: request.query.includeInactive,
-      }),
+      listEntities(db, request.tenant.uuid, readableKind(request, request.params.type), listParamsOf(request.query)),
   );
   app.get(
     '/:type/minimal/all',
@@ -366,10 +367,7 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
       schema: { tags, params: typeParams, querystring: timeRangeQuerySchema, response: { 200: minimals } },
     },
     async (request) =>
-      listMinimal(db, request.tenant.uuid, readableKind(request, request.params.type), {
-        window: windowOf(request.query.start, request.query.end),
-        includeInactive: request.query.includeInactive,
-      }),
+      listMinimal(db, request.tenant.uuid, readableKind(request, request.params.type), listParamsOf(request.query)),
   );
   app.get(
     '/:type/id/:uuid',

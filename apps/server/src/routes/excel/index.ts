@@ -12,7 +12,12 @@ import type { Database } from '../../db/client.js';
 import { ApiError } from '../../errors.js';
 import { MESSAGE_TYPES, recordFile } from '../../modules/datalog/datalog-service.js';
 import { DOMAIN_READ_ROLES } from '../../modules/domain/policy.js';
-import { exportDomainEntities, exportMasterdata, type ExportedFile } from '../../modules/excel/export-service.js';
+import {
+  exportDomainEntities,
+  exportMasterdata,
+  type ExportContext,
+  type ExportedFile,
+} from '../../modules/excel/export-service.js';
 import { importDomainFiles, type ImportFile } from '../../modules/excel/import-service.js';
 
 export interface ExcelRoutesOptions {
@@ -44,6 +49,11 @@ const sendFile = (reply: FastifyReply, file: ExportedFile) =>
     .header('content-disposition', `attachment; filename="${file.fileName}"`)
     .header('cache-control', 'no-store')
     .send(file.bytes);
+
+const exportContextOf = (request: FastifyRequest): ExportContext => ({
+  tenant: request.tenant.uuid,
+  username: request.auth.username,
+});
 
 /** calls.md §7 "Files": domain workbook import and export, fleet master data export. */
 export const excelRoutes: FastifyPluginAsyncZod<ExcelRoutesOptions> = async (app, options) => {
@@ -133,12 +143,7 @@ export const excelRoutes: FastifyPluginAsyncZod<ExcelRoutesOptions> = async (app
       },
     },
     async (request, reply) => {
-      const file = await exportDomainEntities(
-        database,
-        { tenant: request.tenant.uuid, username: request.auth.username },
-        request.body,
-      );
-      return sendFile(reply, file);
+      return sendFile(reply, await exportDomainEntities(database, exportContextOf(request), request.body));
     },
   );
 
@@ -153,12 +158,7 @@ export const excelRoutes: FastifyPluginAsyncZod<ExcelRoutesOptions> = async (app
       },
     },
     async (request, reply) => {
-      const file = await exportMasterdata(
-        database,
-        { tenant: request.tenant.uuid, username: request.auth.username },
-        request.body ?? {},
-      );
-      return sendFile(reply, file);
+      return sendFile(reply, await exportMasterdata(database, exportContextOf(request), request.body ?? {}));
     },
   );
 };

@@ -1,6 +1,6 @@
-import { TRANSMISSION_UNIT_COUNTRIES, type Role } from '@railwatt/contracts';
-import { ADMINISTRATOR, AUDIT_ROLES, COUNTRIES, without } from '../../lib/access';
-import { lazyScreen, type AppRoute } from '../../lib/routes';
+import { ADMINISTRATION_KINDS, TRANSMISSION_UNIT_COUNTRIES } from '@railwatt/contracts';
+import { ADMINISTRATOR, COUNTRIES, SETTLEMENT_STAFF, without, writersAmong } from '../../lib/access';
+import { lazyScreen, pageBuilder, type AppRoute } from '../../lib/routes';
 
 const AdministrationScreen = lazyScreen(() => import('./components/administration-screen'), 'AdministrationScreen');
 
@@ -9,39 +9,11 @@ const AdministrationScreen = lazyScreen(() => import('./components/administratio
  * consumer outside the exchange area; only erex-administrator in the exchange area. No train-run-data
  * provider. Hidden in master-data mode.
  */
-const ADMIN_ROLES: readonly Role[] = [
-  'erex-administrator',
-  'settlement-area-responsible',
-  'audit-settlement-area-responsible',
-  'erex-settlement-operator',
-  'audit-erex-settlement-operator',
-  'consumer',
-];
+const ADMIN_ROLES = SETTLEMENT_STAFF;
 /** Registration, import and edit pages: not the read-only audit roles nor the consumer. */
-const ADMIN_WRITE = without(ADMIN_ROLES, ...AUDIT_ROLES, 'consumer');
+const ADMIN_WRITE = writersAmong(ADMIN_ROLES);
 
-/** The child forms of entities registration (product.md §2). */
-export const ADMINISTRATION_ENTITY_FORMS = [
-  'trafficcategorytype',
-  'trafficcategory',
-  'pricecategory',
-  'pricecategorytimeinterval',
-  'publicholiday',
-  'contract',
-  'trainprofile',
-  'gridfeetype',
-  'energyfeetype',
-  'taxcategory',
-  'vatcategory',
-] as const;
-
-const page = (path: string, titleKey: string, extra: Partial<AppRoute> = {}): AppRoute => ({
-  path,
-  titleKey,
-  roles: ADMIN_ROLES,
-  component: AdministrationScreen,
-  ...extra,
-});
+const page = pageBuilder({ roles: ADMIN_ROLES, component: AdministrationScreen });
 
 /** erex-administrator-only pages (product.md §6). */
 const adminOnly = (path: string, titleKey: string, extra: Partial<AppRoute> = {}): AppRoute =>
@@ -82,7 +54,8 @@ export const administrationRoutes: AppRoute = {
     adminOnly('final-resting-place', 'routes.administration.finalRestingPlace', { areas: ['exchange'] }),
     page('entities/registration', 'routes.administration.entitiesRegistration', {
       roles: ADMIN_WRITE,
-      children: ADMINISTRATION_ENTITY_FORMS.map((form) =>
+      // The child forms of entities registration (product.md §2): one per administration kind.
+      children: ADMINISTRATION_KINDS.map((form) =>
         page(form, 'routes.common.entityForm', { roles: ADMIN_WRITE, titleArgs: { entity: `entities.${form}` } }),
       ),
     }),

@@ -1,4 +1,5 @@
-import { ALL, WORK_AREAS, without } from '../../lib/access';
+import { rolesExcept } from '@railwatt/contracts';
+import { WORK_AREAS } from '../../lib/access';
 import { lazyScreen, type AppRoute } from '../../lib/routes';
 
 const DashboardHome = lazyScreen(() => import('./components/dashboard-home'), 'DashboardHome');
@@ -11,7 +12,7 @@ export const dashboardRoutes: AppRoute = {
   path: '/',
   names: ['dashboard'],
   titleKey: 'routes.dashboard',
-  roles: without(ALL, 'train-run-data-provider'),
+  roles: rolesExcept('train-run-data-provider'),
   areas: [...WORK_AREAS.filter((a) => a !== 'administration'), 'masterdata'],
   component: DashboardHome,
 };

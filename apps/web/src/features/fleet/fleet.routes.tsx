@@ -1,6 +1,6 @@
-import { AREA_RESPONSIBLE_ROLES } from '@railwatt/contracts';
-import { ALL, AUDIT_ROLES, areasExcept, MASTER_DATA_UPDATES_ENABLED, without } from '../../lib/access';
-import { lazyScreen, type AppRoute, type ExtraCheck } from '../../lib/routes';
+import { AREA_RESPONSIBLE_ROLES, rolesExcept } from '@railwatt/contracts';
+import { ALL, areasExcept, MASTER_DATA_UPDATES_ENABLED, writersAmong } from '../../lib/access';
+import { lazyScreen, pageBuilder, type AppRoute, type ExtraCheck } from '../../lib/routes';
 
 const FleetScreen = lazyScreen(() => import('./components/fleet-screen'), 'FleetScreen');
 const FleetOverviewPage = lazyScreen(() => import('./components/fleet-overview-page'), 'FleetOverviewPage');
@@ -14,9 +14,9 @@ const FleetImportPage = lazyScreen(() => import('./components/fleet-import-page'
 const MasterdataUpdatesPage = lazyScreen(() => import('./components/masterdata-updates-page'), 'MasterdataUpdatesPage');
 
 /** Fleet: all except train-run-data-provider; hidden in the administration area (product.md §2). */
-const FLEET_ROLES = without(ALL, 'train-run-data-provider');
+const FLEET_ROLES = rolesExcept('train-run-data-provider');
 /** Registration and import write data: not for the read-only audit roles (§6) nor the consumer. */
-const FLEET_WRITE = without(FLEET_ROLES, ...AUDIT_ROLES, 'consumer');
+const FLEET_WRITE = writersAmong(FLEET_ROLES);
 
 /**
  * "Fleet excludes consumer unless also area-responsible or audit-responsible" (product.md §2), read
@@ -27,13 +27,7 @@ const FLEET_WRITE = without(FLEET_ROLES, ...AUDIT_ROLES, 'consumer');
 export const fleetConsumerCheck: ExtraCheck = (roles) =>
   !roles.includes('consumer') || roles.some((r) => AREA_RESPONSIBLE_ROLES.includes(r));
 
-const page = (path: string, titleKey: string, extra: Partial<AppRoute> = {}): AppRoute => ({
-  path,
-  titleKey,
-  roles: FLEET_ROLES,
-  component: FleetScreen,
-  ...extra,
-});
+const page = pageBuilder({ roles: FLEET_ROLES, component: FleetScreen });
 
 export const fleetRoutes: AppRoute = {
   path: '/fleet',

@@ -1,6 +1,6 @@
-import { AUDIT_ROLES, WORK_AREAS, without } from '../../lib/access';
-import { lazyScreen, type AppRoute } from '../../lib/routes';
-import type { Role } from '@railwatt/contracts';
+import { rolesExcept } from '@railwatt/contracts';
+import { WORK_AREAS, writersAmong } from '../../lib/access';
+import { lazyScreen, pageBuilder, type AppRoute } from '../../lib/routes';
 
 const InfrastructureScreen = lazyScreen(() => import('./components/infrastructure-screen'), 'InfrastructureScreen');
 
@@ -9,18 +9,9 @@ const InfrastructureScreen = lazyScreen(() => import('./components/infrastructur
  * cp-admin and consumer (the menu table); so no vehicle-keeper and no train-run-data-provider. No area
  * restriction in the spec: it is in every real area (not in master-data mode).
  */
-const INFRA_ROLES: readonly Role[] = [
-  'erex-administrator',
-  'settlement-area-responsible',
-  'audit-settlement-area-responsible',
-  'erex-settlement-operator',
-  'audit-erex-settlement-operator',
-  'exchange-operator',
-  'cp-admin',
-  'consumer',
-];
+const INFRA_ROLES = rolesExcept('vehicle-keeper', 'train-run-data-provider');
 /** Registration and import: not the read-only audit roles, not the consumer (view access). */
-const INFRA_WRITE = without(INFRA_ROLES, ...AUDIT_ROLES, 'consumer');
+const INFRA_WRITE = writersAmong(INFRA_ROLES);
 
 /** The child forms of entity registration (product.md §2). */
 export const INFRASTRUCTURE_ENTITY_FORMS = [
@@ -38,13 +29,7 @@ export const INFRASTRUCTURE_ENTITY_FORMS = [
   'payloadpoint',
 ] as const;
 
-const page = (path: string, titleKey: string, extra: Partial<AppRoute> = {}): AppRoute => ({
-  path,
-  titleKey,
-  roles: INFRA_ROLES,
-  component: InfrastructureScreen,
-  ...extra,
-});
+const page = pageBuilder({ roles: INFRA_ROLES, component: InfrastructureScreen });
 
 export const infrastructureRoutes: AppRoute = {
   path: '/infrastructure',

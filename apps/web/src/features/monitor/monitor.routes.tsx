@@ -1,6 +1,6 @@
-import { EXCHANGE_ROLE_GROUP, SETTLEMENT_ROLE_GROUP, type AreaKind } from '@railwatt/contracts';
-import { ADMINISTRATOR, ALL, AUDIT_ROLES, COUNTRIES, areasExcept, without } from '../../lib/access';
-import { lazyScreen, type AppRoute } from '../../lib/routes';
+import { EXCHANGE_ROLE_GROUP, SETTLEMENT_ROLE_GROUP, rolesExcept, type AreaKind } from '@railwatt/contracts';
+import { ADMINISTRATOR, ALL, COUNTRIES, SETTLEMENT_STAFF, areasExcept, without, writersAmong } from '../../lib/access';
+import { lazyScreen, pageBuilder, type AppRoute } from '../../lib/routes';
 
 const MonitorScreen = lazyScreen(() => import('./components/monitor-screen'), 'MonitorScreen');
 
@@ -16,12 +16,13 @@ const MonitorScreen = lazyScreen(() => import('./components/monitor-screen'), 'M
  * - run allocation, validation and conversion and the table-view configuration are administrator-only (§6);
  *   the export run is also the exchange operator's ("run process, export").
  */
-const MONITOR_ROLES = without(ALL, 'vehicle-keeper');
+const MONITOR_ROLES = rolesExcept('vehicle-keeper');
 const PROCESS_LOG = SETTLEMENT_ROLE_GROUP;
-const PROCESS_VIEW = without(SETTLEMENT_ROLE_GROUP, 'train-run-data-provider');
-const PROCESS_WRITE = without(SETTLEMENT_ROLE_GROUP, ...AUDIT_ROLES, 'consumer', 'train-run-data-provider');
+const PROCESS_VIEW = SETTLEMENT_STAFF;
+const PROCESS_WRITE = writersAmong(PROCESS_VIEW);
 const EXCHANGE_VIEW = EXCHANGE_ROLE_GROUP;
 const REAL_AREAS = areasExcept('administration');
+const TABLE_VIEW = without(MONITOR_ROLES, 'train-run-data-provider');
 
 interface ProcessSpec {
   name: string;
@@ -100,14 +101,7 @@ function processRoutes(spec: ProcessSpec): AppRoute {
   return { path: spec.name, roles: PROCESS_LOG, children };
 }
 
-const page = (path: string, titleKey: string, extra: Partial<AppRoute> = {}): AppRoute => ({
-  path,
-  titleKey,
-  roles: MONITOR_ROLES,
-  areas: REAL_AREAS,
-  component: MonitorScreen,
-  ...extra,
-});
+const page = pageBuilder({ roles: MONITOR_ROLES, areas: REAL_AREAS, component: MonitorScreen });
 
 export const monitorRoutes: AppRoute = {
   path: '/monitor',
@@ -163,11 +157,11 @@ export const monitorRoutes: AppRoute = {
     }),
     {
       path: 'tableview',
-      roles: without(MONITOR_ROLES, 'train-run-data-provider'),
+      roles: TABLE_VIEW,
       areas: REAL_AREAS,
       children: [
         { index: true, roles: ALL, redirectTo: 'view' },
-        page('view', 'routes.monitor.tableView', { roles: without(MONITOR_ROLES, 'train-run-data-provider') }),
+        page('view', 'routes.monitor.tableView', { roles: TABLE_VIEW }),
         page('configuration', 'routes.monitor.tableViewConfiguration', { roles: ADMINISTRATOR }),
       ],
     },

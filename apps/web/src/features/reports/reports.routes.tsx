@@ -1,5 +1,5 @@
-import type { AreaKind } from '@railwatt/contracts';
-import { ALL, areasExcept, without } from '../../lib/access';
+import { rolesExcept, type AreaKind } from '@railwatt/contracts';
+import { areasExcept } from '../../lib/access';
 import { lazyScreen, type AppRoute } from '../../lib/routes';
 
 const ReportsScreen = lazyScreen(() => import('./components/reports-screen'), 'ReportsScreen');
@@ -9,7 +9,7 @@ const ReportsScreen = lazyScreen(() => import('./components/reports-screen'), 'R
  * log and completeness verification), so that cp-admin + vehicle-keeper users, whom the redirect rules send
  * here from the data log, can use it. Not in the administration area nor master-data mode.
  */
-const REPORT_ROLES = without(ALL, 'train-run-data-provider');
+const REPORT_ROLES = rolesExcept('train-run-data-provider');
 
 /** The reports of product.md §2; tpa reports in the netherlands, the Portugal overview in portugal. */
 export const REPORTS: readonly { name: string; schedule: boolean; areas?: readonly AreaKind[] }[] = [

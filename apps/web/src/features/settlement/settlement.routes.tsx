@@ -1,20 +1,12 @@
-import type { Role } from '@railwatt/contracts';
-import { AUDIT_ROLES, COUNTRIES, without } from '../../lib/access';
+import { COUNTRIES, SETTLEMENT_STAFF, writersAmong } from '../../lib/access';
 import { lazyScreen, type AppRoute } from '../../lib/routes';
 
 const SettlementScreen = lazyScreen(() => import('./components/settlement-screen'), 'SettlementScreen');
 
 /** The six roles of the menu table; hidden in the administration and exchange areas (so: countries). */
-const SETTLEMENT_ROLES: readonly Role[] = [
-  'erex-administrator',
-  'settlement-area-responsible',
-  'audit-settlement-area-responsible',
-  'erex-settlement-operator',
-  'audit-erex-settlement-operator',
-  'consumer',
-];
+const SETTLEMENT_ROLES = SETTLEMENT_STAFF;
 /** Editing a settlement configuration: not the audit roles (read-only) nor the consumer (view access). */
-const SETTLEMENT_WRITE = without(SETTLEMENT_ROLES, ...AUDIT_ROLES, 'consumer');
+const SETTLEMENT_WRITE = writersAmong(SETTLEMENT_ROLES);
 
 /** The five pages, plain or tpa-prefixed; the tpa twins exist only in the netherlands area. */
 function pages(prefix: '' | 'tpa-'): AppRoute[] {

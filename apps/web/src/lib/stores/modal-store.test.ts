@@ -11,6 +11,7 @@ afterEach(() => vi.useRealTimers());
 
 describe('modal store (product.md §4)', () => {
   it('knows every modal type of the spec', () => {
+    // Written out on purpose: this is the spec's list, which the store's MODAL_TYPES must match.
     expect(MODAL_TYPES).toEqual([
       'none',
       'confirmation',

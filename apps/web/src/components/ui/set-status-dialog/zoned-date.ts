@@ -1,15 +1,16 @@
+import { wallClockToInstant } from '@railwatt/contracts';
+
 /**
  * Dates in the forms are calendar days ('YYYY-MM-DD'); the server takes instants. A day starts at
  * midnight in the selected area's time zone (DOMAIN.md: days are in the area's zone), so 2024-03-31
- * in Europe/Oslo is 2024-03-30T23:00:00Z. Written with Intl to avoid a time-zone library.
+ * in Europe/Oslo is 2024-03-30T23:00:00Z. The conversion is the contracts' one, which the server's
+ * workbook import uses too.
  */
 export function dayStartInZone(day: string, timeZone: string): string {
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  const utcGuess = Date.UTC(y, m - 1, d);
-  // The zone's offset at the guess, applied twice to settle on DST edges.
-  let instant = utcGuess - offsetMs(utcGuess, timeZone);
-  instant = utcGuess - offsetMs(instant, timeZone);
-  return new Date(instant).toISOString().replace('.000Z', 'Z');
+  return wallClockToInstant(Date.UTC(y, m - 1, d), timeZone)
+    .toISOString()
+    .replace('.000Z', 'Z');
 }
 
 /** The calendar day ('YYYY-MM-DD') an instant falls on in a time zone. */
@@ -22,22 +23,6 @@ export function dayInZone(instant: string, timeZone: string): string {
   }).formatToParts(new Date(instant));
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return `${get('year')}-${get('month')}-${get('day')}`;
-}
-
-function offsetMs(instant: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(new Date(instant));
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
-  return asUtc - Math.floor(instant / 1000) * 1000;
 }
 
 /** 'dd.MM.yyyy' (the spec's date format) or ISO 'YYYY-MM-DD' typed by a user, to 'YYYY-MM-DD'. */

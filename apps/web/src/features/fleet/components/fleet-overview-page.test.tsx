@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { mockFetch, renderFleet } from '../testing/render-fleet';
-import { fleetPage, TWO_UNITS, UUID } from '../testing/fixtures';
+import { fleetEntry, fleetPage, TWO_UNITS, UUID } from '../testing/fixtures';
 import { useStatusSummaryStore } from '../hooks/status-summary-store';
 
 const lookups = {
@@ -87,6 +87,21 @@ describe('fleet overview', () => {
     await waitFor(() =>
       expect(calls.find((c) => c.url.pathname === '/api/excel/domain/export')?.body).toEqual({ uuids: [UUID.unitB] }),
     );
+  });
+
+  it('shows the whole state of every unit, not a clipped badge', async () => {
+    mockFetch({
+      ...lookups,
+      'POST /api/domain/fleet': fleetPage([
+        fleetEntry(),
+        fleetEntry({ uuid: UUID.unitB, status: 'APPROVED_FOR_BILLING', active: false }),
+      ]),
+    });
+    renderFleet('/fleet/overview');
+    await screen.findAllByTestId('fleet-row');
+    const badges = screen.getAllByTestId('fleet-status');
+    expect(badges.map((b) => b.textContent)).toEqual(['Active', 'Approved for billing']);
+    for (const badge of badges) expect(badge).toHaveStyle({ minWidth: 'max-content', overflow: 'visible' });
   });
 
   it('shows the consumption points of an expanded row', async () => {

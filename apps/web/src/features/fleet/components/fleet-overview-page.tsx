@@ -21,6 +21,14 @@ import { FleetPageTitle } from './fleet-page-title';
 
 const STATUS_ACTIONS: StatusAction[] = ['setactive', 'setinactive', 'approve', 'unapprove', 'retire'];
 const OVERVIEW = '/fleet/overview';
+/**
+ * Mantine's badge clips its label with an ellipsis and may shrink below its text, so in the wide fleet
+ * table the state read "A...". At least as wide as its text, the badge keeps the whole state readable.
+ */
+const STATUS_BADGE_STYLES = {
+  root: { minWidth: 'max-content', overflow: 'visible' },
+  label: { overflow: 'visible', textOverflow: 'clip' },
+} as const;
 
 /** /fleet/overview: search, page, select, export and change the status of traction units. */
 export function FleetOverviewPage(props: Partial<ScreenProps>) {
@@ -123,7 +131,12 @@ export function FleetOverviewPage(props: Partial<ScreenProps>) {
         id: 'status',
         header: t('entry.status'),
         cell: ({ row }) => (
-          <Badge variant="light" color={row.original.active ? 'green' : 'gray'}>
+          <Badge
+            variant="light"
+            color={row.original.active ? 'green' : 'gray'}
+            styles={STATUS_BADGE_STYLES}
+            data-testid="fleet-status"
+          >
             {t(`state.${row.original.status}`, { defaultValue: row.original.status })}
           </Badge>
         ),

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { pageOf } from '../paging.js';
+import { roleSchema } from '../roles.js';
+
+/**
+ * Users (product.md §3 "User", calls.md §7 "Users"). A user is stored once (app_user); what it may
+ * do is per area: its market functions there and the organisations it belongs to there. Title and
+ * description travel in `attributes` and the active flag as `enabled`, as the spec writes them.
+ */
+export const USERNAME_PATTERN = /^[A-Za-z0-9._@-]+$/;
+
+export const usernameSchema = z
+  .string()
+  .trim()
+  .min(1, 'The username field is required')
+  .max(100, 'The username may be at most 100 characters')
+  .regex(USERNAME_PATTERN, 'The username may hold letters, digits and . _ @ - only');
+
+export const userAttributesSchema = z.object({
+  title: z.string().trim().max(200).nullable().optional(),
+  description: z.string().trim().max(2000).nullable().optional(),
+});
+export type UserAttributes = z.infer<typeof userAttributesSchema>;
+
+/** What the user holds in one area: its market functions and its organisation relations there. */
+export const userAreaSchema = z.object({
+  areaId: z.uuid(),
+  /** Filled in answers; ignored on save. */
+  areaName: z.string().optional(),
+  marketFunctions: z.array(roleSchema),
+  /** Organisation entity uuids of this area. */
+  organisations: z.array(z.uuid()),
+});
+export type UserArea = z.infer<typeof userAreaSchema>;
+
+export const userSchema = z.object({
+  username: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  email: z.string().nullable(),
+  enabled: z.boolean(),
+  attributes: userAttributesSchema,
+  areas: z.array(userAreaSchema),
+  /**
+   * Functions held in every area (area-less rows, e.g. from an identity import). Shown, never set
+   * through these calls.
+   */
+  globalMarketFunctions: z.array(roleSchema),
+});
+export type User = z.infer<typeof userSchema>;
+
+const nameField = z.string().trim().max(100).nullable().optional();
+
+/**
+ * POST /domain/users/save (create) and /edit. `areas` lists the areas the call sets: each one given
+ * replaces the user's functions and organisations in that area (empty lists take the user out of
+ * it); areas not given keep what they hold. A new user has no password until one is reset.
+ */
+export const userSaveSchema = z.object({
+  username: usernameSchema,
+  firstName: nameField,
+  lastName: nameField,
+  email: z.email().nullable().optional(),
+  enabled: z.boolean().default(true),
+  attributes: userAttributesSchema.default({}),
+  areas: z.array(userAreaSchema).default([]),
+});
+export type UserSave = z.infer<typeof userSaveSchema>;
+
+/** POST /domain/users/edit-all: enable or disable many users at once. */
+export const userEditAllSchema = z.object({
+  usernames: z.array(usernameSchema).min(1),
+  enabled: z.boolean(),
+});
+export const userEditAllResultSchema = z.object({ usernames: z.array(z.string()), enabled: z.boolean() });
+
+/** POST /domain/users/resetPassword */
+export const userResetPasswordSchema = z.object({ username: usernameSchema });
+/** The new password, shown once: it is stored only as a scrypt hash. */
+export const userResetPasswordResultSchema = z.object({ username: z.string(), password: z.string() });
+
+/** One row of the user lists. */
+export const userSummarySchema = z.object({
+  username: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  email: z.string().nullable(),
+  enabled: z.boolean(),
+  attributes: userAttributesSchema,
+  /** Roles in the current area (all-in-tenant) or in any area (all-across-tenants). */
+  marketFunctions: z.array(roleSchema),
+});
+export type UserSummary = z.infer<typeof userSummarySchema>;
+export const userPageSchema = pageOf(userSummarySchema);
+export type UserPage = z.infer<typeof userPageSchema>;
+
+/** POST /domain/users/all-in-tenant body (paging in the query string, as other lists). */
+export const usersInTenantFilterSchema = z.object({ searchString: z.string().trim().default('') });
+
+/**
+ * POST /domain/users/all-across-tenants body: `active` lists enabled users, `inactive` disabled
+ * ones (both may be on); searchString matches username, first or last name (case-insensitive contains).
+ */
+export const usersAcrossTenantsFilterSchema = z.object({
+  active: z.boolean().default(true),
+  inactive: z.boolean().default(false),
+  searchString: z.string().trim().default(''),
+});
