@@ -22,27 +22,26 @@ export interface WebPluginOptions {
  */
 export const webPlugin = fp<WebPluginOptions>(
   async (app, { webDist }) => {
-    const built = existsSync(join(webDist, 'index.html'));
-
-    if (built) {
-      await app.register(fastifyStatic, {
-        root: webDist,
-        index: 'index.html',
-        cacheControl: false,
-        setHeaders: (res, path) => {
-          const hashed = /[/\\]assets[/\\]/.test(path);
-          res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
-        },
-      });
-    }
+    // @fastify/static serves whatever is in the folder at request time, so it is registered even when
+    // the build is missing: a `npm run build` while the server runs is picked up without a restart.
+    const built = () => existsSync(join(webDist, 'index.html'));
+    await app.register(fastifyStatic, {
+      root: webDist,
+      index: 'index.html',
+      cacheControl: false,
+      setHeaders: (res, path) => {
+        const hashed = /[/\\]assets[/\\]/.test(path);
+        res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
 
     const sendIndex = (reply: FastifyReply) =>
-      built
+      built()
         ? reply.header('cache-control', 'no-cache').sendFile('index.html')
         : reply
             .code(503)
             .type('text/plain; charset=utf-8')
-            .send(`The web app is not built (no ${webDist}/index.html). Run \`npm run build\` and restart.`);
+            .send(`The web app is not built (no ${webDist}/index.html). Run \`npm run build\`.`);
 
     app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
       const path = request.url.split('?')[0] ?? '/';
