@@ -129,7 +129,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
   // Beside domainRoutes rather than inside it, so routes/domain/index.ts stays one list per concern.
   await app.register(userDomainRoutes, { prefix: '/api/domain/users', database });
   await app.register(organisationExtraRoutes, { prefix: '/api/domain/organisations', database });
-  await app.register(excelRoutes, { prefix: '/api/excel', database });
+  await app.register(excelRoutes, { prefix: '/api/excel', database, maxFileBytes: config.excelImportMaxFileBytes });
   await app.register(webPlugin, { webDist: config.webDist });
 
   return app;

@@ -23,6 +23,8 @@ export interface AppConfig {
   logLevel: string;
   /** The built web app (index.html and hashed assets). */
   webDist: string;
+  /** Largest workbook the Excel import accepts, in bytes. */
+  excelImportMaxFileBytes: number;
 }
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -43,6 +45,13 @@ const parsePort = (value: string | undefined, fallback: number): number => {
 
 type Env = Record<string, string | undefined>;
 
+const parsePositiveInt = (value: string | undefined, fallback: number): number => {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`Invalid positive integer: ${value}`);
+  return n;
+};
+
 /** Reads the configuration from environment variables (see README for the list). */
 export function loadConfig(env: Env = process.env): AppConfig {
   const port = parsePort(env.PORT, 8080);
@@ -62,6 +71,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     seedDemo: parseBoolean(env.SEED_DEMO, true),
     logLevel: env.LOG_LEVEL || 'info',
     webDist: resolve(REPO_ROOT, env.WEB_DIST || 'apps/web/dist'),
+    excelImportMaxFileBytes: parsePositiveInt(env.EXCEL_IMPORT_MAX_FILE_BYTES, 20 * 1024 * 1024),
   };
 }
 

@@ -52,9 +52,7 @@ describe('/api/excel', () => {
     );
 
   beforeAll(async () => {
-    process.env.EXCEL_IMPORT_MAX_FILE_BYTES = String(1_000_000);
-    t = await createTestApp();
-    delete process.env.EXCEL_IMPORT_MAX_FILE_BYTES;
+    t = await createTestApp({ config: { excelImportMaxFileBytes: 1_000_000 } });
     tenant = t.areaUuid('norway');
   });
   afterAll(async () => {

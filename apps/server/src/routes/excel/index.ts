@@ -22,8 +22,8 @@ import { importDomainFiles, type ImportFile } from '../../modules/excel/import-s
 
 export interface ExcelRoutesOptions {
   database: Database;
-  /** Per-file size limit in bytes (default EXCEL_IMPORT_MAX_FILE_BYTES or 20 MB). */
-  maxFileBytes?: number;
+  /** Per-file size limit in bytes (config.excelImportMaxFileBytes). */
+  maxFileBytes: number;
 }
 
 /** Who may upload domain workbooks (issue 3); what each may write is decided per kind by the domain policy. */
@@ -35,13 +35,6 @@ export const EXCEL_IMPORT_ROLES: readonly Role[] = [
   'exchange-operator',
   'erex-settlement-operator',
 ];
-
-const DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024;
-
-function maxFileBytesFromEnv(): number {
-  const value = Number(process.env.EXCEL_IMPORT_MAX_FILE_BYTES);
-  return Number.isInteger(value) && value > 0 ? value : DEFAULT_MAX_FILE_BYTES;
-}
 
 const sendFile = (reply: FastifyReply, file: ExportedFile) =>
   reply
@@ -58,7 +51,7 @@ const exportContextOf = (request: FastifyRequest): ExportContext => ({
 /** calls.md §7 "Files": domain workbook import and export, fleet master data export. */
 export const excelRoutes: FastifyPluginAsyncZod<ExcelRoutesOptions> = async (app, options) => {
   const { database } = options;
-  const maxFileBytes = options.maxFileBytes ?? maxFileBytesFromEnv();
+  const { maxFileBytes } = options;
   await app.register(multipart, {
     limits: { files: MAX_UPLOAD_FILES, fileSize: maxFileBytes, fields: 10, parts: MAX_UPLOAD_FILES + 10 },
   });

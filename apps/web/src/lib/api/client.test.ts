@@ -1,7 +1,8 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, apiErrorMessages, CancelledError, isCancelled } from '../errors';
 import { createApiClient } from './client';
-import { createRateLimiter } from './rate-limiter';
+import { createRateLimiter, type RateLimiter } from './rate-limiter';
+import { createFakeXhr } from './testing/fake-xhr';
 
 interface Call {
   url: string;
@@ -121,5 +122,137 @@ describe('API client', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(0);
+  });
+});
+
+describe('API client upload (XMLHttpRequest)', () => {
+  afterEach(() => vi.useRealTimers());
+
+  const uploader = (limiter: RateLimiter = createRateLimiter({ requests: 100, perMs: 1000 })) => {
+    const xhr = createFakeXhr();
+    const fetch = vi.fn() as unknown as typeof globalThis.fetch;
+    const api = createApiClient({
+      baseUrl: () => '/api/',
+      token: async () => 'tok',
+      tenantId: () => 'tenant-1',
+      fetch,
+      limiter,
+      xhr: xhr.create,
+    });
+    return { api, xhr, fetch };
+  };
+
+  const form = () => {
+    const data = new FormData();
+    data.append('files', new File(['x'.repeat(1000)], 'fleet.xlsx'), 'fleet.xlsx');
+    return data;
+  };
+
+  it('posts the form to the API base with the bearer token and the current-tenant-id header', async () => {
+    const { api, xhr } = uploader();
+    const body = form();
+    const answer = api.upload('/excel/domain/import', body, { query: { dryRun: true } });
+    await flush();
+    const sent = xhr.latest();
+    expect(sent.method).toBe('POST');
+    expect(sent.url).toBe('/api/excel/domain/import?dryRun=true');
+    expect(sent.headers).toMatchObject({
+      Authorization: 'Bearer tok',
+      'current-tenant-id': 'tenant-1',
+      Accept: 'application/json',
+    });
+    // The browser writes the multipart Content-Type with its boundary.
+    expect(sent.headers).not.toHaveProperty('Content-Type');
+    expect(sent.body).toBe(body);
+    sent.respond({ body: { success: true, sheetParseResults: [] } });
+    await expect(answer).resolves.toEqual({ success: true, sheetParseResults: [] });
+  });
+
+  it('reports the bytes sent to onProgress, then all of them once the upload is through', async () => {
+    const { api, xhr } = uploader();
+    const onProgress = vi.fn();
+    const answer = api.upload('/excel/domain/import', form(), { onProgress });
+    await flush();
+    xhr.latest().progress(0, 4000);
+    xhr.latest().progress(1000, 4000);
+    xhr.latest().progress(3000, 4000);
+    expect(onProgress.mock.calls.map(([p]) => p)).toEqual([
+      { loaded: 0, total: 4000 },
+      { loaded: 1000, total: 4000 },
+      { loaded: 3000, total: 4000 },
+    ]);
+    xhr.latest().finishUpload(4000);
+    expect(onProgress).toHaveBeenLastCalledWith({ loaded: 4000, total: 4000 });
+    xhr.latest().respond({ body: { ok: true } });
+    await expect(answer).resolves.toEqual({ ok: true });
+  });
+
+  it('abortAll (area switch) aborts the upload and cancels it silently', async () => {
+    const { api, xhr } = uploader();
+    const answer = api.upload('/excel/domain/import', form()).catch((e: unknown) => e);
+    await flush();
+    api.abortAll();
+    const outcome = await answer;
+    expect(xhr.latest().aborted).toBe(true);
+    expect(outcome).toBeInstanceOf(CancelledError);
+    expect(apiErrorMessages(outcome, (k) => k)).toEqual([]);
+  });
+
+  it("the caller's signal and a newer upload with the same key cancel it too", async () => {
+    const { api, xhr } = uploader();
+    const caller = new AbortController();
+    const own = api.upload('/a', form(), { signal: caller.signal }).catch((e: unknown) => e);
+    const first = api.upload('/b', form(), { key: 'import' }).catch((e: unknown) => e);
+    await flush();
+    const second = api.upload('/b', form(), { key: 'import' });
+    caller.abort();
+    await expect(own).resolves.toBeInstanceOf(CancelledError);
+    await expect(first).resolves.toBeInstanceOf(CancelledError);
+    await flush();
+    xhr.latest().respond({ body: { n: 2 } });
+    await expect(second).resolves.toEqual({ n: 2 });
+    expect(xhr.requests.map((r) => r.aborted)).toEqual([true, true, false]);
+  });
+
+  it('turns a 400 envelope into the same ApiError as other calls', async () => {
+    const { api, xhr } = uploader();
+    const answer = api.upload('/excel/domain/import', form()).catch((e: unknown) => e);
+    await flush();
+    xhr.latest().respond({
+      status: 400,
+      statusText: 'Bad Request',
+      body: { timestamp: 't', status: 400, error: 'Bad Request', code: 'uniquename', message: 'Fleet A' },
+    });
+    const error = await answer;
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(400);
+    expect((error as ApiError).envelope).toMatchObject({ code: 'uniquename', message: 'Fleet A' });
+    const t = (key: string) => (key === 'api_error_code.uniquename' ? 'Name must be unique' : key);
+    expect(apiErrorMessages(error, t)).toEqual(['Name must be unique: Fleet A']);
+  });
+
+  it('turns a network failure into ApiError status 0', async () => {
+    const { api, xhr } = uploader();
+    const answer = api.upload('/excel/domain/import', form()).catch((e: unknown) => e);
+    await flush();
+    xhr.latest().fail();
+    const error = await answer;
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(0);
+  });
+
+  it('waits for a slot of the same rate limiter as the other calls', async () => {
+    vi.useFakeTimers();
+    const { api, xhr, fetch } = uploader(createRateLimiter({ requests: 1, perMs: 1000 }));
+    vi.mocked(fetch).mockResolvedValue(new Response('{}'));
+    await api.request('/a');
+    const answer = api.upload('/excel/domain/import', form());
+    await vi.advanceTimersByTimeAsync(500);
+    // The fetch call took the only slot of this second: the upload has not been opened yet.
+    expect(xhr.requests).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(xhr.requests).toHaveLength(1);
+    xhr.latest().respond({ body: {} });
+    await expect(answer).resolves.toEqual({});
   });
 });

@@ -3,7 +3,13 @@ import { apiBase } from '../config';
 import { useMarketStore } from '../stores/market-store';
 import { createApiClient } from './client';
 
-export { createApiClient, type ApiClient, type RequestOptions } from './client';
+export {
+  createApiClient,
+  type ApiClient,
+  type RequestOptions,
+  type UploadOptions,
+  type UploadProgress,
+} from './client';
 export { createRateLimiter, type RateLimiter } from './rate-limiter';
 
 /** The one API client of the app: base from /config.json, token from the auth module, tenant from the area. */

@@ -4,6 +4,7 @@ export {
   displayFileName,
   outcomeFromImportAnswer,
   uploadDialogColor,
+  uploadPercent,
   type ImportAnswer,
   type SheetParseResult,
   type UploadDialogColor,

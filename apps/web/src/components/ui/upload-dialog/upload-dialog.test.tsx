@@ -1,9 +1,20 @@
 import { describe, expect, it, vi } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { createApiClient } from '../../../lib/api/client';
+import { createRateLimiter } from '../../../lib/api/rate-limiter';
+import { createFakeXhr } from '../../../lib/api/testing/fake-xhr';
 import { renderUi } from '../test-harness';
 import { UploadDialog } from './upload-dialog';
-import { displayFileName, outcomeFromImportAnswer, uploadDialogColor, type UploadOutcome } from './upload-state';
+import {
+  displayFileName,
+  outcomeFromImportAnswer,
+  uploadDialogColor,
+  uploadPercent,
+  type ImportAnswer,
+  type UploadFn,
+  type UploadOutcome,
+} from './upload-state';
 
 const xlsx = (name: string) =>
   new File(['x'], name, { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
@@ -14,7 +25,127 @@ function deferred<T>() {
   return { promise, resolve };
 }
 
+/** An upload function over the API client's real upload transport, on a fake XMLHttpRequest. */
+function fakeTransport() {
+  const xhr = createFakeXhr();
+  const api = createApiClient({
+    baseUrl: () => '/api',
+    token: () => 'tok',
+    tenantId: () => 'tenant-1',
+    limiter: createRateLimiter({ requests: 100, perMs: 1000 }),
+    xhr: xhr.create,
+  });
+  const upload: UploadFn = async (file, onProgress) => {
+    const form = new FormData();
+    form.append('files', file, file.name);
+    return outcomeFromImportAnswer(await api.upload<ImportAnswer>('/excel/domain/import', form, { onProgress }));
+  };
+  return { xhr, api, upload };
+}
+
+const IMPORTED: ImportAnswer = {
+  success: true,
+  sheetParseResults: [{ sheetName: 'TractionUnit', type: 'TractionUnit', rowsRead: 4, failures: [] }],
+};
+
 describe('upload dialog', () => {
+  it('shows the real percentage of bytes sent, then a striped processing bar until the answer', async () => {
+    const user = userEvent.setup();
+    const { xhr, upload } = fakeTransport();
+    renderUi(<UploadDialog opened onClose={() => {}} title="Import" upload={upload} />);
+    const dialog = screen.getByTestId('upload-dialog');
+    await user.upload(screen.getByTestId('upload-input'), [xlsx('big.xlsx')]);
+    await user.click(screen.getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(xhr.requests).toHaveLength(1));
+    const sent = xhr.latest();
+    expect(sent.headers).toMatchObject({ Authorization: 'Bearer tok', 'current-tenant-id': 'tenant-1' });
+
+    const bar = () => within(dialog).getByRole('progressbar');
+    expect(bar()).toHaveAttribute('aria-valuenow', '0');
+    act(() => sent.progress(2_500_000, 10_000_000));
+    expect(bar()).toHaveAttribute('aria-valuenow', '25');
+    expect(bar()).toHaveAccessibleName('Uploading');
+    act(() => sent.progress(6_660_000, 10_000_000));
+    expect(bar()).toHaveAttribute('aria-valuenow', '66');
+    expect(within(dialog).getByTestId('upload-file-progress')).toHaveAttribute('data-phase', 'sending');
+    expect(dialog).toHaveAttribute('data-color', 'yellow');
+
+    // Every byte is out: the server is reading the workbook, the bar is full and striped.
+    act(() => sent.finishUpload(10_000_000));
+    expect(bar()).toHaveAttribute('aria-valuenow', '100');
+    expect(bar()).toHaveAccessibleName('Processing');
+    expect(within(dialog).getByTestId('upload-file-progress')).toHaveAttribute('data-phase', 'processing');
+    expect(screen.getByTestId('upload-file-status')).toHaveAttribute('data-status', 'progressing');
+
+    act(() => sent.respond({ body: IMPORTED }));
+    await waitFor(() => expect(dialog).toHaveAttribute('data-color', 'green'));
+    expect(screen.getByTestId('upload-file-status')).toHaveAttribute('data-status', 'finished');
+    expect(within(dialog).queryByRole('progressbar')).not.toBeInTheDocument();
+  });
+
+  it('sends one request per file, each with its own progress', async () => {
+    const user = userEvent.setup();
+    const { xhr, upload } = fakeTransport();
+    renderUi(<UploadDialog opened onClose={() => {}} title="Import" upload={upload} />);
+    await user.upload(screen.getByTestId('upload-input'), [xlsx('a.xlsx'), xlsx('b.xlsx')]);
+    await user.click(screen.getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(xhr.requests).toHaveLength(1));
+    act(() => xhr.latest().progress(40, 100));
+    expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '40');
+    act(() => xhr.latest().finishUpload(100));
+    act(() => xhr.latest().respond({ body: IMPORTED }));
+
+    await waitFor(() => expect(xhr.requests).toHaveLength(2));
+    expect((xhr.requests[1]!.body as FormData).get('files')).toHaveProperty('name', 'b.xlsx');
+    const statuses = () => screen.getAllByTestId('upload-file-status').map((s) => s.getAttribute('data-status'));
+    expect(statuses()).toEqual(['finished', 'progressing']);
+    // The second file starts from zero, not from where the first one ended.
+    expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '0');
+    act(() => xhr.latest().progress(10, 100));
+    expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '10');
+    act(() => xhr.latest().respond({ body: IMPORTED }));
+    await waitFor(() => expect(statuses()).toEqual(['finished', 'finished']));
+  });
+
+  it('an area switch during an upload cancels it silently: the file waits again and the next is not sent', async () => {
+    const user = userEvent.setup();
+    const { xhr, api, upload } = fakeTransport();
+    const onComplete = vi.fn();
+    renderUi(<UploadDialog opened onClose={() => {}} title="Import" upload={upload} onComplete={onComplete} />);
+    const dialog = screen.getByTestId('upload-dialog');
+    await user.upload(screen.getByTestId('upload-input'), [xlsx('a.xlsx'), xlsx('b.xlsx')]);
+    await user.click(screen.getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(xhr.requests).toHaveLength(1));
+    act(() => xhr.latest().progress(50, 100));
+
+    act(() => api.abortAll());
+    await waitFor(() => expect(onComplete).toHaveBeenCalledWith([]));
+    expect(xhr.latest().aborted).toBe(true);
+    expect(xhr.requests).toHaveLength(1);
+    expect(screen.getAllByTestId('upload-file-status').map((s) => s.getAttribute('data-status'))).toEqual([
+      'waiting',
+      'waiting',
+    ]);
+    expect(dialog).toHaveAttribute('data-color', 'blue');
+    expect(within(dialog).queryByText('Failed to upload. Ask administrator for help')).not.toBeInTheDocument();
+  });
+
+  it('shows the message of an HTTP failure of the transport on the file', async () => {
+    const user = userEvent.setup();
+    const { xhr, upload } = fakeTransport();
+    renderUi(<UploadDialog opened onClose={() => {}} title="Import" upload={upload} />);
+    const dialog = screen.getByTestId('upload-dialog');
+    await user.upload(screen.getByTestId('upload-input'), [xlsx('a.xlsx')]);
+    await user.click(screen.getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(xhr.requests).toHaveLength(1));
+    act(() =>
+      xhr.latest().respond({ status: 400, body: { timestamp: 't', status: 400, error: 'Bad Request', message: 'x' } }),
+    );
+    await waitFor(() => expect(dialog).toHaveAttribute('data-color', 'red'));
+    expect(screen.getByTestId('upload-file-status')).toHaveAttribute('data-status', 'failed');
+    expect(within(dialog).getByText('Failed to upload. Ask administrator for help')).toBeInTheDocument();
+  });
+
   it('disables upload and shows the limit message when a 6th file is chosen', async () => {
     const user = userEvent.setup();
     renderUi(<UploadDialog opened onClose={() => {}} title="Import" upload={vi.fn()} />);
@@ -99,6 +230,14 @@ describe('upload state', () => {
         sheetParseResults: [{ sheetName: 's', type: 'T', rowsRead: 1, failures: [{ errorMessage: 'x', type: 'T' }] }],
       }).status,
     ).toBe('failed');
+  });
+
+  it('turns bytes sent into whole percent, 100 only when every byte is out', () => {
+    expect(uploadPercent({ loaded: 0, total: 1000 })).toBe(0);
+    expect(uploadPercent({ loaded: 999, total: 1000 })).toBe(99);
+    expect(uploadPercent({ loaded: 1000, total: 1000 })).toBe(100);
+    // The browser could not tell the length: no percentage rather than a made-up one.
+    expect(uploadPercent({ loaded: 500, total: 0 })).toBe(0);
   });
 
   it('chooses the colour: yellow over red over green over blue', () => {

@@ -3,9 +3,11 @@ import { ActionIcon, Alert, Badge, Button, Group, Modal, Progress, Stack, Table,
 import { Dropzone, type DropzoneProps } from '@mantine/dropzone';
 import { useTranslation } from 'react-i18next';
 import { MAX_UPLOAD_FILES } from '@railwatt/contracts';
+import { isCancelled } from '../../../lib/errors';
 import {
   displayFileName,
   uploadDialogColor,
+  uploadPercent,
   type UploadDialogColor,
   type UploadEntry,
   type UploadFailure,
@@ -36,11 +38,6 @@ const STATUS_COLOR: Record<UploadEntry['status'], string> = {
   finished_async: 'teal',
   failed: 'red',
 };
-
-// Where the transport gives no byte progress (fetch), the bar estimates it from the file size
-// at an assumed throughput and stops short of 100 until the answer arrives.
-const ASSUMED_BYTES_PER_SECOND = 500_000;
-const ESTIMATE_TICK_MS = 200;
 
 let nextId = 0;
 
@@ -94,24 +91,24 @@ export function UploadPanel({
     // One request per file, one after the other: each file gets its own progress and answer.
     for (const entry of waiting) {
       patch(entry.id, { status: 'progressing', progress: 0 });
-      let reported = false;
-      let estimate = 0;
-      const step = (100 * ESTIMATE_TICK_MS) / Math.max(1000, (entry.file.size / ASSUMED_BYTES_PER_SECOND) * 1000);
-      const timer = setInterval(() => {
-        if (reported) return;
-        estimate = Math.min(90, estimate + step);
-        patch(entry.id, { progress: estimate });
-      }, ESTIMATE_TICK_MS);
+      let shown = 0;
       let outcome: UploadOutcome;
       try {
-        outcome = await upload(entry.file, (percent) => {
-          reported = true;
+        outcome = await upload(entry.file, (progress) => {
+          // Progress events come per chunk; re-render only when the whole percent moves.
+          const percent = uploadPercent(progress);
+          if (percent === shown) return;
+          shown = percent;
           patch(entry.id, { progress: percent });
         });
-      } catch {
+      } catch (error) {
+        if (isCancelled(error)) {
+          // Cancelled on purpose (area switch): no message, the file waits again, and the files
+          // after it are not sent, so nothing goes to an area the user did not upload to.
+          patch(entry.id, { status: 'waiting', progress: 0 });
+          break;
+        }
         outcome = { status: 'failed', failures: [], message: t('upload.failed_unknown') };
-      } finally {
-        clearInterval(timer);
       }
       patch(entry.id, {
         status: outcome.status,
@@ -188,15 +185,7 @@ function UploadRow({ entry, onRemove }: { entry: UploadEntry; onRemove?: () => v
           {displayFileName(entry.file.name)}
         </Table.Td>
         <Table.Td w={160}>
-          {entry.status === 'progressing' ? (
-            <Progress
-              value={entry.progress}
-              color="yellow"
-              striped
-              animated
-              aria-label={t('upload.status.progressing')}
-            />
-          ) : null}
+          {entry.status === 'progressing' ? <UploadProgressBar percent={entry.progress} /> : null}
         </Table.Td>
         <Table.Td w={140}>
           <Badge color={STATUS_COLOR[entry.status]} data-testid="upload-file-status" data-status={entry.status}>
@@ -224,6 +213,27 @@ function UploadRow({ entry, onRemove }: { entry: UploadEntry; onRemove?: () => v
         </Table.Tr>
       )}
     </>
+  );
+}
+
+/**
+ * Real progress while the bytes go out; once all are sent the server is still reading the file, so
+ * the full bar turns striped and animated (no percentage to give) until the answer arrives.
+ */
+function UploadProgressBar({ percent }: { percent: number }) {
+  const { t } = useTranslation();
+  const processing = percent >= 100;
+  return (
+    <Progress
+      value={processing ? 100 : percent}
+      color="yellow"
+      striped={processing}
+      animated={processing}
+      transitionDuration={200}
+      aria-label={processing ? t('upload.processing') : t('upload.status.progressing')}
+      data-testid="upload-file-progress"
+      data-phase={processing ? 'processing' : 'sending'}
+    />
   );
 }
 

@@ -1,4 +1,5 @@
 import { FILE_NAME_DISPLAY_LENGTH, type UploadResult as ImportAnswer } from '@railwatt/contracts';
+import type { UploadProgress } from '../../../lib/api/client';
 
 export type { ImportAnswer };
 export type { SheetParseResult } from '@railwatt/contracts';
@@ -21,13 +22,23 @@ export interface UploadOutcome {
   message?: string;
 }
 
-/** Sends one file. `onProgress` takes 0..100 when the transport knows; otherwise the dialog estimates. */
-export type UploadFn = (file: File, onProgress: (percent: number) => void) => Promise<UploadOutcome>;
+/**
+ * Sends one file. `onProgress` takes the bytes sent so far, as the API client's upload reports them
+ * (lib/api `upload`); loaded === total means every byte is out and the server is working.
+ */
+export type UploadFn = (file: File, onProgress: (progress: UploadProgress) => void) => Promise<UploadOutcome>;
+
+/** Whole percent of the bytes sent; 100 only when all are out (the bar then waits for the server). */
+export function uploadPercent({ loaded, total }: UploadProgress): number {
+  if (total <= 0) return 0;
+  return Math.max(0, Math.min(100, Math.floor((loaded * 100) / total)));
+}
 
 export interface UploadEntry {
   id: string;
   file: File;
   status: UploadFileStatus;
+  /** Percent of the file's bytes sent (0..100); at 100 while progressing, the server is processing. */
   progress: number;
   failures: UploadFailure[];
   message?: string;

@@ -10,8 +10,8 @@ import {
   type VersionedEntity,
 } from '@railwatt/contracts';
 import { outcomeFromImportAnswer, type UploadFn } from '../../../components/ui/upload-dialog';
-import { ApiError } from '../../../lib/errors';
-import { requestBlob, requestJson } from './http';
+import { ApiError, isCancelled } from '../../../lib/errors';
+import { requestBlob, requestJson, uploadForm } from './http';
 import { fleetKeys } from './fleet-queries';
 
 /** POST /domain/status for the selected entities; the list pages are the only thing it changes. */
@@ -84,15 +84,20 @@ export function uploadFailureKey(error: unknown): string {
   return 'import.error.unknown';
 }
 
-/** POST /excel/domain/import, one file per request so each file has its own answer. */
+/**
+ * POST /excel/domain/import, one file per request so each file has its own answer and its own
+ * progress: the bytes sent reach the dialog as they leave the browser.
+ */
 export function createEntitiesUpload(translate: (key: string) => string): UploadFn {
-  return async (file) => {
+  return async (file, onProgress) => {
     const form = new FormData();
     form.append(EXCEL_IMPORT_FIELD, file, file.name);
     try {
-      const answer = uploadResultSchema.parse(await requestJson('POST', '/excel/domain/import', { body: form }));
+      const answer = uploadResultSchema.parse(await uploadForm('/excel/domain/import', form, { onProgress }));
       return outcomeFromImportAnswer(answer);
     } catch (error) {
+      // Cancelled (area switch): not a failure of the file; the dialog puts it back silently.
+      if (isCancelled(error)) throw error;
       return { status: 'failed', failures: [], message: translate(uploadFailureKey(error)) };
     }
   };

@@ -1,4 +1,4 @@
-import { api } from '../../../lib/api';
+import { api, type UploadProgress } from '../../../lib/api';
 
 type Query = Record<string, string | number | boolean | undefined>;
 
@@ -16,4 +16,13 @@ export function requestJson<T>(
 
 export function requestBlob(path: string, init: { body?: unknown } = {}): Promise<Blob> {
   return api.request<Blob>(path, { method: 'POST', body: init.body, responseType: 'blob' });
+}
+
+/** A multipart upload with real byte progress (the client's XMLHttpRequest transport). */
+export function uploadForm<T>(
+  path: string,
+  form: FormData,
+  init: { onProgress?: (progress: UploadProgress) => void; signal?: AbortSignal } = {},
+): Promise<T> {
+  return api.upload<T>(path, form, { onProgress: init.onProgress, signal: init.signal });
 }

@@ -1,9 +1,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { mockFetch, renderFleet } from '../testing/render-fleet';
+import { createFakeXhr, type FakeXhr, type FakeXhrAnswer } from '../../../lib/api/testing/fake-xhr';
+import { renderFleet } from '../testing/render-fleet';
 
 afterEach(() => vi.unstubAllGlobals());
+
+/** Uploads go over XMLHttpRequest (real byte progress): answer them like a quick server would. */
+function mockUpload(answer: (xhr: FakeXhr) => FakeXhrAnswer) {
+  const fake = createFakeXhr(answer);
+  vi.stubGlobal('XMLHttpRequest', fake.Constructor);
+  return fake;
+}
 
 const xlsx = (name: string) =>
   new File(['x'], name, { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
@@ -11,8 +19,8 @@ const xlsx = (name: string) =>
 describe('fleet import', () => {
   it('sends the file to the entities import and shows a single failed file on the import error screen', async () => {
     const user = userEvent.setup();
-    const { calls } = mockFetch({
-      'POST /api/excel/domain/import': {
+    const { requests } = mockUpload(() => ({
+      body: {
         success: false,
         sheetParseResults: [
           {
@@ -23,7 +31,7 @@ describe('fleet import', () => {
           },
         ],
       },
-    });
+    }));
     renderFleet('/fleet/import');
     const dialog = await screen.findByTestId('upload-dialog');
     expect(dialog).toHaveAttribute('data-color', 'blue');
@@ -32,7 +40,10 @@ describe('fleet import', () => {
 
     const errorScreen = await screen.findByTestId('import-error-screen');
     expect(within(errorScreen).getByText('Row 17: The EVN field must be exactly 12 digits')).toBeInTheDocument();
-    const call = calls.find((c) => c.url.pathname === '/api/excel/domain/import')!;
+    expect(requests).toHaveLength(1);
+    const call = requests[0]!;
+    expect(call.method).toBe('POST');
+    expect(new URL(call.url, 'http://localhost').pathname).toBe('/api/excel/domain/import');
     expect(call.body).toBeInstanceOf(FormData);
     expect((call.body as FormData).get('files')).toBeInstanceOf(File);
   });
@@ -40,15 +51,16 @@ describe('fleet import', () => {
   it('lists each file with its status when several files are uploaded', async () => {
     const user = userEvent.setup();
     let n = 0;
-    mockFetch({
-      'POST /api/excel/domain/import': () =>
-        n++ === 0
-          ? {
+    mockUpload(() =>
+      n++ === 0
+        ? {
+            body: {
               success: true,
               sheetParseResults: [{ sheetName: 'TractionUnit', type: 'TractionUnit', rowsRead: 4, failures: [] }],
-            }
-          : new Response('{}', { status: 500, statusText: 'Server Error' }),
-    });
+            },
+          }
+        : { status: 500, statusText: 'Server Error', body: {} },
+    );
     renderFleet('/fleet/import');
     const dialog = await screen.findByTestId('upload-dialog');
     await user.upload(within(dialog).getByTestId('upload-input'), [xlsx('a.xlsx'), xlsx('b.xlsx')]);
