@@ -79,11 +79,11 @@ describe('fleet', () => {
     await typeDate(page, 'Valid from', '01.01.2020');
     await choose(page, 'Type', TYPE);
     // The form starts with one consumption point row.
-    await field(page, 'NVR').fill('88');
+    await field(page, 'NVR').fill('BE');
     await field(page, 'VKM').fill('AKBE');
     await field(page, 'EMS id').fill('EMS1');
     await field(page, 'Channels').fill('2');
-    await expect.poll(() => page.getByTestId('cp-cpid').textContent()).toContain(`88_AKBE_${EVN}_EMS1`);
+    await expect.poll(() => page.getByTestId('cp-cpid').textContent()).toContain(`BE_AKBE_${EVN}_EMS1`);
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect.poll(() => new URL(page.url()).pathname, { timeout: 15_000 }).toBe('/fleet/overview');
 

@@ -70,11 +70,18 @@ export const buildCpid = (p: { nvr: string; vkm: string; evn: string; emsId: str
 /** The name of a consumption point: EVN followed by the EMS id, e.g. '917600100013EMS1'. */
 export const buildConsumptionPointName = (p: { evn: string; emsId: string }): string => `${p.evn}${p.emsId}`;
 
+/**
+ * NVR: the National Vehicle Register that holds the unit, written as the register's country code
+ * (ISO 3166-1 alpha-2: NO, SE, BE ...). Letters keep CPIDs readable (BE_AKBE_918800180013_EMS1) and
+ * apart from the EVN's numeric UIC country code.
+ */
+export const NVR_PATTERN = /^[A-Z]{2}$/;
+
 export const consumptionPointAttributesSchema = z.object({
   /** Derived on save with buildCpid; sent values are overwritten. */
   cpid: z.string().optional(),
   evn: z.string().regex(/^\d{12}$/, 'The EVN field must be exactly 12 digits'),
-  nvr: z.string().min(1),
+  nvr: z.string().regex(NVR_PATTERN, 'format is invalid'),
   vkm: z.string().min(1),
   emsId: z
     .string()

@@ -110,9 +110,9 @@ describe('fleet overview', () => {
     renderFleet('/fleet/overview');
     await screen.findAllByTestId('fleet-row');
     await user.click(screen.getByRole('button', { name: 'Expand all' }));
-    expect(screen.getByText('76_NSB_917600100013_EMS1')).toBeInTheDocument();
+    expect(screen.getByText('NO_NSB_917600100013_EMS1')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Collapse all' }));
-    expect(screen.queryByText('76_NSB_917600100013_EMS1')).not.toBeInTheDocument();
+    expect(screen.queryByText('NO_NSB_917600100013_EMS1')).not.toBeInTheDocument();
   });
 
   it('applies the range and comment to every selected uuid and goes to the error summary when some fail', async () => {

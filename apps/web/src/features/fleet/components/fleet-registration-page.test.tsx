@@ -37,7 +37,10 @@ describe('fleet registration', () => {
     await user.type(screen.getByLabelText(/^EVN/), '12345');
     await user.type(screen.getByLabelText(/^Channels/), '100');
     await user.type(screen.getByLabelText(/^VKM/), 'ABCDEFG');
+    // NVR is the register's two-letter country code (contract NVR_PATTERN), not the numeric UIC code.
+    await user.type(screen.getByLabelText(/^NVR/), '76');
     expect(await screen.findByText('The EVN field must be exactly 12 digits')).toBeInTheDocument();
+    expect(await screen.findByText('The NVR field format is invalid')).toBeInTheDocument();
     expect(screen.getByText('The Channels field must be 99 or less')).toBeInTheDocument();
     expect(screen.getByText('The VKM field may not be greater than 5 characters')).toBeInTheDocument();
 
@@ -63,11 +66,11 @@ describe('fleet registration', () => {
     await user.click(screen.getByRole('textbox', { name: /^Type/ }));
     await user.click(await screen.findByRole('option', { name: 'El 18' }));
     const cp = screen.getByTestId('cp-row');
-    await user.type(within(cp).getByLabelText(/^NVR/), '76');
+    await user.type(within(cp).getByLabelText(/^NVR/), 'NO');
     await user.type(within(cp).getByLabelText(/^VKM/), 'NSB');
     await user.type(within(cp).getByLabelText(/^EMS id/), 'EMS1');
     await user.type(within(cp).getByLabelText(/^Channels/), '2');
-    expect(within(cp).getByTestId('cp-cpid')).toHaveTextContent('76_NSB_917600100013_EMS1');
+    expect(within(cp).getByTestId('cp-cpid')).toHaveTextContent('NO_NSB_917600100013_EMS1');
 
     await user.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/fleet/overview'));
@@ -85,7 +88,7 @@ describe('fleet registration', () => {
         {
           type: 'ConsumptionPoint',
           name: '917600100013EMS1',
-          nvr: '76',
+          nvr: 'NO',
           vkm: 'NSB',
           emsId: 'EMS1',
           channels: 2,
@@ -163,7 +166,7 @@ describe('fleet registration', () => {
         type: 'ConsumptionPoint',
         uuid: UUID.cp,
         name: '917600100013EMS1',
-        nvr: '76',
+        nvr: 'NO',
         vkm: 'NSB',
         emsId: 'EMS1',
         emsType: null,
@@ -175,7 +178,7 @@ describe('fleet registration', () => {
     renderFleet(`/fleet/registration?uuid=${UUID.unitA}`);
     expect(await screen.findByRole('heading', { level: 1, name: 'Edit traction unit' })).toBeInTheDocument();
     expect(screen.getByLabelText(/^EVN/)).toHaveValue('917600100013');
-    expect(screen.getByTestId('cp-cpid')).toHaveTextContent('76_NSB_917600100013_EMS1');
+    expect(screen.getByTestId('cp-cpid')).toHaveTextContent('NO_NSB_917600100013_EMS1');
 
     await user.type(screen.getByLabelText('Valid from'), '01.05.2024');
     await user.click(screen.getByRole('button', { name: 'Save' }));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ENERGY_TYPES } from '@railwatt/contracts';
+import { ENERGY_TYPES, NVR_PATTERN } from '@railwatt/contracts';
 
 /**
  * Form messages of product.md §5 travel through zod as a small JSON token (rule + params) and are
@@ -57,7 +57,7 @@ const requiredInteger = (field: string, min: number, max: number) =>
 
 export const consumptionPointFormSchema = z.object({
   uuid: z.string().optional(),
-  nvr: digits('nvr', 2),
+  nvr: required('nvr').pipe(z.string().regex(NVR_PATTERN, msg({ rule: 'regex', field: 'nvr' }))),
   vkm: required('vkm')
     .pipe(maxChars('vkm', 5))
     .pipe(z.string().regex(/^[A-Za-z0-9]+$/, msg({ rule: 'regex', field: 'vkm' }))),

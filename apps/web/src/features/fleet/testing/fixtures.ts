@@ -14,7 +14,7 @@ export function fleetEntry(overrides: Partial<FleetEntry> = {}): FleetEntry {
     uuid: UUID.unitA,
     evn: '917600100013',
     vkm: 'NSB',
-    nvr: '76',
+    nvr: 'NO',
     description: 'El 18',
     tractionUnitName: 'El18-2241',
     type: 'El 18',
@@ -35,7 +35,7 @@ export function fleetEntry(overrides: Partial<FleetEntry> = {}): FleetEntry {
       {
         uuid: UUID.cp,
         name: '917600100013EMS1',
-        cpid: '76_NSB_917600100013_EMS1',
+        cpid: 'NO_NSB_917600100013_EMS1',
         emsId: 'EMS1',
         emsType: 'EMS-A',
         channels: 2,
