@@ -12,7 +12,14 @@ async function main(): Promise<void> {
   const applied = await migrate(database);
   const seeded = config.seedDemo ? await seedDemo(database) : [];
 
-  const app = await buildApp({ config, database });
+  // A person at a terminal gets readable lines; pipes, files and log collectors get JSON.
+  const logger = process.stdout.isTTY
+    ? {
+        level: config.logLevel,
+        transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } },
+      }
+    : undefined;
+  const app = await buildApp({ config, database, logger });
   app.log.info({ database: database.kind, migrations: applied, seeders: seeded }, 'database ready');
 
   let closing = false;
