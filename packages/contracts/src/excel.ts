@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { PAGE_SIZES } from './constants.js';
+import { fleetFilterSchema } from './domain/fleet.js';
 
 /** Upload and export limits of /excel/domain/import (calls.md §5, §9). */
 export const EXCEL_IMPORT_FIELD = 'files';
@@ -34,6 +36,13 @@ export const domainExportRequestSchema = z.object({
 });
 export type DomainExportRequest = z.infer<typeof domainExportRequestSchema>;
 
-/** POST /excel/masterdata/export: the given traction units, or the whole fleet of the area. */
-export const masterdataExportRequestSchema = z.object({ uuids: z.array(z.uuid()).max(10000).optional() }).default({});
+/**
+ * POST /excel/masterdata/export: the body of POST /domain/fleet (search mode, filters, time range,
+ * sort), so the file holds exactly what the fleet overview lists for them, every page, at most
+ * PAGE_SIZES.exportFetch traction units. `uuids` (the selected rows) narrows that to the selection.
+ * An empty body is the fleet filter's defaults: the area's whole fleet.
+ */
+export const masterdataExportRequestSchema = fleetFilterSchema
+  .extend({ uuids: z.array(z.uuid()).max(PAGE_SIZES.exportFetch).optional() })
+  .prefault({});
 export type MasterdataExportRequest = z.infer<typeof masterdataExportRequestSchema>;

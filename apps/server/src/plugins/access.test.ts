@@ -102,7 +102,37 @@ describe('route access', () => {
     expect((await get('/api/test/public', undefined)).json()).toEqual({ open: true });
   });
 
+  it('refuses (401) the token of a user disabled after it was issued, and takes it again once enabled', async () => {
+    const token = await t.tokenFor('consumer');
+    const asConsumer = (tenant = t.areaUuid('norway')) =>
+      t.app.inject({
+        method: 'GET',
+        url: '/api/test/any-tenant',
+        headers: { authorization: `Bearer ${token}`, 'current-tenant-id': tenant },
+      });
+    const setEnabled = async (enabled: boolean) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/domain/users/edit-all',
+        headers: await t.headersFor('erex-administrator'),
+        payload: { usernames: ['consumer'], enabled },
+      });
+    expect((await asConsumer()).statusCode).toBe(200);
+    expect((await setEnabled(false)).statusCode).toBe(200);
+    try {
+      const refused = await asConsumer();
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json()).toMatchObject({ status: 401 });
+      // Refused as a disabled user before any tenant question (no 403 that would tell areas apart).
+      expect((await asConsumer('00000000-0000-4000-8000-999999999999')).statusCode).toBe(401);
+    } finally {
+      expect((await setEnabled(true)).statusCode).toBe(200);
+    }
+    expect((await asConsumer()).statusCode).toBe(200);
+  });
+
   it('treats a token for a user that does not exist as a user without functions', async () => {
+    // Unknown to app_user (as a Keycloak user not mirrored locally is) is not "disabled": 403, not 401.
     const response = await get('/api/test/any-tenant', 'nobody', t.areaUuid('norway'));
     expect(response.statusCode).toBe(403);
   });

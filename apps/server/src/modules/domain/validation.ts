@@ -6,6 +6,7 @@ import {
   buildConsumptionPointName,
   buildCpid,
   entityStateSchema,
+  isInfrastructureAreaKind,
   timeRangeSchema,
   toEntityKind,
   type EntityKind,
@@ -13,6 +14,7 @@ import {
   type TimeRange,
 } from '@railwatt/contracts';
 import type { z } from 'zod';
+import { geometryProblem } from '../infrastructure/geometry.js';
 
 /** One entity as a save, an import row or an export record carries it: base fields plus kind fields at top level. */
 export type EntityRecord = Record<string, unknown> & { type?: unknown };
@@ -146,8 +148,19 @@ export function validateEntities(records: readonly unknown[]): { valid: ValidRec
     );
     const schema = KIND_ATTRIBUTE_SCHEMAS[kind] as z.ZodObject;
     const parsed = schema.safeParse(rawAttributes);
+    // An area's rings get one message that names the area and what is wrong (open, too short,
+    // crossing itself, off the globe) instead of the schema's issues deep in the coordinates.
+    const badGeometry = isInfrastructureAreaKind(kind) ? geometryProblem(rawAttributes.geometry) : undefined;
+    if (badGeometry) {
+      const area = typeof record.name === 'string' && record.name.trim() !== '' ? record.name.trim() : 'new area';
+      const message = `geometry: Area ${area}: ${badGeometry}`;
+      errors.push({ index, uuid, field: 'geometry', code: 'invalid_input', message });
+    }
     if (!parsed.success)
-      for (const issue of parsed.error.issues) errors.push(issueToError(index, issue, rawAttributes, uuid));
+      for (const issue of parsed.error.issues) {
+        if (badGeometry && issue.path[0] === 'geometry') continue;
+        errors.push(issueToError(index, issue, rawAttributes, uuid));
+      }
     if (errors.length > before || !parsed.success) return;
 
     const attributes = parsed.data as Record<string, unknown>;

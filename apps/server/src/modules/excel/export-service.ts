@@ -1,4 +1,12 @@
-import { DEFAULT_TIME_RANGE, MESSAGES, toEntityKind, type EntityKind } from '@railwatt/contracts';
+import {
+  DEFAULT_TIME_RANGE,
+  MESSAGES,
+  PAGE_SIZES,
+  toEntityKind,
+  type EntityKind,
+  type MasterdataExportRequest,
+  type Role,
+} from '@railwatt/contracts';
 import type { Database } from '../../db/client.js';
 import { ApiError } from '../../errors.js';
 import { writeMasterdataCsv, type MasterdataRow } from '../../formats/csv/masterdata-csv.js';
@@ -7,6 +15,7 @@ import { MESSAGE_TYPES, recordFile } from '../datalog/datalog-service.js';
 import { latestSegments, listSegments, loadCurrent, type SegmentRow } from '../domain/repository.js';
 import { overlaps } from '../domain/segments.js';
 import type { Executor } from '../domain/sql.js';
+import { listFleetForExport } from '../fleet/service.js';
 import { domainSheet, type ExportSegment } from './domain-workbook.js';
 import { sheetLayout } from './entity-columns.js';
 
@@ -24,6 +33,8 @@ export interface ExportSelection {
 export interface ExportContext {
   tenant: string;
   username: string;
+  /** Roles held in the tenant: the fleet's "own" search modes depend on them. */
+  roles: readonly Role[];
 }
 
 export interface ExportedFile {
@@ -142,67 +153,35 @@ export async function exportDomainEntities(
 
 /**
  * The fleet master data: one line per traction unit and consumption point (a unit without one gets
- * a line of its own), from the latest segment of each, ordered by EVN.
+ * a line of its own). The units are the fleet overview's rows for the request's filter (the
+ * fleet module's query, every page in the overview's order, at most PAGE_SIZES.exportFetch),
+ * narrowed to `uuids` when rows are selected.
  */
 export async function exportMasterdata(
   database: Database,
   ctx: ExportContext,
-  selection: { uuids?: readonly string[] | undefined },
+  request: MasterdataExportRequest,
 ): Promise<ExportedFile> {
-  const ex = database.db;
-  const window = { ...DEFAULT_TIME_RANGE };
-  const latestOf = (segments: SegmentRow[]) => {
-    const out = new Map<string, SegmentRow>();
-    for (const s of segments) {
-      const prev = out.get(s.entityUuid);
-      if (!prev || Date.parse(s.end) > Date.parse(prev.end)) out.set(s.entityUuid, s);
-    }
-    return out;
-  };
-  let units = latestOf(await listSegments(ex, ctx.tenant, ['tractionunit'], { window, includeInactive: true }));
-  if (selection.uuids && selection.uuids.length > 0) {
-    const wanted = new Set(selection.uuids);
-    units = new Map([...units].filter(([uuid]) => wanted.has(uuid)));
-  }
-  const points = latestOf(await listSegments(ex, ctx.tenant, ['consumptionpoint'], { window, includeInactive: true }));
-  const pointsByUnit = new Map<string, SegmentRow[]>();
-  for (const p of points.values()) {
-    const unit = p.attributes.tractionUnitRef as string | undefined;
-    if (unit) pointsByUnit.set(unit, [...(pointsByUnit.get(unit) ?? []), p]);
-  }
-  const refs = new Set<string>();
-  for (const u of units.values()) {
-    if (u.attributes.owner) refs.add(String(u.attributes.owner));
-    if (u.attributes.tractionUnitTypeRef) refs.add(String(u.attributes.tractionUnitTypeRef));
-  }
-  const names = new Map((await latestSegments(ex, ctx.tenant, [...refs])).map((s) => [s.entityUuid, s.name]));
-  const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
+  const { uuids, ...filter } = request;
+  const units = await listFleetForExport(database.db, ctx.tenant, ctx, filter, {
+    uuids: uuids && uuids.length > 0 ? uuids : undefined,
+    limit: PAGE_SIZES.exportFetch,
+  });
   const rows: MasterdataRow[] = [];
-  const sorted = [...units.values()].sort((a, b) =>
-    String(a.attributes.evn ?? '').localeCompare(String(b.attributes.evn ?? '')),
-  );
-  for (const u of sorted) {
+  for (const u of units) {
     const base: MasterdataRow = {
-      EVN: text(u.attributes.evn),
-      description: text(u.attributes.description),
-      'traction unit name': u.name,
-      type: names.get(String(u.attributes.tractionUnitTypeRef)) ?? null,
-      responsible: names.get(String(u.attributes.owner)) ?? null,
-      'valid from': u.start,
-      'valid to': u.end,
-      status: u.state,
+      EVN: u.evn,
+      description: u.description,
+      'traction unit name': u.tractionUnitName,
+      type: u.type,
+      responsible: u.responsible,
+      'valid from': u.validFrom,
+      'valid to': u.validTo,
+      status: u.status,
     };
-    const cps = (pointsByUnit.get(u.entityUuid) ?? []).sort((a, b) => a.name.localeCompare(b.name));
-    if (cps.length === 0) rows.push(base);
-    for (const cp of cps) {
-      rows.push({
-        ...base,
-        VKM: text(cp.attributes.vkm),
-        NVR: text(cp.attributes.nvr),
-        'EMS type': text(cp.attributes.emsType),
-        'EMS id': text(cp.attributes.emsId),
-        CPID: text(cp.attributes.cpid),
-      });
+    if (u.consumptionPoints.length === 0) rows.push(base);
+    for (const cp of u.consumptionPoints) {
+      rows.push({ ...base, VKM: cp.vkm, NVR: cp.nvr, 'EMS type': cp.emsType, 'EMS id': cp.emsId, CPID: cp.cpid });
     }
   }
   return recordExport(
@@ -210,6 +189,6 @@ export async function exportMasterdata(
     ctx,
     MESSAGE_TYPES.masterdataExport,
     { fileName: 'masterdata.csv', contentType: CSV_CONTENT_TYPE, bytes: writeMasterdataCsv(rows) },
-    `${units.size} traction units exported`,
+    `${units.length} traction units exported`,
   );
 }

@@ -26,11 +26,13 @@ export interface FleetQuery {
   window: TimeWindow;
   /** Only units owned by these organisations ("own" search modes); undefined = all. */
   ownerScope?: readonly string[];
+  /** Only these traction units (the rows selected for an export); undefined = all. */
+  uuids?: readonly string[];
   page: number;
   size: number;
 }
 
-type FleetRow = Omit<FleetEntry, 'writable' | 'vkm' | 'nvr' | 'emsId' | 'emsType' | 'consumptionPoints'> & {
+export type FleetRow = Omit<FleetEntry, 'writable' | 'vkm' | 'nvr' | 'emsId' | 'emsType' | 'consumptionPoints'> & {
   total: number;
   consumptionPoints: (FleetEntry['consumptionPoints'][number] & { vkm: string | null; nvr: string | null })[];
 };
@@ -54,6 +56,7 @@ export async function fleetPage(
   if (f.tractionUnitName) conditions.push(sql`AND lower(tu.name) LIKE ${like(f.tractionUnitName)}`);
   if (f.owners?.length) conditions.push(sql`AND tu.owner_ref = ANY(${sql.param(f.owners)}::text[])`);
   if (q.ownerScope) conditions.push(sql`AND tu.owner_ref = ANY(${sql.param([...q.ownerScope])}::text[])`);
+  if (q.uuids) conditions.push(sql`AND tu.entity_uuid = ANY(${sql.param([...q.uuids])}::uuid[])`);
   if (f.tractionUnitTypes?.length)
     conditions.push(sql`AND tu.type_ref = ANY(${sql.param(f.tractionUnitTypes)}::text[])`);
   if (f.statuses?.length) conditions.push(sql`AND tu.state = ANY(${sql.param(f.statuses)}::text[])`);

@@ -14,7 +14,38 @@ import { listSegments, type TimeWindow } from '../domain/repository.js';
 import { mayWriteKind, ownDataIsWholeArea } from '../domain/policy.js';
 import type { Executor, TxExecutor } from '../domain/sql.js';
 import { organisationsOfUser } from '../organisation/repository.js';
-import { fleetPage, resolveCpids, unitsWithPoints, type UnitWithPoints } from './repository.js';
+import { fleetPage, resolveCpids, unitsWithPoints, type FleetRow, type UnitWithPoints } from './repository.js';
+
+/** The overview's query for a filter: the time window and, in the "own" modes, the owners in scope. */
+async function fleetQueryOf(ex: Executor, tenant: string, actor: Actor, filter: FleetFilter) {
+  const ownerScope =
+    filter.searchMode === 'ALL_READ_ONLY' || ownDataIsWholeArea(actor)
+      ? undefined
+      : (await organisationsOfUser(ex, tenant, actor.username)).map((o) => o.uuid);
+  return { filter, window: windowOf(filter.timeRange?.start, filter.timeRange?.end), ownerScope };
+}
+
+/**
+ * The rows the fleet overview lists for `filter`, every page in its order, at most `limit` units
+ * (POST /excel/masterdata/export). `uuids` narrows them to a selection. Consumption points keep
+ * their VKM and NVR, which the overview's entry leaves to the first point.
+ */
+export async function listFleetForExport(
+  ex: Executor,
+  tenant: string,
+  actor: Actor,
+  filter: FleetFilter,
+  options: { uuids?: readonly string[] | undefined; limit: number },
+): Promise<FleetRow[]> {
+  const query = await fleetQueryOf(ex, tenant, actor, filter);
+  const { rows } = await fleetPage(ex, tenant, {
+    ...query,
+    ...(options.uuids ? { uuids: options.uuids } : {}),
+    page: 0,
+    size: options.limit,
+  });
+  return rows;
+}
 
 /**
  * POST /domain/fleet. Search modes (product.md §6): ALL_READ_ONLY lists every unit of the tenant,
@@ -29,12 +60,10 @@ export async function searchFleet(
   filter: FleetFilter,
   paging: { page: number; size: number },
 ): Promise<FleetPage> {
-  const own =
-    filter.searchMode === 'ALL_READ_ONLY' || ownDataIsWholeArea(actor)
-      ? undefined
-      : (await organisationsOfUser(ex, tenant, actor.username)).map((o) => o.uuid);
-  const window = windowOf(filter.timeRange?.start, filter.timeRange?.end);
-  const { rows, total } = await fleetPage(ex, tenant, { filter, window, ownerScope: own, ...paging });
+  const { rows, total } = await fleetPage(ex, tenant, {
+    ...(await fleetQueryOf(ex, tenant, actor, filter)),
+    ...paging,
+  });
   const writable = filter.searchMode === 'OWN_READ_WRITE' && mayWriteKind(actor, 'tractionunit');
   const content: FleetEntry[] = rows.map(({ total: _total, ...row }) => {
     const first = row.consumptionPoints[0] as

@@ -1,6 +1,14 @@
 import type { AreaGeometry } from '@railwatt/contracts';
 import { describe, expect, it } from 'vitest';
-import { areasOverlap, areaWithin, interiorPoint, locatePoint, segmentsCrossProperly } from './geometry.js';
+import {
+  areasOverlap,
+  areaWithin,
+  geometryProblem,
+  interiorPoint,
+  locatePoint,
+  ringSelfCrossing,
+  segmentsCrossProperly,
+} from './geometry.js';
 
 const box = (x0: number, y0: number, x1: number, y1: number): AreaGeometry => ({
   type: 'Polygon',
@@ -77,5 +85,57 @@ describe('geometry', () => {
     };
     expect(areaWithin(box(3, 3, 7, 7), parentWithHole)).toBe(false);
     expect(areaWithin(box(1, 1, 2, 2), parentWithHole)).toBe(true);
+  });
+
+  describe('geometryProblem: rings an area may be saved with', () => {
+    const polygon = (...ring: number[][]) => ({ type: 'Polygon', coordinates: [ring] });
+
+    it('accepts simple closed rings, holes and multipolygons', () => {
+      expect(geometryProblem(box(0, 0, 2, 2))).toBeUndefined();
+      // A concave ring (an L) whose non-adjacent edges come close but do not cross.
+      expect(geometryProblem(polygon([0, 0], [2, 0], [2, 1], [1, 1], [1, 2], [0, 2], [0, 0]))).toBeUndefined();
+      expect(
+        geometryProblem({
+          type: 'MultiPolygon',
+          coordinates: [box(0, 0, 1, 1), box(-180, -90, -179, -89)].map((g) =>
+            g.type === 'Polygon' ? g.coordinates : [],
+          ),
+        }),
+      ).toBeUndefined();
+    });
+
+    it('refuses a ring with fewer than four positions', () => {
+      expect(geometryProblem(polygon([0, 0], [1, 0], [0, 0]))).toBe('ring 1 has 3 positions; a ring needs at least 4');
+    });
+
+    it('refuses a ring that is not closed', () => {
+      expect(geometryProblem(polygon([0, 0], [1, 0], [1, 1], [0, 1]))).toBe(
+        'ring 1 is not closed: its first position [0, 0] differs from its last [0, 1]',
+      );
+    });
+
+    it('refuses a ring whose edges cross (a bow tie), naming the edges', () => {
+      const bowTie = polygon([0, 0], [2, 2], [2, 0], [0, 2], [0, 0]);
+      expect(geometryProblem(bowTie)).toBe(
+        'ring 1 crosses itself: the edge from position 1 to 2 crosses the edge from position 3 to 4',
+      );
+      expect(ringSelfCrossing(bowTie.coordinates[0]!.map((p) => [p[0]!, p[1]!] as const))).toEqual([0, 2]);
+      // The crossing is found in the second polygon of a multipolygon too.
+      const multi = { type: 'MultiPolygon', coordinates: [[box(5, 5, 6, 6).coordinates[0]], bowTie.coordinates] };
+      expect(geometryProblem(multi)).toMatch(/^ring 1 of polygon 2 crosses itself/);
+    });
+
+    it('refuses coordinates off the globe', () => {
+      expect(geometryProblem(polygon([0, 0], [181, 0], [181, 1], [0, 0]))).toBe(
+        'position 2 of ring 1 [181, 0] lies outside longitude -180..180 / latitude -90..90',
+      );
+      expect(geometryProblem(polygon([0, 0], [1, 0], [1, -91], [0, 0]))).toMatch(/^position 3 of ring 1/);
+    });
+
+    it('leaves what is not shaped like a polygon to the schema', () => {
+      expect(geometryProblem(undefined)).toBeUndefined();
+      expect(geometryProblem({ type: 'Point', coordinates: [0, 0] })).toBeUndefined();
+      expect(geometryProblem({ type: 'Polygon', coordinates: [[['a', 0]]] })).toBeUndefined();
+    });
   });
 });

@@ -175,3 +175,79 @@ export function areaWithin(child: AreaGeometry, parent: AreaGeometry): boolean {
     }
   return true;
 }
+
+const isPosition = (p: unknown): p is readonly [number, number] =>
+  Array.isArray(p) && p.length >= 2 && Number.isFinite(p[0]) && Number.isFinite(p[1]);
+
+const show = (p: Point): string => `[${p[0]}, ${p[1]}]`;
+
+/**
+ * The first pair of non-adjacent edges of a closed ring that cross, as edge indexes (edge i runs
+ * from position i to i + 1). Edges are swept in order of their left end, so only edges whose x
+ * extents overlap are compared: drawn areas have thousands of vertices.
+ */
+export function ringSelfCrossing(ring: readonly Point[]): [number, number] | undefined {
+  const n = ring.length - 1; // edges of the closed ring
+  const order = Array.from({ length: n }, (_, i) => i).sort(
+    (i, j) => Math.min(ring[i]![0], ring[i + 1]![0]) - Math.min(ring[j]![0], ring[j + 1]![0]),
+  );
+  for (let a = 0; a < order.length; a++) {
+    const i = order[a]!;
+    const right = Math.max(ring[i]![0], ring[i + 1]![0]);
+    for (let b = a + 1; b < order.length; b++) {
+      const j = order[b]!;
+      if (Math.min(ring[j]![0], ring[j + 1]![0]) > right) break;
+      const gap = Math.abs(i - j);
+      // Neighbouring edges share a vertex (the first and the last through the closing position).
+      if (gap === 1 || gap === n - 1) continue;
+      if (segmentsCrossProperly(ring[i]!, ring[i + 1]!, ring[j]!, ring[j + 1]!))
+        return [Math.min(i, j), Math.max(i, j)];
+    }
+  }
+  return undefined;
+}
+
+/** Why one ring is not a valid closed ring, or undefined. Positions are counted from 1 in messages. */
+function ringProblem(ring: readonly Point[], label: string): string | undefined {
+  const outside = ring.findIndex(([lon, lat]) => lon < -180 || lon > 180 || lat < -90 || lat > 90);
+  if (outside >= 0) {
+    return `position ${outside + 1} of ${label} ${show(ring[outside]!)} lies outside longitude -180..180 / latitude -90..90`;
+  }
+  if (ring.length < 4) return `${label} has ${ring.length} positions; a ring needs at least 4`;
+  const first = ring[0]!;
+  const last = ring[ring.length - 1]!;
+  if (first[0] !== last[0] || first[1] !== last[1]) {
+    return `${label} is not closed: its first position ${show(first)} differs from its last ${show(last)}`;
+  }
+  const crossing = ringSelfCrossing(ring);
+  if (crossing) {
+    const [i, j] = crossing;
+    return `${label} crosses itself: the edge from position ${i + 1} to ${i + 2} crosses the edge from position ${j + 1} to ${j + 2}`;
+  }
+  return undefined;
+}
+
+/**
+ * Why an area's GeoJSON Polygon/MultiPolygon is not valid, or undefined when it is (or when it is
+ * not shaped like one at all: the contract's schema reports that). Every ring must have at least
+ * four positions, be closed, not cross itself, and stay within lon [-180, 180] / lat [-90, 90].
+ */
+export function geometryProblem(geometry: unknown): string | undefined {
+  if (!geometry || typeof geometry !== 'object') return undefined;
+  const { type, coordinates } = geometry as { type?: unknown; coordinates?: unknown };
+  if (!Array.isArray(coordinates)) return undefined;
+  const polygons: unknown[] = type === 'Polygon' ? [coordinates] : type === 'MultiPolygon' ? coordinates : [];
+  for (const [p, polygon] of polygons.entries()) {
+    if (!Array.isArray(polygon)) return undefined;
+    for (const [r, ring] of polygon.entries()) {
+      if (!Array.isArray(ring) || !ring.every(isPosition)) return undefined;
+      const label = `ring ${r + 1}${type === 'MultiPolygon' ? ` of polygon ${p + 1}` : ''}`;
+      const problem = ringProblem(
+        ring.map((q) => [q[0], q[1]] as const),
+        label,
+      );
+      if (problem) return problem;
+    }
+  }
+  return undefined;
+}

@@ -77,6 +77,36 @@ export async function findArea(database: Database, uuid: string): Promise<AreaRe
   return row ? toArea(row) : undefined;
 }
 
+export interface RequestAccessRecord {
+  /** app_user.enabled of the token's user; null when app_user does not know the user (e.g. Keycloak-only). */
+  userEnabled: boolean | null;
+  /** The area the tenant header names, when one was asked for and exists. */
+  area: AreaRecord | undefined;
+}
+
+/**
+ * What the access hook reads per request, in one statement: whether the token's user is disabled
+ * and the tenant area (findArea). One row always comes back (the VALUES row), so an unknown user
+ * or area reads as NULL rather than as no answer.
+ */
+export async function findRequestAccess(
+  database: Database,
+  username: string,
+  areaUuid: string | undefined,
+): Promise<RequestAccessRecord> {
+  const [row] = await database.query<Partial<AreaRow> & { user_enabled: boolean | null }>(
+    `SELECT (SELECT u.enabled FROM app_user u WHERE lower(u.username) = lower($1)) AS user_enabled,
+            a.uuid, a.name, a.kind, a.time_zone, a.settlement_partner
+       FROM (VALUES (1)) AS one (x)
+       LEFT JOIN settlement_area a ON a.uuid = $2::uuid`,
+    [username, areaUuid ?? null],
+  );
+  return {
+    userEnabled: row?.user_enabled ?? null,
+    area: row?.uuid ? toArea(row as AreaRow) : undefined,
+  };
+}
+
 export async function listAreas(database: Database): Promise<AreaRecord[]> {
   const rows = await database.query<AreaRow>(
     `SELECT uuid, name, kind, time_zone, settlement_partner FROM settlement_area ORDER BY name`,

@@ -375,5 +375,48 @@ describe('/api/excel', () => {
         status: 'ACTIVE',
       });
     });
+
+    const exportMasterdata = async (payload: Record<string, unknown>) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/excel/masterdata/export',
+        headers: await t.headersFor(ADMIN),
+        payload,
+      });
+      expect(res.statusCode).toBe(200);
+      return readMasterdataCsv(res.rawPayload).map((l) => l.row);
+    };
+
+    it('exports what the fleet overview lists for a filter (EVN), as POST /domain/fleet takes it', async () => {
+      const filter = { searchMode: 'ALL_READ_ONLY', evn: evnFor(12) };
+      const overview = await t.app.inject({
+        method: 'POST',
+        url: '/api/domain/fleet?page=0&size=10',
+        headers: await t.headersFor(ADMIN),
+        payload: filter,
+      });
+      expect(overview.json().content.map((e: { evn: string }) => e.evn)).toEqual([evnFor(12)]);
+      const rows = await exportMasterdata(filter);
+      expect(rows.length).toBeGreaterThan(0);
+      expect(new Set(rows.map((r) => r.EVN))).toEqual(new Set([evnFor(12)]));
+      expect(rows[0]).toMatchObject({ 'traction unit name': `TU ${evnFor(12)}`, type: 'Vectron' });
+      // The overview's EVN filter ignores spaces and dashes; so does the export.
+      const spaced = `${evnFor(12).slice(0, 4)} ${evnFor(12).slice(4, 8)}-${evnFor(12).slice(8)}`;
+      expect(await exportMasterdata({ evn: spaced })).toEqual(rows);
+      // Nothing matches: the header line alone.
+      expect(await exportMasterdata({ evn: '0000000000000' })).toEqual([]);
+    });
+
+    it('exports only the selected uuids, within the filter sent with them', async () => {
+      const overview = await t.app.inject({
+        method: 'POST',
+        url: '/api/domain/fleet?page=0&size=3',
+        headers: await t.headersFor(ADMIN),
+        payload: { sortBy: 'evn', descendingOrder: true },
+      });
+      const entries = overview.json<{ content: { uuid: string; evn: string }[] }>().content;
+      const rows = await exportMasterdata({ uuids: entries.slice(0, 2).map((e) => e.uuid), descendingOrder: true });
+      expect([...new Set(rows.map((r) => r.EVN))]).toEqual(entries.slice(0, 2).map((e) => e.evn));
+    });
   });
 });

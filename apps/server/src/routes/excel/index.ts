@@ -46,6 +46,7 @@ const sendFile = (reply: FastifyReply, file: ExportedFile) =>
 const exportContextOf = (request: FastifyRequest): ExportContext => ({
   tenant: request.tenant.uuid,
   username: request.auth.username,
+  roles: request.roles,
 });
 
 /** calls.md §7 "Files": domain workbook import and export, fleet master data export. */
@@ -146,12 +147,12 @@ export const excelRoutes: FastifyPluginAsyncZod<ExcelRoutesOptions> = async (app
       config: { access: { roles: DOMAIN_READ_ROLES } },
       schema: {
         tags: ['excel'],
-        summary: 'Export the fleet master data as masterdata.csv',
+        summary: 'Export the fleet master data as masterdata.csv (the fleet filter of POST /domain/fleet, or uuids)',
         body: masterdataExportRequestSchema,
       },
     },
     async (request, reply) => {
-      return sendFile(reply, await exportMasterdata(database, exportContextOf(request), request.body ?? {}));
+      return sendFile(reply, await exportMasterdata(database, exportContextOf(request), request.body));
     },
   );
 };

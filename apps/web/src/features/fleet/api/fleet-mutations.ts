@@ -4,6 +4,8 @@ import {
   EXPORT_FILE_NAMES,
   uploadResultSchema,
   statusChangeResultSchema,
+  type FleetFilter,
+  type MasterdataExportRequest,
   type StatusChangeRequest,
   type StatusChangeResult,
   type TractionUnitSaveRequest,
@@ -66,9 +68,12 @@ export async function exportEntities(uuids: string[]) {
   saveBlob(await requestBlob('/excel/domain/export', { body: { uuids } }), EXPORT_FILE_NAMES.entities);
 }
 
-/** masterdata.csv of the selected traction units, or of the area's whole fleet when none is selected. */
-export async function exportMasterdata(uuids: string[]) {
-  const body = uuids.length > 0 ? { uuids } : {};
+/**
+ * masterdata.csv of what the overview lists for `filter` (every page), narrowed to the selected
+ * traction units when there are any. The filter is the overview's POST /domain/fleet body.
+ */
+export async function exportMasterdata(filter: FleetFilter, selected: string[]) {
+  const body: MasterdataExportRequest = selected.length > 0 ? { ...filter, uuids: selected } : filter;
   saveBlob(await requestBlob('/excel/masterdata/export', { body }), EXPORT_FILE_NAMES.masterdata);
 }
 

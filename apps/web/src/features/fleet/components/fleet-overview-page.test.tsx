@@ -89,6 +89,30 @@ describe('fleet overview', () => {
     );
   });
 
+  it('exports master data for the current filters when nothing is selected, the selection narrowing them', async () => {
+    const user = userEvent.setup();
+    const { calls } = mockFetch({
+      ...lookups,
+      'POST /api/domain/fleet': fleetPage(TWO_UNITS),
+      'POST /api/excel/masterdata/export': () => new Response(new Blob(['csv']), { status: 200 }),
+    });
+    renderFleet('/fleet/overview?evn=9176&vkm=NSB&mode=ALL_READ_ONLY');
+    const rows = await screen.findAllByTestId('fleet-row');
+    const exports = () => calls.filter((c) => c.url.pathname === '/api/excel/masterdata/export');
+
+    await user.click(screen.getByRole('button', { name: 'Export master data (CSV)' }));
+    await waitFor(() => expect(exports()).toHaveLength(1));
+    // The same filter body the overview sends to POST /domain/fleet, no uuids.
+    expect(exports()[0]!.body).toEqual(fleetCalls(calls).at(-1)!.body);
+    expect(exports()[0]!.body).toMatchObject({ searchMode: 'ALL_READ_ONLY', evn: '9176', vkm: 'NSB' });
+    expect(exports()[0]!.body).not.toHaveProperty('uuids');
+
+    await user.click(within(rows[1]!).getByRole('checkbox'));
+    await user.click(screen.getByRole('button', { name: 'Export master data (CSV)' }));
+    await waitFor(() => expect(exports()).toHaveLength(2));
+    expect(exports()[1]!.body).toMatchObject({ evn: '9176', vkm: 'NSB', uuids: [UUID.unitB] });
+  });
+
   it('shows the whole state of every unit, not a clipped badge', async () => {
     mockFetch({
       ...lookups,

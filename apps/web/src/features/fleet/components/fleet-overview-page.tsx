@@ -78,7 +78,8 @@ export function FleetOverviewPage(props: Partial<ScreenProps>) {
 
   const onMasterdataExport = async () => {
     try {
-      await exportMasterdata(selected);
+      // Nothing selected: the current filters, so the file holds what the overview lists (all pages).
+      await exportMasterdata(filter, selected);
     } catch (error) {
       showError(error);
     }
