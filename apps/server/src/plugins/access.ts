@@ -35,6 +35,18 @@ declare module 'fastify' {
   }
 }
 
+/** Who acts on this request: the signed-in user and the roles held in the tenant (set by the hook below). */
+export const actorOf = (request: FastifyRequest): { username: string; roles: Role[] } => ({
+  username: request.auth.username,
+  roles: request.roles,
+});
+
+/** The same, with the area the request acts in (tenant routes only). */
+export const actorInTenantOf = (request: FastifyRequest): { username: string; roles: Role[]; tenant: string } => ({
+  ...actorOf(request),
+  tenant: request.tenant.uuid,
+});
+
 const API_PREFIX = '/api';
 const kDefaultAccess = Symbol.for('railwatt.defaultAccess');
 

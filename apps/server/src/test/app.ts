@@ -1,5 +1,5 @@
 import type { AreaKind } from '@railwatt/contracts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../app.js';
 import { testConfig, type AppConfig } from '../config.js';
 import type { Database } from '../db/client.js';
@@ -15,6 +15,8 @@ export interface TestApp {
   tokenFor(username: string, options?: MintOptions): Promise<string>;
   /** Headers for a call as `username` in the area of `kind`: authorization + current-tenant-id. */
   headersFor(username: string, kind?: AreaKind, options?: MintOptions): Promise<Record<string, string>>;
+  /** app.inject as `username` in the area of `kind` (default norway); the options' own headers win. */
+  callAs(username: string, options: InjectOptions, kind?: AreaKind): Promise<LightMyRequestResponse>;
   areaUuid(kind: AreaKind): string;
   close(): Promise<void>;
 }
@@ -39,12 +41,20 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       if (!app.identity) throw new Error('tokenFor needs the embedded identity provider');
       return app.identity.mintAccessToken(username, mint);
     };
+    const headersFor = async (username: string, kind: AreaKind = 'norway', mint?: MintOptions) => ({
+      authorization: `Bearer ${await tokenFor(username, mint)}`,
+      'current-tenant-id': areaUuid(kind),
+    });
     return {
       app,
       database,
       tokenFor,
-      async headersFor(username, kind = 'norway', mint) {
-        return { authorization: `Bearer ${await tokenFor(username, mint)}`, 'current-tenant-id': areaUuid(kind) };
+      headersFor,
+      async callAs(username, options, kind = 'norway') {
+        return app.inject({
+          ...options,
+          headers: { ...(await headersFor(username, kind)), ...(options.headers ?? {}) },
+        });
       },
       areaUuid,
       async close() {

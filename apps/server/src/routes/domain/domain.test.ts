@@ -42,8 +42,7 @@ const CALLS: { method: InjectOptions['method']; url: string; payload?: unknown }
 
 describe('domain calls', () => {
   let t: TestApp;
-  const call = async (username: string, options: InjectOptions, kind: AreaKind = 'norway') =>
-    t.app.inject({ ...options, headers: { ...(await t.headersFor(username, kind)), ...(options.headers ?? {}) } });
+  const call = (username: string, options: InjectOptions, kind?: AreaKind) => t.callAs(username, options, kind);
 
   const unit = (evn: string, owner: string, extra: Record<string, unknown> = {}) => ({
     type: 'TractionUnit',

@@ -33,7 +33,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { ApiError } from '../../errors.js';
-import { DOMAIN_READ_ROLES, DOMAIN_WRITE_ROLES, type Actor } from '../../modules/domain/policy.js';
+import { DOMAIN_READ_ROLES } from '../../modules/domain/policy.js';
+import { actorOf } from '../../plugins/access.js';
+import { LOOKUP, READ, WRITE } from './access.js';
 import {
   changeStatus,
   getEntity,
@@ -75,12 +77,6 @@ import {
 export interface DomainRoutesOptions {
   database: Database;
 }
-
-const READ = { access: { roles: DOMAIN_READ_ROLES } };
-const LOOKUP = { access: { roles: 'any' as const } };
-const WRITE = { access: { roles: DOMAIN_WRITE_ROLES } };
-
-const actorOf = (request: FastifyRequest): Actor => ({ username: request.auth.username, roles: request.roles });
 
 /** The list calls' query (timeRangeQuerySchema): the window, defaulted, and whether inactive entities count. */
 const listParamsOf = (query: TimeRangeQuery): ListParams => ({

@@ -36,8 +36,7 @@ const CALLS: { method: InjectOptions['method']; url: string; payload?: InjectOpt
 
 describe('organisation calls (/api/domain/organisations, rest of calls.md §7)', () => {
   let t: TestApp;
-  const call = async (username: string, options: InjectOptions, kind: AreaKind = 'norway') =>
-    t.app.inject({ ...options, headers: { ...(await t.headersFor(username, kind)), ...(options.headers ?? {}) } });
+  const call = (username: string, options: InjectOptions, kind?: AreaKind) => t.callAs(username, options, kind);
 
   beforeAll(async () => {
     t = await createTestApp({ seeders: ['areas', 'users', 'fleet'] });

@@ -12,7 +12,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { ApiError } from '../../errors.js';
-import { DOMAIN_WRITE_ROLES, type Actor } from '../../modules/domain/policy.js';
+import { actorOf } from '../../plugins/access.js';
+import { LOOKUP, WRITE } from './access.js';
 import {
   marketFunctionsInTenant,
   marketFunctionsOf,
@@ -27,13 +28,8 @@ export interface OrganisationExtraRoutesOptions {
   database: Database;
 }
 
-const LOOKUP = { access: { roles: 'any' as const } };
-// Which of these roles may write organisations is the domain policy's (KIND_WRITERS.organisation).
-const WRITE = { access: { roles: DOMAIN_WRITE_ROLES } };
 const tags = ['domain', 'organisations'];
 const tenantParams = z.object({ tenantId: z.uuid() });
-
-const actorOf = (request: FastifyRequest): Actor => ({ username: request.auth.username, roles: request.roles });
 
 /**
  * A path may name another area than the current-tenant-id: the caller must hold a function there

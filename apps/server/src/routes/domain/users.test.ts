@@ -61,8 +61,7 @@ const ADMIN_ONLY = new Set([
 
 describe('user calls (/api/domain/users)', () => {
   let t: TestApp;
-  const call = async (username: string, options: InjectOptions, kind: AreaKind = 'norway') =>
-    t.app.inject({ ...options, headers: { ...(await t.headersFor(username, kind)), ...(options.headers ?? {}) } });
+  const call = (username: string, options: InjectOptions, kind?: AreaKind) => t.callAs(username, options, kind);
 
   const norwayArea = (extra: Partial<{ marketFunctions: string[]; organisations: string[] }> = {}) => ({
     areaId: t.areaUuid('norway'),

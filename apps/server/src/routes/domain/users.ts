@@ -11,11 +11,11 @@ import {
   usersAcrossTenantsFilterSchema,
   usersInTenantFilterSchema,
 } from '@railwatt/contracts';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Database } from '../../db/client.js';
-import { USER_ADMIN_ROLES, USER_AREA_ROLES, type UserActor } from '../../modules/user/policy.js';
+import { USER_ADMIN_ROLES, USER_AREA_ROLES } from '../../modules/user/policy.js';
+import { actorInTenantOf } from '../../plugins/access.js';
 import {
   createUser,
   editUser,
@@ -34,12 +34,6 @@ const ADMIN = { access: { roles: USER_ADMIN_ROLES } };
 const AREA = { access: { roles: USER_AREA_ROLES } };
 const tags = ['domain', 'users'];
 
-const actorOf = (request: FastifyRequest): UserActor => ({
-  username: request.auth.username,
-  roles: request.roles,
-  tenant: request.tenant.uuid,
-});
-
 /** calls.md §7 "Users", served under /api/domain/users (policy: modules/user/policy.ts). */
 export const userDomainRoutes: FastifyPluginAsyncZod<UserDomainRoutesOptions> = async (app, { database }) => {
   const { db } = database;
@@ -55,7 +49,7 @@ export const userDomainRoutes: FastifyPluginAsyncZod<UserDomainRoutesOptions> = 
         response: { 200: userSchema },
       },
     },
-    async (request) => createUser(db, actorOf(request), request.body),
+    async (request) => createUser(db, actorInTenantOf(request), request.body),
   );
 
   app.post(
@@ -69,7 +63,7 @@ export const userDomainRoutes: FastifyPluginAsyncZod<UserDomainRoutesOptions> = 
         response: { 200: userSchema },
       },
     },
-    async (request) => editUser(db, actorOf(request), request.body),
+    async (request) => editUser(db, actorInTenantOf(request), request.body),
   );
 
   app.post(
@@ -83,7 +77,7 @@ export const userDomainRoutes: FastifyPluginAsyncZod<UserDomainRoutesOptions> = 
         response: { 200: userEditAllResultSchema },
       },
     },
-    async (request) => setEnabledForAll(db, actorOf(request), request.body),
+    async (request) => setEnabledForAll(db, actorInTenantOf(request), request.body),
   );
 
   app.post(
@@ -141,6 +135,6 @@ export const userDomainRoutes: FastifyPluginAsyncZod<UserDomainRoutesOptions> = 
       config: AREA,
       schema: { tags, params: z.object({ username: usernameSchema }), response: { 200: userSchema } },
     },
-    async (request) => getUser(db, actorOf(request), request.params.username),
+    async (request) => getUser(db, actorInTenantOf(request), request.params.username),
   );
 };

@@ -12,12 +12,8 @@ import type { Database } from '../../db/client.js';
 import { ApiError } from '../../errors.js';
 import { MESSAGE_TYPES, recordFile } from '../../modules/datalog/datalog-service.js';
 import { DOMAIN_READ_ROLES } from '../../modules/domain/policy.js';
-import {
-  exportDomainEntities,
-  exportMasterdata,
-  type ExportContext,
-  type ExportedFile,
-} from '../../modules/excel/export-service.js';
+import { actorInTenantOf, actorOf } from '../../plugins/access.js';
+import { exportDomainEntities, exportMasterdata, type ExportedFile } from '../../modules/excel/export-service.js';
 import { importDomainFiles, type ImportFile } from '../../modules/excel/import-service.js';
 
 export interface ExcelRoutesOptions {
@@ -42,12 +38,6 @@ const sendFile = (reply: FastifyReply, file: ExportedFile) =>
     .header('content-disposition', `attachment; filename="${file.fileName}"`)
     .header('cache-control', 'no-store')
     .send(file.bytes);
-
-const exportContextOf = (request: FastifyRequest): ExportContext => ({
-  tenant: request.tenant.uuid,
-  username: request.auth.username,
-  roles: request.roles,
-});
 
 /** calls.md §7 "Files": domain workbook import and export, fleet master data export. */
 export const excelRoutes: FastifyPluginAsyncZod<ExcelRoutesOptions> = async (app, options) => {
@@ -119,7 +109,7 @@ export const excelRoutes: FastifyPluginAsyncZod<ExcelRoutesOptions> = async (app
         {
           tenant: request.tenant.uuid,
           timeZone: request.tenant.timeZone,
-          actor: { username: request.auth.username, roles: request.roles },
+          actor: actorOf(request),
         },
         files,
       );
@@ -137,7 +127,7 @@ export const excelRoutes: FastifyPluginAsyncZod<ExcelRoutesOptions> = async (app
       },
     },
     async (request, reply) => {
-      return sendFile(reply, await exportDomainEntities(database, exportContextOf(request), request.body));
+      return sendFile(reply, await exportDomainEntities(database, actorInTenantOf(request), request.body));
     },
   );
 
@@ -152,7 +142,7 @@ export const excelRoutes: FastifyPluginAsyncZod<ExcelRoutesOptions> = async (app
       },
     },
     async (request, reply) => {
-      return sendFile(reply, await exportMasterdata(database, exportContextOf(request), request.body));
+      return sendFile(reply, await exportMasterdata(database, actorInTenantOf(request), request.body));
     },
   );
 };
