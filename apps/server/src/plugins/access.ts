@@ -1,8 +1,10 @@
 import { TENANT_HEADER, holdsFunctionIn, rolesInArea, type AreaKind, type Role } from '@railwatt/contracts';
-import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Database } from '../db/client.js';
+import { tenantExecutor } from '../db/tenant.js';
 import { ApiError } from '../errors.js';
+import type { TxExecutor } from '../modules/domain/sql.js';
 import { findRequestAccess } from '../modules/user/repository.js';
 import type { AuthContext, TokenVerifier } from './auth.js';
 
@@ -21,6 +23,19 @@ export interface TenantContext {
   timeZone: string;
 }
 
+/**
+ * What a service needs to act for a request (or, later, a job): the executor bound to the area,
+ * the area, who acts, and the logger. Built once by the access hook below.
+ */
+export interface RequestContext {
+  /** Tenant routes: bound to the area (row-level security). Routes without a tenant: the plain handle. */
+  db: TxExecutor;
+  /** Set on tenant routes only. */
+  tenant: TenantContext;
+  actor: { username: string; roles: Role[] };
+  log: FastifyBaseLogger;
+}
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: RouteAccess;
@@ -32,6 +47,8 @@ declare module 'fastify' {
     tenant: TenantContext;
     /** Roles held in the tenant (tenant routes) or anywhere (tenant: false). */
     roles: Role[];
+    /** Set on every route that is not public. */
+    ctx: RequestContext;
   }
 }
 
@@ -81,6 +98,7 @@ export const accessPlugin = fp<AccessPluginOptions>(
     app.decorateRequest('auth', null as unknown as AuthContext);
     app.decorateRequest('tenant', null as unknown as TenantContext);
     app.decorateRequest('roles', null as unknown as Role[]);
+    app.decorateRequest('ctx', null as unknown as RequestContext);
 
     // Nothing under /api is open by accident: a route without config.access stops the start.
     app.addHook('onRoute', function (this: InstanceWithDefault, route: RouteOptions) {
@@ -139,6 +157,12 @@ export const accessPlugin = fp<AccessPluginOptions>(
       if (access.roles !== 'any' && !request.roles.some((role) => access.roles.includes(role))) {
         throw ApiError.forbidden();
       }
+      request.ctx = {
+        db: needsTenant ? tenantExecutor(database, request.tenant.uuid) : database.db,
+        tenant: request.tenant,
+        actor: actorOf(request),
+        log: request.log,
+      };
     });
   },
   { name: 'access' },

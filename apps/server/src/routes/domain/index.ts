@@ -107,9 +107,7 @@ const minimals = z.array(minimalEntitySchema);
 const tags = ['domain'];
 
 /** calls.md §7 "Domain data", served under /api/domain. Handlers are thin: parse, authorise, one service call. */
-export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (app, { database }) => {
-  const { db } = database;
-
+export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (app) => {
   // --- Fleet ------------------------------------------------------------------------------------
   app.post(
     '/fleet',
@@ -123,7 +121,7 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
         response: { 200: fleetPageSchema },
       },
     },
-    async (request) => searchFleet(db, request.tenant.uuid, actorOf(request), request.body, request.query),
+    async (request) => searchFleet(request.ctx.db, request.tenant.uuid, actorOf(request), request.body, request.query),
   );
 
   app.get(
@@ -138,7 +136,7 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
       },
     },
     async (request) =>
-      listAreas(db, request.tenant.uuid, {
+      listAreas(request.ctx.db, request.tenant.uuid, {
         ...request.query,
         window: windowOf(request.query.start, request.query.end),
       }),
@@ -155,7 +153,7 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
         response: { 200: versionedEntitySchema },
       },
     },
-    async (request) => saveTractionUnit(db, request.tenant.uuid, actorOf(request), request.body),
+    async (request) => saveTractionUnit(request.ctx.db, request.tenant.uuid, actorOf(request), request.body),
   );
 
   app.post(
@@ -174,7 +172,7 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
     },
     async (request) =>
       unitsForExchange(
-        db,
+        request.ctx.db,
         request.tenant.uuid,
         request.body.organisations,
         windowOf(request.body.timeRange?.start, request.body.timeRange?.end),
@@ -184,7 +182,7 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
   app.post(
     '/tractionunit/filtered-by-types-and-organisations',
     { config: READ, schema: { tags, body: tractionUnitFilterByTypesSchema, response: { 200: minimals } } },
-    async (request) => unitsByTypesAndOrganisations(db, request.tenant.uuid, request.body),
+    async (request) => unitsByTypesAndOrganisations(request.ctx.db, request.tenant.uuid, request.body),
   );
 
   app.post(
@@ -198,13 +196,13 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
         response: { 200: z.array(resolvedCpidSchema) },
       },
     },
-    async (request) => resolveCpid(db, request.tenant.uuid, request.body),
+    async (request) => resolveCpid(request.ctx.db, request.tenant.uuid, request.body),
   );
 
   app.get(
     '/tractionunit/minimal/active-consumption-point',
     { config: READ, schema: { tags, response: { 200: minimals } } },
-    async (request) => activeConsumptionPoints(db, request.tenant.uuid),
+    async (request) => activeConsumptionPoints(request.ctx.db, request.tenant.uuid),
   );
 
   // --- Generic entity calls ----------------------------------------------------------------------
@@ -219,7 +217,7 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
         response: { 200: versionedEntitySchema },
       },
     },
-    async (request) => saveEntity(db, request.tenant.uuid, actorOf(request), request.body),
+    async (request) => saveEntity(request.ctx.db, request.tenant.uuid, actorOf(request), request.body),
   );
 
   app.post(
@@ -233,7 +231,7 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
         response: { 200: statusChangeResultSchema },
       },
     },
-    async (request) => changeStatus(db, request.tenant.uuid, actorOf(request), request.body),
+    async (request) => changeStatus(request.ctx.db, request.tenant.uuid, actorOf(request), request.body),
   );
 
   app.post(
@@ -241,14 +239,14 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
     { config: LOOKUP, schema: { tags, body: domainQuerySchema, response: { 200: entities } } },
     async (request) => {
       readableKind(request, request.body.typeName);
-      return queryEntities(db, request.tenant.uuid, request.body);
+      return queryEntities(request.ctx.db, request.tenant.uuid, request.body);
     },
   );
 
   app.post(
     '/resolve/minimal',
     { config: LOOKUP, schema: { tags, body: resolveMinimalRequestSchema, response: { 200: minimals } } },
-    async (request) => resolveMinimal(db, request.tenant.uuid, request.body.refs),
+    async (request) => resolveMinimal(request.ctx.db, request.tenant.uuid, request.body.refs),
   );
 
   // --- Infrastructure options --------------------------------------------------------------------
@@ -260,18 +258,22 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
   app.get(
     '/infrastructure/options/sa',
     { config: LOOKUP, schema: { tags, response: { 200: z.array(settlementAreaOptionSchema) } } },
-    async () => settlementAreaOptions(db),
+    async (request) => settlementAreaOptions(request.ctx.db),
   );
   app.get(
     '/infrastructure/settlementareas/minimal',
     { config: LOOKUP, schema: { tags, response: { 200: z.array(settlementAreaOptionSchema) } } },
-    async () => settlementAreaOptions(db),
+    async (request) => settlementAreaOptions(request.ctx.db),
   );
   app.get(
     '/infrastructure/options/eusa',
     { config: LOOKUP, schema: { tags, querystring: windowQuery, response: { 200: minimals } } },
     async (request) =>
-      energyUseSettlementAreaOptions(db, request.tenant.uuid, windowOf(request.query.start, request.query.end)),
+      energyUseSettlementAreaOptions(
+        request.ctx.db,
+        request.tenant.uuid,
+        windowOf(request.query.start, request.query.end),
+      ),
   );
   app.get(
     '/settlementarea/id/:id',
@@ -283,25 +285,26 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
         response: { 200: settlementAreaOptionSchema.extend({ geometry: z.unknown().nullable() }) },
       },
     },
-    async (request) => settlementAreaById(db, request.params.id),
+    async (request) => settlementAreaById(request.ctx.db, request.params.id),
   );
 
   // --- Organisations -----------------------------------------------------------------------------
   app.get(
     '/organisations',
     { config: LOOKUP, schema: { tags, querystring: timeRangeQuerySchema, response: { 200: entities } } },
-    async (request) => listOrganisations(db, request.tenant.uuid, listParamsOf(request.query)),
+    async (request) => listOrganisations(request.ctx.db, request.tenant.uuid, listParamsOf(request.query)),
   );
   app.get(
     '/organisations/areas/minimal',
     { config: LOOKUP, schema: { tags, querystring: windowQuery, response: { 200: minimals } } },
     async (request) =>
-      organisationAreasMinimal(db, request.tenant.uuid, windowOf(request.query.start, request.query.end)),
+      organisationAreasMinimal(request.ctx.db, request.tenant.uuid, windowOf(request.query.start, request.query.end)),
   );
   app.get(
     '/organisations/branch/all',
     { config: LOOKUP, schema: { tags, querystring: windowQuery, response: { 200: z.array(branchSchema) } } },
-    async (request) => listBranches(db, request.tenant.uuid, windowOf(request.query.start, request.query.end)),
+    async (request) =>
+      listBranches(request.ctx.db, request.tenant.uuid, windowOf(request.query.start, request.query.end)),
   );
   app.get(
     '/organisations/filteredOrganisations',
@@ -319,7 +322,7 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
     async (request) => {
       const raw = request.query.organisationTypes;
       const list = raw === undefined ? [] : (Array.isArray(raw) ? raw : raw.split(',')).filter(Boolean);
-      return filteredOrganisations(db, request.tenant.uuid, {
+      return filteredOrganisations(request.ctx.db, request.tenant.uuid, {
         organisationTypes: list.map(organisationTypeOf),
         searchString: request.query.searchString,
         window: windowOf(request.query.start, request.query.end),
@@ -339,7 +342,7 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
     },
     async (request) =>
       organisationsOfType(
-        db,
+        request.ctx.db,
         request.tenant.uuid,
         organisationTypeOf(request.params.orgType),
         windowOf(request.query.start, request.query.end),
@@ -354,7 +357,12 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
       schema: { tags, params: typeParams, querystring: timeRangeQuerySchema, response: { 200: entities } },
     },
     async (request) =>
-      listEntities(db, request.tenant.uuid, readableKind(request, request.params.type), listParamsOf(request.query)),
+      listEntities(
+        request.ctx.db,
+        request.tenant.uuid,
+        readableKind(request, request.params.type),
+        listParamsOf(request.query),
+      ),
   );
   app.get(
     '/:type/minimal/all',
@@ -363,7 +371,12 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
       schema: { tags, params: typeParams, querystring: timeRangeQuerySchema, response: { 200: minimals } },
     },
     async (request) =>
-      listMinimal(db, request.tenant.uuid, readableKind(request, request.params.type), listParamsOf(request.query)),
+      listMinimal(
+        request.ctx.db,
+        request.tenant.uuid,
+        readableKind(request, request.params.type),
+        listParamsOf(request.query),
+      ),
   );
   app.get(
     '/:type/id/:uuid',
@@ -373,24 +386,35 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
     },
     async (request) => {
       const { start, end, refTime } = request.query;
-      return getEntity(db, request.tenant.uuid, readableKind(request, request.params.type), request.params.uuid, {
-        refTime,
-        window: start || end ? windowOf(start, end) : undefined,
-      });
+      return getEntity(
+        request.ctx.db,
+        request.tenant.uuid,
+        readableKind(request, request.params.type),
+        request.params.uuid,
+        {
+          refTime,
+          window: start || end ? windowOf(start, end) : undefined,
+        },
+      );
     },
   );
   app.get(
     '/:type/versions/:uuid',
     { config: LOOKUP, schema: { tags, params: typeUuidParams, response: { 200: z.array(segmentSchema) } } },
     async (request) =>
-      listVersions(db, request.tenant.uuid, readableKind(request, request.params.type), request.params.uuid),
+      listVersions(
+        request.ctx.db,
+        request.tenant.uuid,
+        readableKind(request, request.params.type),
+        request.params.uuid,
+      ),
   );
   app.get(
     '/:type/like',
     { config: LOOKUP, schema: { tags, params: typeParams, querystring: likeQuerySchema, response: { 200: minimals } } },
     async (request) =>
       likeEntities(
-        db,
+        request.ctx.db,
         request.tenant.uuid,
         readableKind(request, request.params.type),
         request.query.searchString,

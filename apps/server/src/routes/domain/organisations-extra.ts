@@ -47,8 +47,6 @@ export const organisationExtraRoutes: FastifyPluginAsyncZod<OrganisationExtraRou
   app,
   { database },
 ) => {
-  const { db } = database;
-
   app.get(
     '/tenant/:tenantId',
     {
@@ -60,7 +58,8 @@ export const organisationExtraRoutes: FastifyPluginAsyncZod<OrganisationExtraRou
         response: { 200: z.array(minimalEntitySchema) },
       },
     },
-    async (request) => organisationsOfTenant(db, await otherTenant(database, request, request.params.tenantId)),
+    async (request) =>
+      organisationsOfTenant(request.ctx.db, await otherTenant(database, request, request.params.tenantId)),
   );
 
   app.get(
@@ -76,7 +75,11 @@ export const organisationExtraRoutes: FastifyPluginAsyncZod<OrganisationExtraRou
       },
     },
     async (request) =>
-      marketFunctionsInTenant(db, await otherTenant(database, request, request.params.tenantId), request.query.orgName),
+      marketFunctionsInTenant(
+        request.ctx.db,
+        await otherTenant(database, request, request.params.tenantId),
+        request.query.orgName,
+      ),
   );
 
   app.get(
@@ -89,7 +92,7 @@ export const organisationExtraRoutes: FastifyPluginAsyncZod<OrganisationExtraRou
         response: { 200: z.array(minimalEntitySchema) },
       },
     },
-    async (request) => settlementAreasWithoutInfrastructureManager(db, request.tenant.uuid),
+    async (request) => settlementAreasWithoutInfrastructureManager(request.ctx.db, request.tenant.uuid),
   );
 
   app.get(
@@ -103,7 +106,7 @@ export const organisationExtraRoutes: FastifyPluginAsyncZod<OrganisationExtraRou
         response: { 200: organisationMarketFunctionsSchema },
       },
     },
-    async (request) => marketFunctionsOf(db, request.tenant.uuid, request.params.x),
+    async (request) => marketFunctionsOf(request.ctx.db, request.tenant.uuid, request.params.x),
   );
 
   app.post(
@@ -117,7 +120,7 @@ export const organisationExtraRoutes: FastifyPluginAsyncZod<OrganisationExtraRou
         response: { 200: versionedEntitySchema },
       },
     },
-    async (request) => saveOrganisationTypes(db, request.tenant.uuid, actorOf(request), request.body),
+    async (request) => saveOrganisationTypes(request.ctx.db, request.tenant.uuid, actorOf(request), request.body),
   );
 
   app.post(
@@ -131,6 +134,7 @@ export const organisationExtraRoutes: FastifyPluginAsyncZod<OrganisationExtraRou
         response: { 200: organisationTypeWithCredentialsResultSchema },
       },
     },
-    async (request) => saveOrganisationTypesWithCredentials(db, request.tenant.uuid, actorOf(request), request.body),
+    async (request) =>
+      saveOrganisationTypesWithCredentials(request.ctx.db, request.tenant.uuid, actorOf(request), request.body),
   );
 };

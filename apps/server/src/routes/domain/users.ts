@@ -35,9 +35,7 @@ const AREA = { access: { roles: USER_AREA_ROLES } };
 const tags = ['domain', 'users'];
 
 /** calls.md §7 "Users", served under /api/domain/users (policy: modules/user/policy.ts). */
-export const userDomainRoutes: FastifyPluginAsyncZod<UserDomainRoutesOptions> = async (app, { database }) => {
-  const { db } = database;
-
+export const userDomainRoutes: FastifyPluginAsyncZod<UserDomainRoutesOptions> = async (app) => {
   app.post(
     '/save',
     {
@@ -49,7 +47,7 @@ export const userDomainRoutes: FastifyPluginAsyncZod<UserDomainRoutesOptions> = 
         response: { 200: userSchema },
       },
     },
-    async (request) => createUser(db, actorInTenantOf(request), request.body),
+    async (request) => createUser(request.ctx.db, actorInTenantOf(request), request.body),
   );
 
   app.post(
@@ -63,7 +61,7 @@ export const userDomainRoutes: FastifyPluginAsyncZod<UserDomainRoutesOptions> = 
         response: { 200: userSchema },
       },
     },
-    async (request) => editUser(db, actorInTenantOf(request), request.body),
+    async (request) => editUser(request.ctx.db, actorInTenantOf(request), request.body),
   );
 
   app.post(
@@ -77,7 +75,7 @@ export const userDomainRoutes: FastifyPluginAsyncZod<UserDomainRoutesOptions> = 
         response: { 200: userEditAllResultSchema },
       },
     },
-    async (request) => setEnabledForAll(db, actorInTenantOf(request), request.body),
+    async (request) => setEnabledForAll(request.ctx.db, actorInTenantOf(request), request.body),
   );
 
   app.post(
@@ -94,7 +92,7 @@ export const userDomainRoutes: FastifyPluginAsyncZod<UserDomainRoutesOptions> = 
     async (request, reply) => {
       // The answer holds a password: no cache may keep it.
       reply.header('cache-control', 'no-store');
-      return resetPassword(db, request.body.username);
+      return resetPassword(request.ctx.db, request.body.username);
     },
   );
 
@@ -110,7 +108,8 @@ export const userDomainRoutes: FastifyPluginAsyncZod<UserDomainRoutesOptions> = 
         response: { 200: userPageSchema },
       },
     },
-    async (request) => usersInTenant(db, request.tenant.uuid, request.body ?? { searchString: '' }, request.query),
+    async (request) =>
+      usersInTenant(request.ctx.db, request.tenant.uuid, request.body ?? { searchString: '' }, request.query),
   );
 
   app.post(
@@ -126,7 +125,11 @@ export const userDomainRoutes: FastifyPluginAsyncZod<UserDomainRoutesOptions> = 
       },
     },
     async (request) =>
-      usersAcrossTenants(db, request.body ?? { active: true, inactive: false, searchString: '' }, request.query),
+      usersAcrossTenants(
+        request.ctx.db,
+        request.body ?? { active: true, inactive: false, searchString: '' },
+        request.query,
+      ),
   );
 
   app.get(
@@ -135,6 +138,6 @@ export const userDomainRoutes: FastifyPluginAsyncZod<UserDomainRoutesOptions> = 
       config: AREA,
       schema: { tags, params: z.object({ username: usernameSchema }), response: { 200: userSchema } },
     },
-    async (request) => getUser(db, actorInTenantOf(request), request.params.username),
+    async (request) => getUser(request.ctx.db, actorInTenantOf(request), request.params.username),
   );
 };
