@@ -1,4 +1,5 @@
 export * from './roles.js';
+export * from './access-rules.js';
 export * from './areas.js';
 export * from './market-functions.js';
 export * from './errors.js';

@@ -1,0 +1,67 @@
+import { rolesExcept, type Role } from './roles.js';
+
+/**
+ * Who may do what with master data: the role decisions of product.md §6 and the Administration menu,
+ * written once. Route access policies (calls), the server's per-entity policy, the web route table,
+ * the menu and the tests all read these lists; nothing else lists roles for these concerns.
+ */
+
+/** Reading domain data and the fleet: every role except the train-run-data-provider and consumer. */
+export const DOMAIN_READERS: readonly Role[] = rolesExcept('train-run-data-provider', 'consumer');
+
+/**
+ * Fleet kinds (traction unit, consumption point, traction unit type). The erex-settlement-operator
+ * writes units because approval for billing belongs to settlement roles; a vehicle keeper writes only
+ * the units of organisations it belongs to (OWN_FLEET_ONLY).
+ */
+export const FLEET_WRITERS: readonly Role[] = [
+  'erex-administrator',
+  'settlement-area-responsible',
+  'erex-settlement-operator',
+  'cp-admin',
+  'exchange-operator',
+  'vehicle-keeper',
+];
+
+/** Writers restricted to their own organisations' fleet. */
+export const OWN_FLEET_ONLY: readonly Role[] = ['vehicle-keeper'];
+
+/** Motor types: fleet writers that act for more than their own organisation. */
+export const MOTOR_TYPE_WRITERS: readonly Role[] = FLEET_WRITERS.filter((r) => !OWN_FLEET_ONLY.includes(r));
+
+/**
+ * Approval of traction units for billing: settlement roles, not the vehicle keeper that owns the
+ * unit (issue 6, item 4). A save by anyone else keeps the stored approval unchanged.
+ */
+export const UNIT_APPROVERS: readonly Role[] = [
+  'erex-administrator',
+  'settlement-area-responsible',
+  'erex-settlement-operator',
+];
+
+/** product.md §6: approval (and unapproval, retiring an approved one) of traction unit types. */
+export const TYPE_APPROVERS: readonly Role[] = ['erex-administrator'];
+
+/**
+ * Organisations and administration kinds: the roles that have the Administration section in the
+ * area and may write (audit roles and consumers only read). In the exchange area only the
+ * erex-administrator has the section (EXCHANGE_AREA_ADMINISTRATION_WRITERS).
+ */
+export const ADMINISTRATION_WRITERS: readonly Role[] = [
+  'erex-administrator',
+  'settlement-area-responsible',
+  'erex-settlement-operator',
+];
+export const EXCHANGE_AREA_ADMINISTRATION_WRITERS: readonly Role[] = ['erex-administrator'];
+
+/** product.md §6: export limitations, interface configuration and other erex-administrator pages. */
+export const ADMINISTRATOR_ONLY: readonly Role[] = ['erex-administrator'];
+
+/** Roles that act for the whole area: for them "own data" in fleet search is every unit of the area. */
+export const AREA_WIDE_ROLES: readonly Role[] = [
+  'erex-administrator',
+  'settlement-area-responsible',
+  'audit-settlement-area-responsible',
+  'erex-settlement-operator',
+  'audit-erex-settlement-operator',
+];
