@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     name: 'server',
     include: ['src/**/*.test.ts'],
+    // Migrates and seeds once per run; each file then clones (see src/test/database.ts).
+    globalSetup: ['src/test/global-setup.ts'],
     // PGlite boots per test file; give the first query room on a 2-core machine.
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -31,6 +31,8 @@ export interface DatabaseOptions {
   url?: string;
   /** PGlite data directory; 'memory://' (or undefined) keeps it in memory. */
   dataDir?: string;
+  /** PGlite only: start from this data-directory dump (tests clone a migrated template this way). */
+  loadDataDir?: Blob;
 }
 
 // timestamptz as ISO strings, numeric as JS numbers, int8 as number: the API speaks JSON.
@@ -58,6 +60,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const pglite = await PGlite.create({
     dataDir,
+    loadDataDir: options.loadDataDir,
     extensions: { btree_gist },
     // Same JS types as the pg driver above: numeric and int8 as numbers.
     parsers: { 1700: (v: string) => Number(v), 20: (v: string) => Number(v) },

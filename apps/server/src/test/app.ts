@@ -5,7 +5,6 @@ import { testConfig, type AppConfig } from '../config.js';
 import type { Database } from '../db/client.js';
 import type { MintOptions } from '../identity/provider.js';
 import { areaUuid } from '../seed/areas.js';
-import { seedDemo } from '../seed/index.js';
 import { openTestDatabase } from './database.js';
 
 export interface TestApp {
@@ -31,9 +30,8 @@ export interface TestAppOptions {
 
 /** The whole app on a fresh test database (PGlite, or TEST_DATABASE_URL) with areas and demo users. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await openTestDatabase();
+  const database = await openTestDatabase({ seeders: options.seeders ?? ['areas', 'users'] });
   try {
-    await seedDemo(database, { only: options.seeders ?? ['areas', 'users'] });
     const app = await buildApp({ config: testConfig(options.config), database, logger: false });
     await options.beforeReady?.(app);
     await app.ready();
