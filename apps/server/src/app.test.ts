@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clientConfigSchema } from '@railwatt/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from './config.js';
+import { buildApp } from './app.js';
+import { loadConfig, testConfig, type AppConfig } from './config.js';
 import { createTestApp, type TestApp } from './test/app.js';
 
 describe('app shell', () => {
@@ -82,6 +83,76 @@ describe('app shell', () => {
     expect(Object.keys(spec.json().paths)).toEqual(
       expect.arrayContaining(['/api/user/me', '/api/user/settlementareas']),
     );
+  });
+});
+
+describe('caching, HSTS and forwarded headers', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  /** The same app and database under another configuration, with a route that shows what Fastify believed. */
+  const appWith = async (config: Partial<AppConfig>) => {
+    const app = await buildApp({ config: testConfig(config), database: t.database, logger: false });
+    app.get('/test/client', async (request) => ({ ip: request.ip, protocol: request.protocol, host: request.host }));
+    await app.ready();
+    return app;
+  };
+  const forwarded = {
+    'x-forwarded-for': '203.0.113.7',
+    'x-forwarded-proto': 'https',
+    'x-forwarded-host': 'railwatt.example',
+  };
+
+  it('marks every API answer no-store, success and error alike', async () => {
+    const me = await t.callAs('consumer', { method: 'GET', url: '/api/user/me' });
+    expect(me.statusCode).toBe(200);
+    expect(me.headers['content-type']).toContain('application/json');
+    expect(me.headers['cache-control']).toBe('no-store');
+    const refused = await t.app.inject({ method: 'GET', url: '/api/user/me' });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.headers['cache-control']).toBe('no-store');
+    // The web app's own files keep their caching.
+    expect((await t.app.inject({ method: 'GET', url: '/config.json' })).headers['cache-control']).toBe('no-cache');
+  });
+
+  it('sends Strict-Transport-Security only when PUBLIC_URL is https', async () => {
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/health' })).headers['strict-transport-security'],
+    ).toBeUndefined();
+    const https = await appWith({ publicUrl: 'https://railwatt.example' });
+    try {
+      const response = await https.inject({ method: 'GET', url: '/health' });
+      expect(response.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+    } finally {
+      await https.close();
+    }
+  });
+
+  it('ignores X-Forwarded-* unless TRUST_PROXY names the proxy (inject comes from 127.0.0.1)', async () => {
+    const cases: [Partial<AppConfig>, boolean][] = [
+      [{}, false],
+      [{ trustProxy: ['10.0.0.1'] }, false],
+      [{ trustProxy: ['127.0.0.1'] }, true],
+      [{ trustProxy: ['loopback'] }, true],
+      [{ trustProxy: 1 }, true],
+      [{ trustProxy: true }, true],
+    ];
+    for (const [config, trusted] of cases) {
+      const app = await appWith(config);
+      try {
+        const seen = (await app.inject({ method: 'GET', url: '/test/client', headers: forwarded })).json();
+        expect(seen, JSON.stringify(config)).toEqual(
+          trusted
+            ? { ip: '203.0.113.7', protocol: 'https', host: 'railwatt.example' }
+            : { ip: '127.0.0.1', protocol: 'http', host: 'localhost:80' },
+        );
+      } finally {
+        await app.close();
+      }
+    }
   });
 });
 

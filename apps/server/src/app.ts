@@ -45,10 +45,13 @@ function requestId(request: IncomingMessage): string {
 
 /** The whole server as one plugin tree: used by server.ts and by every test. */
 export async function buildApp({ config, database, logger }: BuildAppOptions): Promise<FastifyInstance> {
+  const { trustProxy } = config;
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     genReqId: requestId,
-    trustProxy: true,
+    // X-Forwarded-* only from the proxies TRUST_PROXY names; anyone else could fake their address or https.
+    // (A hop count as the function Fastify would make of it: its types leave the number form out.)
+    trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
     bodyLimit: 50 * 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -87,8 +90,14 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
         formAction: ["'self'", ...formTargets],
       },
     },
-    // Served over plain http on localhost as well; HSTS belongs to the TLS-terminating proxy.
-    hsts: false,
+    // Only when users reach us over https: HSTS on http://localhost would pin a developer's browser.
+    hsts: config.publicUrl.startsWith('https://') ? { maxAge: 365 * 24 * 60 * 60, includeSubDomains: true } : false,
+  });
+
+  // API answers hold area data of one signed-in user: never kept by a browser or shared cache.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    return payload;
   });
 
   await app.register(errorsPlugin);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './config.js';
+import { loadConfig, parseTrustProxy, VITE_DEV_ORIGIN } from './config.js';
 
 describe('configuration from the environment', () => {
   it('limits Excel imports to 20 MB unless EXCEL_IMPORT_MAX_FILE_BYTES says otherwise', () => {
@@ -10,5 +10,27 @@ describe('configuration from the environment', () => {
   it('refuses a size limit that is not a positive whole number, rather than ignoring it', () => {
     expect(() => loadConfig({ EXCEL_IMPORT_MAX_FILE_BYTES: 'lots' })).toThrow(/Invalid positive integer/);
     expect(() => loadConfig({ EXCEL_IMPORT_MAX_FILE_BYTES: '-1' })).toThrow(/Invalid positive integer/);
+  });
+
+  it('trusts forwarded headers only when TRUST_PROXY says so, in the forms Fastify accepts', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(parseTrustProxy('false')).toBe(false);
+    expect(parseTrustProxy('TRUE')).toBe(true);
+    expect(parseTrustProxy('2')).toBe(2);
+    expect(parseTrustProxy('10.0.0.1, 192.168.0.0/16,::1,loopback')).toEqual([
+      '10.0.0.1',
+      '192.168.0.0/16',
+      '::1',
+      'loopback',
+    ]);
+    for (const wrong of ['yes please', '10.0.0.1,', '10.0.0.0/33', 'proxy.example', '1.2.3.4/8/9']) {
+      expect(() => loadConfig({ TRUST_PROXY: wrong }), wrong).toThrow(/Invalid TRUST_PROXY entry/);
+    }
+  });
+
+  it('accepts the Vite dev server as a sign-in redirect only when NODE_ENV is development', () => {
+    expect(loadConfig({ NODE_ENV: 'development' }).devWebOrigin).toBe(VITE_DEV_ORIGIN);
+    expect(loadConfig({ NODE_ENV: 'production' }).devWebOrigin).toBeUndefined();
+    expect(loadConfig({}).devWebOrigin).toBeUndefined();
   });
 });

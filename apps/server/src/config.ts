@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,7 +26,19 @@ export interface AppConfig {
   webDist: string;
   /** Largest workbook the Excel import accepts, in bytes. */
   excelImportMaxFileBytes: number;
+  /**
+   * Which proxies may set X-Forwarded-For/-Proto/-Host, in Fastify's trustProxy forms: false (none,
+   * the default), true (any), a hop count, or addresses/CIDR ranges.
+   */
+  trustProxy: TrustProxy;
+  /** The Vite dev server's origin, accepted as a sign-in redirect only when NODE_ENV=development. */
+  devWebOrigin: string | undefined;
 }
+
+export type TrustProxy = boolean | number | string[];
+
+/** The Vite dev server (apps/web/vite.config.ts). */
+export const VITE_DEV_ORIGIN = 'http://localhost:5173';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -44,6 +57,28 @@ const parsePort = (value: string | undefined, fallback: number): number => {
 };
 
 type Env = Record<string, string | undefined>;
+
+// proxy-addr's names for address ranges, which Fastify accepts besides addresses and CIDR ranges.
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** TRUST_PROXY as Fastify reads trustProxy: false/true, a hop count, or comma-separated addresses. */
+export function parseTrustProxy(value: string | undefined): TrustProxy {
+  const text = value?.trim().toLowerCase() ?? '';
+  if (text === '' || text === 'false') return false;
+  if (text === 'true') return true;
+  if (/^\d+$/.test(text)) return Number(text);
+  const entries = text.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const version = isIP(address ?? '');
+    const validBits =
+      bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (version === 6 ? 128 : 32)) || isIP(bits) === 4;
+    if (!(PROXY_RANGE_NAMES.has(entry) || (version && validBits && extra === undefined))) {
+      throw new Error(`Invalid TRUST_PROXY entry: ${entry || '(empty)'}`);
+    }
+  }
+  return entries;
+}
 
 const parsePositiveInt = (value: string | undefined, fallback: number): number => {
   if (value === undefined || value === '') return fallback;
@@ -72,6 +107,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     logLevel: env.LOG_LEVEL || 'info',
     webDist: resolve(REPO_ROOT, env.WEB_DIST || 'apps/web/dist'),
     excelImportMaxFileBytes: parsePositiveInt(env.EXCEL_IMPORT_MAX_FILE_BYTES, 20 * 1024 * 1024),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    devWebOrigin: env.NODE_ENV === 'development' ? VITE_DEV_ORIGIN : undefined,
   };
 }
 

@@ -2,7 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { MARKET_FUNCTIONS_CLAIM, parseMarketFunctions } from '@railwatt/contracts';
 import type { LightMyRequestResponse } from 'fastify';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { buildApp } from '../app.js';
+import { testConfig, VITE_DEV_ORIGIN } from '../config.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { INVALID_CREDENTIALS } from './plugin.js';
 
@@ -35,11 +37,11 @@ class Browser {
     return response;
   }
 
-  async postForm(url: string, form: Record<string, string>) {
+  async postForm(url: string, form: Record<string, string>, headers: Record<string, string> = {}) {
     const response = await this.t.app.inject({
       method: 'POST',
       url: pathOf(url),
-      headers: { cookie: this.cookieHeader, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { ...headers, cookie: this.cookieHeader, 'content-type': 'application/x-www-form-urlencoded' },
       payload: new URLSearchParams(form).toString(),
     });
     this.keep(response);
@@ -71,12 +73,12 @@ function pkce() {
   return { verifier, challenge };
 }
 
-const authorizeUrl = (challenge: string, state: string) =>
+const authorizeUrl = (challenge: string, state: string, redirectUri = REDIRECT_URI) =>
   `/auth/auth?${new URLSearchParams({
     client_id: 'frontend',
     response_type: 'code',
     scope: 'openid profile email',
-    redirect_uri: REDIRECT_URI,
+    redirect_uri: redirectUri,
     code_challenge: challenge,
     code_challenge_method: 'S256',
     state,
@@ -85,7 +87,8 @@ const authorizeUrl = (challenge: string, state: string) =>
 describe('embedded OpenID Connect provider', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    // As in development (NODE_ENV=development): the Vite dev server is one of the client's origins.
+    t = await createTestApp({ config: { devWebOrigin: VITE_DEV_ORIGIN } });
   });
   afterAll(() => t.close());
 
@@ -254,5 +257,96 @@ describe('embedded OpenID Connect provider', () => {
     });
     expect(response.statusCode).toBe(303);
     expect(String(response.headers.location)).toContain('error=invalid_request');
+  });
+});
+
+/** Opens a login page in a fresh browser and returns the browser and the form's action. */
+async function loginForm(t: TestApp) {
+  const browser = new Browser(t);
+  const start = await browser.get(authorizeUrl(pkce().challenge, 'state'));
+  const page = await browser.get(String(start.headers.location));
+  const action = /action="([^"]+)"/.exec(page.body)?.[1];
+  if (!action) throw new Error(`no login form: ${page.statusCode} ${page.body}`);
+  return { browser, action };
+}
+
+describe('sign-in protection of the embedded provider', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('refuses the Vite dev server as redirect outside development', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: authorizeUrl(pkce().challenge, 'state', 'http://localhost:5173/'),
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.body).toContain('redirect_uri');
+    // Nor may a page on that origin call the token endpoint (the check runs once the client is known).
+    const token = await t.app.inject({
+      method: 'POST',
+      url: '/auth/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: VITE_DEV_ORIGIN },
+      payload: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: 'x',
+        client_id: 'frontend',
+      }).toString(),
+    });
+    expect(token.statusCode).toBe(400);
+    expect(token.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('makes a username wait after 5 failures, even with the right password, and lets it in when the wait is over', async () => {
+    const { browser, action } = await loginForm(t);
+    for (let i = 0; i < 5; i++) {
+      const wrong = await browser.postForm(action, { username: 'cp-admin', password: `guess-${i}` });
+      expect(wrong.body).toContain(INVALID_CREDENTIALS);
+    }
+    const refused = await browser.postForm(action, { username: 'cp-admin', password: 'demo' });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBe('60');
+    expect(refused.body).toContain('Too many sign-in attempts. Try again in 1 minute.');
+    expect(refused.body).toContain('id="kc-form-login"');
+    // Another user at the same address is not held up.
+    const other = await loginForm(t);
+    expect((await other.browser.postForm(other.action, { username: 'consumer', password: 'demo' })).statusCode).toBe(
+      303,
+    );
+
+    const now = Date.now();
+    vi.spyOn(Date, 'now').mockReturnValue(now + 61_000);
+    const afterWait = await browser.postForm(action, { username: 'cp-admin', password: 'demo' });
+    expect(afterWait.statusCode).toBe(303);
+  });
+
+  it('counts failures per client address, and a forged X-Forwarded-For does not reset the count', async () => {
+    // A fresh app (and so a fresh count) on the same database: the test above failed from this address too.
+    const app = await buildApp({ config: testConfig(), database: t.database, logger: false });
+    await app.ready();
+    onTestFinished(() => app.close());
+    const fresh: TestApp = { ...t, app };
+    for (let i = 0; i < 20; i++) {
+      const { browser, action } = await loginForm(fresh);
+      const wrong = await browser.postForm(
+        action,
+        { username: `nobody-${i}`, password: 'x' },
+        { 'x-forwarded-for': `198.51.100.${i}` },
+      );
+      expect(wrong.statusCode).toBe(200);
+    }
+    const { browser, action } = await loginForm(fresh);
+    const refused = await browser.postForm(
+      action,
+      { username: 'erex-administrator', password: 'demo' },
+      { 'x-forwarded-for': '198.51.100.200' },
+    );
+    expect(refused.statusCode).toBe(429);
+    expect(refused.body).toContain('Too many sign-in attempts.');
   });
 });

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Database } from '../db/client.js';
 import { findUser } from '../modules/user/repository.js';
 import { verifyPassword } from '../modules/user/passwords.js';
+import { LoginThrottle, tooManyAttemptsMessage } from './login-throttle.js';
 import { IDENTITY_MOUNT, INTERACTION_PATH, type Identity } from './provider.js';
 import { errorPage, loginPage } from './pages.js';
 
@@ -16,13 +17,18 @@ const loginBody = z.object({ username: z.string().default(''), password: z.strin
 export interface IdentityPluginOptions {
   identity: Identity;
   database: Database;
+  /** Failed-login bookkeeping (default: 5 per username, 20 per address in 15 minutes). */
+  loginThrottle?: LoginThrottle;
 }
 
 /**
  * Mounts the embedded OpenID Connect provider under /auth. The provider (a Koa app) answers every
  * /auth path except the interaction pages, which are ordinary Fastify routes rendering our login page.
  */
-export async function identityPlugin(app: FastifyInstance, { identity, database }: IdentityPluginOptions) {
+export async function identityPlugin(
+  app: FastifyInstance,
+  { identity, database, loginThrottle = new LoginThrottle() }: IdentityPluginOptions,
+) {
   const { provider } = identity;
   const callback = provider.callback();
 
@@ -34,6 +40,11 @@ export async function identityPlugin(app: FastifyInstance, { identity, database 
     raw.originalUrl = url;
     raw.url = url.slice(IDENTITY_MOUNT.length) || '/';
     if (!raw.url.startsWith('/')) raw.url = `/${raw.url}`;
+    // The provider (Koa, proxy = true) believes X-Forwarded-*; give it Fastify's verdict, which trusts
+    // them only from the proxies TRUST_PROXY names, instead of whatever the client sent.
+    raw.headers['x-forwarded-proto'] = request.protocol;
+    raw.headers['x-forwarded-host'] = request.host;
+    raw.headers['x-forwarded-for'] = request.ip;
     reply.hijack();
     void callback(raw, reply.raw as ServerResponse);
   };
@@ -120,17 +131,29 @@ export async function identityPlugin(app: FastifyInstance, { identity, database 
         return expired(reply);
       }
       const { username, password } = loginBody.parse(request.body ?? {});
+      const action = `${INTERACTION_PATH}/${interaction.uid}/login`;
+      // request.ip is the proxy's client address only when TRUST_PROXY trusts that proxy.
+      const wait = loginThrottle.retryAfter(username, request.ip);
+      if (wait > 0) {
+        // Refused before the password is checked, and not counted: a guesser learns nothing meanwhile.
+        return reply
+          .code(429)
+          .type('text/html')
+          .header('cache-control', 'no-store')
+          .header('retry-after', String(Math.ceil(wait / 1000)))
+          .send(loginPage({ action, username, error: tooManyAttemptsMessage(wait) }));
+      }
       const user = username ? await findUser(database, username.trim()) : undefined;
       const valid = user?.enabled ? await verifyPassword(password, user.passwordHash) : false;
       if (!user || !valid) {
+        loginThrottle.recordFailure(username, request.ip);
         return reply
           .code(200)
           .type('text/html')
           .header('cache-control', 'no-store')
-          .send(
-            loginPage({ action: `${INTERACTION_PATH}/${interaction.uid}/login`, username, error: INVALID_CREDENTIALS }),
-          );
+          .send(loginPage({ action, username, error: INVALID_CREDENTIALS }));
       }
+      loginThrottle.recordSuccess(username);
       return finish(request, reply, { login: { accountId: user.username, remember: true } });
     },
   );

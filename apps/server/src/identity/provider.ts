@@ -17,7 +17,6 @@ export const INTERACTION_PATH = `${IDENTITY_MOUNT}/interaction`;
 const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 const API_SCOPE = 'openid profile email';
 const OIDC_SCOPES = 'openid profile email offline_access';
-const VITE_DEV_ORIGIN = 'http://localhost:5173';
 
 export interface MintOptions {
   expiresInSeconds?: number;
@@ -61,7 +60,9 @@ export async function createIdentity(config: AppConfig, database: Database): Pro
   await purgeExpired(database);
   const resource = resourceIndicatorFor(config.oidcAudience);
   const clientId = config.oidcClientId;
-  const origins = [...new Set([config.publicUrl, VITE_DEV_ORIGIN])];
+  // The Vite dev server only in development (config.devWebOrigin): elsewhere a redirect there would hand
+  // an authorization code to whatever listens on a user's port 5173.
+  const origins = [...new Set([config.publicUrl, ...(config.devWebOrigin ? [config.devWebOrigin] : [])])];
   const originOf = (url: string) => new URL(url).origin;
 
   const configuration: Configuration = {
@@ -174,7 +175,8 @@ export async function createIdentity(config: AppConfig, database: Database): Pro
   };
 
   const provider = new Provider(issuer, configuration);
-  // Behind a TLS-terminating proxy the provider must see https (X-Forwarded-Proto) to set secure cookies.
+  // Behind a TLS-terminating proxy the provider must see https to set secure cookies. It reads
+  // X-Forwarded-*, which identityPlugin rewrites from what Fastify's TRUST_PROXY check concluded.
   provider.proxy = true;
 
   const publicKey = publicJwk(signingKey);
