@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { ROLES, type AreaKind, type Role } from '@railwatt/contracts';
 import { describe, expect, it } from 'vitest';
 import { logoTarget, menuItems } from './menu';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import type { AreaKind, Role } from '@railwatt/contracts';
 import { describe, expect, it } from 'vitest';
 import {

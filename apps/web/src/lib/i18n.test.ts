@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { ERROR_CODES, LANGUAGES } from '@railwatt/contracts';
 import { describe, expect, it } from 'vitest';
 import { loadMessages } from './i18n';

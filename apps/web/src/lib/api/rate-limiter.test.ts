@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { API_RATE_LIMIT } from '@railwatt/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CancelledError } from '../errors';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { formatMarketFunction, type MarketFunction, type SettlementArea } from '@railwatt/contracts';
 import { describe, expect, it, vi } from 'vitest';
 import {

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { MODAL_AUTO_CLOSE_MS } from '@railwatt/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MODAL_TYPES, useModalStore } from './modal-store';
