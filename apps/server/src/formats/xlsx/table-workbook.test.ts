@@ -1,6 +1,8 @@
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { decodeUtf8, readTableWorkbook, writeTableWorkbook } from './table-workbook.js';
+import { decodeUtf8, DEFAULT_TABLE_READ_LIMITS, readTableWorkbook, writeTableWorkbook } from './table-workbook.js';
 
 describe('table workbook', () => {
   it('writes and reads back sheets, columns and typed cells', async () => {
@@ -86,5 +88,19 @@ describe('table workbook', () => {
     const read = await readTableWorkbook(buf);
     expect(read[0]!.rows.map((r) => r.cells.name)).toEqual(rows.map((r) => r[0]));
     expect(read[0]!.rows.some((r) => String(r.cells.name).includes('\uFFFD'))).toBe(false);
+  });
+
+  it('leaves no temporary file behind, also when reading stops half-way', async () => {
+    // exceljs spools sheets met before the shared strings (where its own writer puts them) to
+    // temp files named tmp-<pid>-..., removed only when the whole workbook was read.
+    const ours = () => readdirSync(tmpdir()).filter((f) => f.startsWith(`tmp-${process.pid}-`));
+    const before = ours();
+    const buf = await writeTableWorkbook([
+      { name: 'A', columns: ['name'], rows: [['x']] },
+      { name: 'B', columns: ['name', 'name'], rows: [['y', 'z']] },
+    ]);
+    await readTableWorkbook(buf);
+    await expect(readTableWorkbook(buf, { ...DEFAULT_TABLE_READ_LIMITS, maxSheets: 1 })).rejects.toThrow(/sheets/);
+    expect(ours()).toEqual(before);
   });
 });
