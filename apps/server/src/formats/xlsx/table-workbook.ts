@@ -65,8 +65,8 @@ interface WorkbookReaderInternals {
   _parseWorksheet(iterator: AsyncIterable<string> | Iterable<string>, sheetNo: string): Generator<ReaderEvent>;
 }
 
-/** Decoded text is handed over in pieces of this many bytes (saxes parses incrementally). */
-export const DECODE_CHUNK_BYTES = 1024 * 1024;
+/** Decoded text is handed over in pieces of this many bytes: exceljs gathers the parse events of a whole piece, so 1 MB pieces read 50,000 rows 3x slower than 64 kB ones. */
+export const DECODE_CHUNK_BYTES = 64 * 1024;
 
 /**
  * UTF-8 bytes as strings of whole characters. exceljs decodes each chunk it receives on its own

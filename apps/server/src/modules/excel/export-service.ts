@@ -137,7 +137,9 @@ export async function exportDomainEntities(ctx: ExportContext, selection: Export
   for (const s of segments) {
     const kind = toEntityKind(s.type);
     if (!kind) continue;
-    byKind.set(kind, [...(byKind.get(kind) ?? []), withNames(kind, s, names)]);
+    const list = byKind.get(kind);
+    if (list) list.push(withNames(kind, s, names));
+    else byKind.set(kind, [withNames(kind, s, names)]);
   }
   const bytes = await writeTableWorkbook([...byKind].map(([kind, rows]) => domainSheet(kind, rows)));
   return recordExport(
