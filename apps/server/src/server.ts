@@ -2,6 +2,8 @@ import { loadConfig } from './config.js';
 import { buildApp } from './app.js';
 import { openDatabase } from './db/client.js';
 import { migrate } from './db/migrate.js';
+import { allAreasExecutor } from './db/tenant.js';
+import { failInterruptedFiles } from './modules/datalog/datalog-service.js';
 import { seedDemo } from './seed/index.js';
 import { DEMO_PASSWORD, demoUserSummary } from './seed/users.js';
 
@@ -11,6 +13,8 @@ async function main(): Promise<void> {
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   const applied = await migrate(database);
   const seeded = config.seedDemo ? await seedDemo(database) : [];
+  // Uploads a previous process was reading when it stopped show as failed, not as running for ever.
+  const interrupted = await failInterruptedFiles(allAreasExecutor(database, 'start-up: fail interrupted uploads'));
 
   // A person at a terminal gets readable lines; pipes, files and log collectors get JSON.
   const logger = process.stdout.isTTY
@@ -20,7 +24,10 @@ async function main(): Promise<void> {
       }
     : undefined;
   const app = await buildApp({ config, database, logger });
-  app.log.info({ database: database.kind, migrations: applied, seeders: seeded }, 'database ready');
+  app.log.info(
+    { database: database.kind, migrations: applied, seeders: seeded, interruptedFiles: interrupted },
+    'database ready',
+  );
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -10,3 +10,12 @@ export function tenantExecutor(database: Database, _tenant: string): TxExecutor 
   // Row-level security binding lands here (issue 6 §2); until then the plain handle.
   return database.db;
 }
+
+/**
+ * The executor for the few operations that deliberately span every area (start-up maintenance such
+ * as failing interrupted uploads). Named, with a reason, so each such use is visible in review and
+ * can get its own database role when row-level security applies.
+ */
+export function allAreasExecutor(database: Database, _reason: string): TxExecutor {
+  return database.db;
+}

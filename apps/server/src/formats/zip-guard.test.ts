@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { craftZip } from './fixtures/crafted-zip.js';
+import { craftZip, repeatedDeflate } from './fixtures/crafted-zip.js';
 import { assertSafeZip, readZipCentralDirectory, ZipGuardError } from './zip-guard.js';
 
 describe('zip guard', () => {
@@ -39,6 +39,52 @@ describe('zip guard', () => {
     expect(() =>
       assertSafeZip(many, { maxEntries: 10, maxCompressionRatio: 100, maxTotalUncompressedBytes: 1e9 }),
     ).toThrow(/20 entries/);
+  });
+
+  it('answers the inflated content of every entry, which is all the workbook reader reads', async () => {
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet('TractionUnit').addRow(['name', 'Åsa Øvergård']);
+    const checked = assertSafeZip(Buffer.from(await workbook.xlsx.writeBuffer()));
+    expect(checked.contents.get('xl/workbook.xml')!.toString('utf8')).toContain('TractionUnit');
+    expect([...checked.contents.keys()].sort()).toEqual(checked.entries.map((e) => e.name).sort());
+  });
+
+  it('rejects a hidden entry the central directory does not list (900 MB of rows from a small deflate stream), without inflating it', () => {
+    const rows = repeatedDeflate(
+      '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>',
+      '<row><c t="inlineStr"><is><t>Bomb</t></is></c></row>'.repeat(20_000),
+      900,
+      '</sheetData></worksheet>',
+    );
+    expect(rows.size).toBeGreaterThan(900_000_000);
+    const bomb = craftZip([
+      { name: 'xl/workbook.xml', data: Buffer.from('<workbook/>') },
+      {
+        name: 'xl/worksheets/sheet2.xml',
+        data: Buffer.alloc(0),
+        deflated: rows.body,
+        declaredSize: rows.size,
+        listed: false,
+      },
+    ]);
+    expect(bomb.length).toBeLessThan(10_000_000);
+    expect(readZipCentralDirectory(bomb).totalUncompressedBytes).toBe(11);
+    const rssBefore = process.memoryUsage().rss;
+    expect(() => assertSafeZip(bomb)).toThrow(/data its directory does not list/);
+    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(100 * 1024 * 1024);
+  });
+
+  it('rejects an entry the central directory lists smaller than its local header says', () => {
+    const liar = craftZip([{ name: 'xl/worksheets/sheet1.xml', data: Buffer.alloc(500_000, 'a'), listedSize: 1000 }]);
+    expect(() => assertSafeZip(liar)).toThrow(/differs from its directory record/);
+  });
+
+  it('rejects bytes between entries and the directory that no entry accounts for', () => {
+    const zip = craftZip([{ name: 'xl/workbook.xml', data: Buffer.from('<workbook/>') }]);
+    const cdOffset = zip.readUInt32LE(zip.length - 6);
+    const padded = Buffer.concat([zip.subarray(0, cdOffset), Buffer.alloc(64), zip.subarray(cdOffset)]);
+    padded.writeUInt32LE(cdOffset + 64, padded.length - 6);
+    expect(() => assertSafeZip(padded)).toThrow(/does not list/);
   });
 
   it('rejects what is not a zip at all', () => {

@@ -1,11 +1,20 @@
 import { inflateRawSync } from 'node:zlib';
 
 /**
- * Zip-bomb guard for xlsx uploads. An xlsx file is a zip archive; exceljs inflates every entry it
- * meets, so a 1 MB upload can expand to gigabytes. Before exceljs sees the bytes we read the zip
- * central directory ourselves (a few hundred bytes per entry, no inflation), reject archives whose
- * declared sizes or ratios are out of bounds, and then inflate each entry with a hard output cap so
- * that an archive which lies about its sizes is caught too.
+ * Zip-bomb guard for xlsx uploads. An xlsx file is a zip archive; a streaming zip reader (such as
+ * the one inside exceljs) walks the *local* headers and inflates every entry it meets, including
+ * entries the central directory does not list, so a 1 MB upload can expand to gigabytes. The guard
+ * therefore covers every byte of the file:
+ *
+ * - it reads the central directory (a few hundred bytes per entry, no inflation) and rejects
+ *   archives whose declared sizes or ratios are out of bounds;
+ * - it requires the local entries to follow each other exactly as the central directory lists
+ *   them and to fill the file up to the central directory: no hidden entry, no gap, no overlap;
+ * - it inflates each entry with a hard output cap (its declared size, itself bounded), so an entry
+ *   that lies about its size stops being inflated one byte past the lie.
+ *
+ * The caller gets the checked, inflated entries and reads only those (see table-workbook.ts): the
+ * original archive bytes never reach a zip reader again.
  */
 export interface ZipLimits {
   /** Upper bound for the sum of uncompressed entry sizes. */
@@ -37,6 +46,8 @@ export interface ZipEntryInfo {
 
 export interface ZipSummary {
   entries: ZipEntryInfo[];
+  /** Where the central directory starts: the local entries must end exactly here. */
+  centralDirectoryOffset: number;
   totalCompressedBytes: number;
   totalUncompressedBytes: number;
 }
@@ -97,17 +108,23 @@ export function readZipCentralDirectory(buf: Buffer): ZipSummary {
     totalUncompressedBytes += uncompressedSize;
     p += 46 + nameLength + extraLength + commentLength;
   }
-  return { entries, totalCompressedBytes, totalUncompressedBytes };
+  return { entries, centralDirectoryOffset: cdOffset, totalCompressedBytes, totalUncompressedBytes };
 }
 
 const ratio = (uncompressed: number, compressed: number) => uncompressed / Math.max(compressed, 1);
 
+/** A checked archive: its directory and every entry's inflated content, by name. */
+export interface CheckedZip extends ZipSummary {
+  contents: Map<string, Buffer>;
+}
+
 /**
  * Throws ZipGuardError unless the archive is within the limits. Checks the declared sizes first
- * (cheap), then inflates every entry with maxOutputLength set to its declared size, so a lying
- * header cannot make us produce more than the declared (and already bounded) total.
+ * (cheap), then walks the local entries in file order and inflates each with maxOutputLength set to
+ * its declared size, so a lying header cannot make us produce more than the declared (and already
+ * bounded) total. Answers the inflated contents, which is all a reader may read afterwards.
  */
-export function assertSafeZip(buf: Buffer, limits: ZipLimits = DEFAULT_ZIP_LIMITS): ZipSummary {
+export function assertSafeZip(buf: Buffer, limits: ZipLimits = DEFAULT_ZIP_LIMITS): CheckedZip {
   const summary = readZipCentralDirectory(buf);
   if (summary.entries.length > limits.maxEntries) {
     throw new ZipGuardError(
@@ -132,35 +149,74 @@ export function assertSafeZip(buf: Buffer, limits: ZipLimits = DEFAULT_ZIP_LIMIT
     ) {
       throw new ZipGuardError(`The entry ${entry.name} has a compression ratio above ${limits.maxCompressionRatio}:1`);
     }
-    verifyEntry(buf, entry);
   }
-  return summary;
+  // Local entries in file order must be exactly the listed ones, back to back from byte 0 to the
+  // central directory: a byte no listed entry accounts for is a hidden entry a streaming reader
+  // would inflate.
+  const inFileOrder = [...summary.entries].sort((a, b) => a.localHeaderOffset - b.localHeaderOffset);
+  const contents = new Map<string, Buffer>();
+  let position = 0;
+  for (const entry of inFileOrder) {
+    if (entry.localHeaderOffset !== position) throw new ZipGuardError(HIDDEN_BYTES);
+    if (contents.has(entry.name)) throw new ZipGuardError(`The entry ${entry.name} appears twice`);
+    const { end, content } = checkEntry(buf, entry);
+    contents.set(entry.name, content);
+    position = end;
+  }
+  if (position !== summary.centralDirectoryOffset) throw new ZipGuardError(HIDDEN_BYTES);
+  return { ...summary, contents };
 }
 
-function verifyEntry(buf: Buffer, entry: ZipEntryInfo): void {
+const HIDDEN_BYTES = 'The archive holds data its directory does not list';
+const DESCRIPTOR_SIGNATURE = 0x08074b50;
+
+/** Checks one local entry against its directory record; answers where it ends and its content. */
+function checkEntry(buf: Buffer, entry: ZipEntryInfo): { end: number; content: Buffer } {
   const h = entry.localHeaderOffset;
   if (h + 30 > buf.length || buf.readUInt32LE(h) !== LOCAL_SIGNATURE) {
     throw new ZipGuardError('The file is not a valid xlsx (zip) file');
   }
-  const start = h + 30 + buf.readUInt16LE(h + 26) + buf.readUInt16LE(h + 28);
-  const end = start + entry.compressedSize;
+  const flags = buf.readUInt16LE(h + 6);
+  const localMethod = buf.readUInt16LE(h + 8);
+  const nameLength = buf.readUInt16LE(h + 26);
+  const localName = buf.toString('utf8', h + 30, h + 30 + nameLength);
+  const hasDescriptor = (flags & 0x08) !== 0;
+  // Without a data descriptor the local header states the sizes too; they must agree with the
+  // directory, or a streaming reader would read a different entry than the one checked here.
+  if (
+    localName !== entry.name ||
+    localMethod !== entry.method ||
+    (!hasDescriptor &&
+      (buf.readUInt32LE(h + 18) !== entry.compressedSize || buf.readUInt32LE(h + 22) !== entry.uncompressedSize))
+  ) {
+    throw new ZipGuardError(`The entry ${entry.name} differs from its directory record`);
+  }
+  const start = h + 30 + nameLength + buf.readUInt16LE(h + 28);
+  let end = start + entry.compressedSize;
   if (end > buf.length) throw new ZipGuardError('The file is not a valid xlsx (zip) file');
+  const data = buf.subarray(start, end);
+  if (hasDescriptor) {
+    // crc32, compressed size, uncompressed size; optionally preceded by a signature.
+    end += end + 4 <= buf.length && buf.readUInt32LE(end) === DESCRIPTOR_SIGNATURE ? 16 : 12;
+    if (end > buf.length) throw new ZipGuardError('The file is not a valid xlsx (zip) file');
+  }
   if (entry.method === 0) {
     if (entry.compressedSize !== entry.uncompressedSize) {
       throw new ZipGuardError(`The entry ${entry.name} declares inconsistent sizes`);
     }
-    return;
+    return { end, content: data };
   }
   if (entry.method !== 8) throw new ZipGuardError(`The entry ${entry.name} uses an unsupported compression method`);
   let inflated: Buffer;
   try {
     // One byte of slack: an entry that inflates beyond its declared size fails here instead of
     // being truncated silently.
-    inflated = inflateRawSync(buf.subarray(start, end), { maxOutputLength: entry.uncompressedSize + 1 });
+    inflated = inflateRawSync(data, { maxOutputLength: entry.uncompressedSize + 1 });
   } catch {
     throw new ZipGuardError(`The entry ${entry.name} inflates beyond its declared size or is corrupt`);
   }
   if (inflated.length !== entry.uncompressedSize) {
     throw new ZipGuardError(`The entry ${entry.name} inflates beyond its declared size or is corrupt`);
   }
+  return { end, content: inflated };
 }

@@ -1,6 +1,8 @@
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { readTableWorkbook, writeTableWorkbook } from './table-workbook.js';
+import { decodeUtf8, DEFAULT_TABLE_READ_LIMITS, readTableWorkbook, writeTableWorkbook } from './table-workbook.js';
 
 describe('table workbook', () => {
   it('writes and reads back sheets, columns and typed cells', async () => {
@@ -62,5 +64,43 @@ describe('table workbook', () => {
     });
     expect(s!.sheetError).toBe('The sheet has more than 10 rows');
     expect(s!.rows).toEqual([]);
+  });
+
+  it('decodes UTF-8 pieces without splitting a character, whatever the piece size', () => {
+    const text = 'Ærø Åsa Øvergård Jyväskylä 🚆 '.repeat(50);
+    const bytes = Buffer.from(text, 'utf8');
+    for (const size of [1, 2, 3, 5, 7, 4096]) expect([...decodeUtf8(bytes, size)].join('')).toBe(text);
+  });
+
+  it('reads multi-byte names in shared and inline strings byte-identical across many pieces', async () => {
+    const names = ['Jyväskylä Äänekoski', 'Tromsø Bodø Ålesund', 'Ærøskøbing Næstved', '€ 🚆 Łódź'];
+    const rows = Array.from({ length: 20_000 }, (_, i) => [`${names[i % names.length]} ${i}`]);
+    // exceljs writes shared strings; the inline sheet is written by hand below.
+    const shared = await writeTableWorkbook([{ name: 'S', columns: ['name'], rows }]);
+    const sheets = await readTableWorkbook(shared);
+    expect(sheets[0]!.rows.map((r) => r.cells.name)).toEqual(rows.map((r) => r[0]));
+
+    const inline = new ExcelJS.Workbook();
+    const ws = inline.addWorksheet('I');
+    ws.addRow(['name']);
+    for (const [name] of rows) ws.addRow([name]);
+    const buf = Buffer.from(await inline.xlsx.writeBuffer({ useSharedStrings: false } as ExcelJS.XlsxWriteOptions));
+    const read = await readTableWorkbook(buf);
+    expect(read[0]!.rows.map((r) => r.cells.name)).toEqual(rows.map((r) => r[0]));
+    expect(read[0]!.rows.some((r) => String(r.cells.name).includes('\uFFFD'))).toBe(false);
+  });
+
+  it('leaves no temporary file behind, also when reading stops half-way', async () => {
+    // exceljs spools sheets met before the shared strings (where its own writer puts them) to
+    // temp files named tmp-<pid>-..., removed only when the whole workbook was read.
+    const ours = () => readdirSync(tmpdir()).filter((f) => f.startsWith(`tmp-${process.pid}-`));
+    const before = ours();
+    const buf = await writeTableWorkbook([
+      { name: 'A', columns: ['name'], rows: [['x']] },
+      { name: 'B', columns: ['name', 'name'], rows: [['y', 'z']] },
+    ]);
+    await readTableWorkbook(buf);
+    await expect(readTableWorkbook(buf, { ...DEFAULT_TABLE_READ_LIMITS, maxSheets: 1 })).rejects.toThrow(/sheets/);
+    expect(ours()).toEqual(before);
   });
 });

@@ -7,7 +7,6 @@ import {
   type MasterdataExportRequest,
   type Role,
 } from '@railwatt/contracts';
-import type { Database } from '../../db/client.js';
 import { ApiError } from '../../errors.js';
 import { writeMasterdataCsv, type MasterdataRow } from '../../formats/csv/masterdata-csv.js';
 import { writeTableWorkbook } from '../../formats/xlsx/table-workbook.js';
@@ -31,7 +30,11 @@ export interface ExportSelection {
 }
 
 export interface ExportContext {
+  /** The request's area-bound executor (request.ctx.db). */
+  db: Executor;
   tenant: string;
+  /** The area's time zone: dates are written as dd.MM.yyyy there. */
+  timeZone: string;
   username: string;
   /** Roles held in the tenant: the fleet's "own" search modes depend on them. */
   roles: readonly Role[];
@@ -107,13 +110,12 @@ function withNames(kind: EntityKind, segment: SegmentRow, names: Map<string, str
 
 /** Every export is a data-log entry (status OK) with the bytes sent; answers the file itself. */
 async function recordExport(
-  database: Database,
   ctx: ExportContext,
   messageType: string,
   file: ExportedFile,
   text: string,
 ): Promise<ExportedFile> {
-  await recordFile(database, {
+  await recordFile(ctx.db, {
     tenant: ctx.tenant,
     username: ctx.username,
     messageType,
@@ -126,24 +128,21 @@ async function recordExport(
   return file;
 }
 
-export async function exportDomainEntities(
-  database: Database,
-  ctx: ExportContext,
-  selection: ExportSelection,
-): Promise<ExportedFile> {
-  const segments = await selectedSegments(database.db, ctx.tenant, selection);
+export async function exportDomainEntities(ctx: ExportContext, selection: ExportSelection): Promise<ExportedFile> {
+  const segments = await selectedSegments(ctx.db, ctx.tenant, selection);
   // Selected, but nothing in the window (calls.md §8 "Other").
   if (segments.length === 0) throw new ApiError(400, 'No entities to download');
-  const names = await referenceNames(database.db, ctx.tenant, segments);
+  const names = await referenceNames(ctx.db, ctx.tenant, segments);
   const byKind = new Map<EntityKind, ExportSegment[]>();
   for (const s of segments) {
     const kind = toEntityKind(s.type);
     if (!kind) continue;
-    byKind.set(kind, [...(byKind.get(kind) ?? []), withNames(kind, s, names)]);
+    const list = byKind.get(kind);
+    if (list) list.push(withNames(kind, s, names));
+    else byKind.set(kind, [withNames(kind, s, names)]);
   }
   const bytes = await writeTableWorkbook([...byKind].map(([kind, rows]) => domainSheet(kind, rows)));
   return recordExport(
-    database,
     ctx,
     MESSAGE_TYPES.excelDomainExport,
     { fileName: 'exportedentities.xlsx', contentType: XLSX_CONTENT_TYPE, bytes },
@@ -157,13 +156,9 @@ export async function exportDomainEntities(
  * fleet module's query, every page in the overview's order, at most PAGE_SIZES.exportFetch),
  * narrowed to `uuids` when rows are selected.
  */
-export async function exportMasterdata(
-  database: Database,
-  ctx: ExportContext,
-  request: MasterdataExportRequest,
-): Promise<ExportedFile> {
+export async function exportMasterdata(ctx: ExportContext, request: MasterdataExportRequest): Promise<ExportedFile> {
   const { uuids, ...filter } = request;
-  const units = await listFleetForExport(database.db, ctx.tenant, ctx, filter, {
+  const units = await listFleetForExport(ctx.db, ctx.tenant, ctx, filter, {
     uuids: uuids && uuids.length > 0 ? uuids : undefined,
     limit: PAGE_SIZES.exportFetch,
   });
@@ -185,7 +180,6 @@ export async function exportMasterdata(
     }
   }
   return recordExport(
-    database,
     ctx,
     MESSAGE_TYPES.masterdataExport,
     { fileName: 'masterdata.csv', contentType: CSV_CONTENT_TYPE, bytes: writeMasterdataCsv(rows) },

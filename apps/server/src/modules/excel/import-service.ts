@@ -1,25 +1,23 @@
 import { randomUUID } from 'node:crypto';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { buildCpid, ENTITY_KINDS, KIND_ATTRIBUTE_SCHEMAS, MESSAGES, type EntityKind } from '@railwatt/contracts';
 import { sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.js';
 import { ApiError } from '../../errors.js';
+import { DEFAULT_TABLE_READ_LIMITS, type TableReadLimits } from '../../formats/xlsx/table-workbook.js';
 import {
-  readTableWorkbook,
-  TableWorkbookError,
-  DEFAULT_TABLE_READ_LIMITS,
-  type TableReadLimits,
-} from '../../formats/xlsx/table-workbook.js';
-import { ZipGuardError } from '../../formats/zip-guard.js';
-import { MESSAGE_TYPES, recordFile, type MessageStatus } from '../datalog/datalog-service.js';
+  readDomainWorkbook,
+  type ReadWorkbookTask,
+  type ReadWorkbookResult,
+} from '../../workers/read-domain-workbook.js';
+import { finishFile, MESSAGE_TYPES, startFile, type MessageStatus } from '../datalog/datalog-service.js';
 import { mayApprove, mayWriteKind, writesOnlyOwnFleet, type Actor } from '../domain/policy.js';
 import { findHolders, loadCurrent, uuidsElsewhere, type SegmentRow as StoredSegment } from '../domain/repository.js';
 import { overlaps, stableJson } from '../domain/segments.js';
 import { saveEntities } from '../domain/service.js';
-import { rows as queryRows, type Executor } from '../domain/sql.js';
+import { rows as queryRows, type Executor, type TxExecutor } from '../domain/sql.js';
 import {
   cellMessage,
   invalidValue,
-  parseDomainSheet,
   type SegmentRow,
   type SheetFailure,
   type SheetParseResult,
@@ -27,11 +25,14 @@ import {
 import { DERIVED_ATTRIBUTES, sheetLayout, type ColumnSpec } from './entity-columns.js';
 
 /**
- * POST /excel/domain/import: many files, many sheets each. Every file is read and validated in
- * full (cell shapes, references by name, the kind's schema, uniqueness, overlaps, who may write
- * what); if any sheet of any file has a failure nothing is stored. Otherwise everything is stored
- * in one transaction with a handful of set-based statements (unnest arrays), whatever the row
- * count. Each file gets a data-log entry with its outcome, written outside that transaction.
+ * POST /excel/domain/import: many files, many sheets each. Every file gets a data-log entry with
+ * status RUNNING before it is read, and its outcome after. Every file is read and its cells checked
+ * off the event loop (options.readWorkbook: a worker thread in the server), then validated in full
+ * against the area's data (references by name, the kind's schema, uniqueness, overlaps, who may
+ * write what); if any sheet of any file has a failure nothing is stored. Otherwise everything is
+ * stored in one transaction with a handful of set-based statements (unnest arrays), whatever the
+ * row count. The data-log entries are written outside that transaction, so a rolled-back import is
+ * still logged.
  */
 export interface ImportFile {
   fileName: string;
@@ -40,6 +41,8 @@ export interface ImportFile {
 }
 
 export interface ImportContext {
+  /** The request's area-bound executor (request.ctx.db): validation reads, the store transaction and the data log. */
+  db: TxExecutor;
   tenant: string;
   timeZone: string;
   actor: Actor;
@@ -52,6 +55,8 @@ export interface ImportAnswer {
 
 export interface ImportOptions {
   limits?: TableReadLimits;
+  /** Reads and checks one workbook; the server passes its worker pool. Default: in this thread. */
+  readWorkbook?: (task: ReadWorkbookTask) => Promise<ReadWorkbookResult>;
 }
 
 /** A validated row: its entity, resolved attributes and where it came from. */
@@ -63,6 +68,8 @@ interface ReadyRow extends SegmentRow {
 
 interface FileState {
   file: ImportFile;
+  /** Its data-log entry (status RUNNING until the outcome is known). */
+  logId: number;
   results: SheetParseResult[];
   rows: (SegmentRow & { result: SheetParseResult })[];
 }
@@ -70,6 +77,9 @@ interface FileState {
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const lower = (s: string) => s.toLowerCase();
 const refKey = (kind: string, name: string) => `${kind}\u0000${lower(name)}`;
+
+/** Validation loops give the event loop a turn after this many rows, so other requests keep answering. */
+const ROWS_PER_TURN = 2_000;
 
 /** Unique properties (besides the name) that the database enforces per kind. */
 const UNIQUE_PROPERTY: Partial<Record<EntityKind, 'evn' | 'orgId' | 'cpid'>> = {
@@ -79,30 +89,49 @@ const UNIQUE_PROPERTY: Partial<Record<EntityKind, 'evn' | 'orgId' | 'cpid'>> = {
 };
 
 export async function importDomainFiles(
-  database: Database,
   ctx: ImportContext,
   files: readonly ImportFile[],
   options: ImportOptions = {},
 ): Promise<ImportAnswer> {
-  const limits = options.limits ?? DEFAULT_TABLE_READ_LIMITS;
-
-  // 1. Read every file. A file that is not a safe workbook rejects the upload (400).
+  // 0. Every file is in the data log (RUNNING, with its bytes) before anything reads it.
   const states: FileState[] = [];
   for (const file of files) {
-    let sheets;
-    try {
-      sheets = await readTableWorkbook(file.bytes, limits);
-    } catch (error) {
-      if (error instanceof ZipGuardError || error instanceof TableWorkbookError || isZipReadError(error)) {
-        const message = `${file.fileName}: ${error instanceof Error ? error.message : 'unreadable file'}`;
-        await logAll(database, ctx, files, 'REJECTED', () => message);
-        throw ApiError.badRequest('invalid_input', `Something is wrong with uploaded data. ${message}`);
-      }
-      throw error;
+    const logId = await startFile(ctx.db, {
+      tenant: ctx.tenant,
+      username: ctx.actor.username,
+      messageType: MESSAGE_TYPES.excelDomainImport,
+      fileName: file.fileName,
+      bytes: file.bytes,
+      contentType: file.contentType ?? XLSX_TYPE,
+    });
+    states.push({ file, logId, results: [], rows: [] });
+  }
+  try {
+    return await importLogged(ctx, states, options);
+  } catch (error) {
+    // Whatever went wrong, no entry stays RUNNING (ApiError refusals are logged where they arise).
+    if (!(error instanceof ApiError)) {
+      await logFiles(ctx, states, () => ({ status: 'ERROR', text: 'Failed to store the upload' })).catch(
+        () => undefined,
+      );
     }
-    const state: FileState = { file, results: [], rows: [] };
-    for (const sheet of sheets) {
-      const parsed = parseDomainSheet(sheet, { timeZone: ctx.timeZone });
+    throw error;
+  }
+}
+
+async function importLogged(ctx: ImportContext, states: FileState[], options: ImportOptions): Promise<ImportAnswer> {
+  const limits = options.limits ?? DEFAULT_TABLE_READ_LIMITS;
+  const read = options.readWorkbook ?? readDomainWorkbook;
+
+  // 1. Read every file. A file that is not a safe workbook rejects the upload (400).
+  for (const state of states) {
+    const answer = await read({ bytes: state.file.bytes, timeZone: ctx.timeZone, limits });
+    if (!answer.ok) {
+      const message = `${state.file.fileName}: ${answer.reason}`;
+      await logFiles(ctx, states, () => ({ status: 'REJECTED', text: message }));
+      throw ApiError.badRequest('invalid_input', `Something is wrong with uploaded data. ${message}`);
+    }
+    for (const parsed of answer.sheets) {
       state.results.push(parsed.result);
       if (parsed.layout && !mayWriteKind(ctx.actor, parsed.layout.kind)) {
         parsed.result.failures.push({
@@ -113,24 +142,23 @@ export async function importDomainFiles(
       }
       for (const row of parsed.rows) state.rows.push({ ...row, result: parsed.result });
     }
-    if (sheets.length === 0) {
+    if (answer.sheets.length === 0) {
       state.results.push({
-        sheetName: file.fileName,
+        sheetName: state.file.fileName,
         type: 'File',
         rowsRead: 0,
         failures: [{ errorMessage: 'Something is wrong with uploaded data. The workbook has no sheets', type: 'File' }],
       });
     }
-    states.push(state);
   }
 
   // 2. Validate across files against the tenant's data.
-  const ready = await validate(database.db, ctx, states);
+  const ready = await validate(ctx.db, ctx, states);
   const allResults = states.flatMap((s) => s.results);
   const failed = allResults.some((r) => r.failures.length > 0);
 
   if (failed) {
-    await logFiles(database, ctx, states, (state) => {
+    await logFiles(ctx, states, (state) => {
       const failures = state.results.flatMap((r) => r.failures);
       return failures.length > 0
         ? { status: 'REJECTED', text: summarise(failures) }
@@ -143,7 +171,7 @@ export async function importDomainFiles(
   let outcome: StoreOutcome;
   let changed: ReadyRow[] = [];
   try {
-    outcome = await database.db.transaction(async (tx) => {
+    outcome = await ctx.db.transaction(async (tx) => {
       const result = await store(tx, ctx, ready);
       changed = result.changed;
       return result;
@@ -152,13 +180,10 @@ export async function importDomainFiles(
     if (error instanceof ApiError) failuresFromDomain(error, changed, allResults);
     else {
       const message = storeFailureMessage(error);
-      if (!message) {
-        await logFiles(database, ctx, states, () => ({ status: 'ERROR', text: 'Failed to store the upload' }));
-        throw error;
-      }
+      if (!message) throw error;
       allResults[0]?.failures.push({ errorMessage: message, type: allResults[0].type });
     }
-    await logFiles(database, ctx, states, (state) => ({
+    await logFiles(ctx, states, (state) => ({
       status: 'REJECTED',
       text:
         summarise(state.results.flatMap((r) => r.failures)) ||
@@ -166,15 +191,12 @@ export async function importDomainFiles(
     }));
     return { success: false, sheetParseResults: allResults };
   }
-  await logFiles(database, ctx, states, (state) => ({
+  await logFiles(ctx, states, (state) => ({
     status: 'OK',
     text: `${state.rows.length} rows read; of the upload's ${outcome.stored + outcome.unchanged} rows ${outcome.stored} stored, ${outcome.unchanged} unchanged`,
   }));
   return { success: true, sheetParseResults: allResults };
 }
-
-const isZipReadError = (error: unknown) =>
-  error instanceof Error && /zip|signature|end of central directory|invalid/i.test(error.message);
 
 function summarise(failures: readonly SheetFailure[]): string {
   const shown = failures.slice(0, 50).map((f) => f.errorMessage);
@@ -182,40 +204,13 @@ function summarise(failures: readonly SheetFailure[]): string {
   return shown.join('\n');
 }
 
+/** The outcome of every file of the upload, on the entries startFile made. */
 async function logFiles(
-  database: Database,
   ctx: ImportContext,
   states: readonly FileState[],
-  outcome: (state: FileState) => { status: MessageStatus; text: string },
+  outcome: (state: FileState) => { status: Exclude<MessageStatus, 'RUNNING'>; text: string },
 ): Promise<void> {
-  for (const state of states) {
-    const { status, text } = outcome(state);
-    await recordFile(database, {
-      tenant: ctx.tenant,
-      username: ctx.actor.username,
-      messageType: MESSAGE_TYPES.excelDomainImport,
-      status,
-      text,
-      fileName: state.file.fileName,
-      bytes: state.file.bytes,
-      contentType: state.file.contentType ?? XLSX_TYPE,
-    });
-  }
-}
-
-async function logAll(
-  database: Database,
-  ctx: ImportContext,
-  files: readonly ImportFile[],
-  status: MessageStatus,
-  text: (file: ImportFile) => string,
-): Promise<void> {
-  await logFiles(
-    database,
-    ctx,
-    files.map((file) => ({ file, results: [], rows: [] })),
-    (state) => ({ status, text: text(state.file) }),
-  );
+  for (const state of states) await finishFile(ctx.db, ctx.tenant, state.logId, outcome(state));
 }
 
 /** Constraint violations that slipped past validation (a concurrent writer) become a failure. */
@@ -322,7 +317,8 @@ async function validate(ex: Executor, ctx: ImportContext, states: readonly FileS
   // Attributes: references by name -> uuid, then the kind's schema.
   const ready: ReadyRow[] = [];
   const ownOrganisations = writesOnlyOwnFleet(ctx.actor) ? await organisationsOf(ex, ctx) : undefined;
-  for (const row of rowsWithIdentity) {
+  for (const [i, row] of rowsWithIdentity.entries()) {
+    if (i > 0 && i % ROWS_PER_TURN === 0) await yieldToEventLoop();
     const layout = sheetLayout(row.kind);
     const headerOf = (field: string) => row.headers[field] ?? field;
     let ok = true;
@@ -382,7 +378,11 @@ async function validate(ex: Executor, ctx: ImportContext, states: readonly FileS
 
   // Rows of one entity must not overlap each other.
   const byEntity = new Map<string, ReadyRow[]>();
-  for (const row of ready) byEntity.set(row.entityUuid, [...(byEntity.get(row.entityUuid) ?? []), row]);
+  for (const row of ready) {
+    const list = byEntity.get(row.entityUuid);
+    if (list) list.push(row);
+    else byEntity.set(row.entityUuid, [row]);
+  }
   for (const rows of byEntity.values()) {
     rows.sort((a, b) => Date.parse(a.validFrom) - Date.parse(b.validFrom));
     for (let i = 1; i < rows.length; i++) {
@@ -411,7 +411,11 @@ async function checkUniqueProperties(
 ): Promise<void> {
   const byKind = new Map<EntityKind, ReadyRow[]>();
   for (const row of ready) {
-    if (UNIQUE_PROPERTY[row.kind]) byKind.set(row.kind, [...(byKind.get(row.kind) ?? []), row]);
+    if (!UNIQUE_PROPERTY[row.kind]) continue;
+    // Appended in place: copying the list per row made 50,000 rows of one kind quadratic.
+    const list = byKind.get(row.kind);
+    if (list) list.push(row);
+    else byKind.set(row.kind, [row]);
   }
   await Promise.all(
     [...byKind].map(async ([kind, rows]) => {

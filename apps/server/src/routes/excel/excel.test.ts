@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { craftZip } from '../../formats/fixtures/crafted-zip.js';
+import { craftZip, repeatedDeflate } from '../../formats/fixtures/crafted-zip.js';
 import { readMasterdataCsv } from '../../formats/csv/masterdata-csv.js';
 import { listFiles } from '../../modules/datalog/datalog-service.js';
 import {
@@ -12,6 +12,8 @@ import {
   tractionUnitRows,
   TYPE_ROWS,
 } from '../../modules/excel/fixtures.js';
+import { importDomainFiles, type ImportContext } from '../../modules/excel/import-service.js';
+import { readDomainWorkbook } from '../../workers/read-domain-workbook.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { expectBadTokensRejected } from '../../test/access.js';
 
@@ -145,7 +147,7 @@ describe('/api/excel', () => {
       expect(await countOf('tractionunit')).toBe(0);
       expect(await countOf('organisation')).toBe(0);
 
-      const log = await listFiles(t.database, tenant);
+      const log = await listFiles(t.database.db, tenant);
       expect(log.slice(0, 2).map((e) => [e.fileName, e.messageStatus])).toEqual(
         expect.arrayContaining([
           ['fleet.xlsx', 'REJECTED'],
@@ -205,7 +207,7 @@ describe('/api/excel', () => {
         [tenant],
       );
       expect(unit!.attributes).toMatchObject({ evn: evnFor(1), owner: org!.entity_uuid });
-      const log = await listFiles(t.database, tenant);
+      const log = await listFiles(t.database.db, tenant);
       expect(log.slice(0, 2).map((e) => e.messageStatus)).toEqual(['OK', 'OK']);
     });
 
@@ -305,7 +307,7 @@ describe('/api/excel', () => {
       const res = await upload([{ fileName: 'huge.xlsx', bytes: randomBytes(1_200_000) }]);
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toContain('larger than');
-      const [entry] = await listFiles(t.database, tenant);
+      const [entry] = await listFiles(t.database.db, tenant);
       expect(entry).toMatchObject({ fileName: 'huge.xlsx', messageStatus: 'REJECTED', fileSize: null });
     });
 
@@ -318,8 +320,106 @@ describe('/api/excel', () => {
       const res = await upload([{ fileName: 'bomb.xlsx', bytes: bomb }]);
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toMatch(/bomb.xlsx: .*compression ratio/);
-      const [entry] = await listFiles(t.database, tenant);
+      const [entry] = await listFiles(t.database.db, tenant);
       expect(entry).toMatchObject({ fileName: 'bomb.xlsx', messageStatus: 'REJECTED' });
+    });
+  });
+
+  describe('hostile uploads', () => {
+    const raw = async (payload: Buffer | string, contentType: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/excel/domain/import',
+        headers: { ...(await t.headersFor(ADMIN)), 'content-type': contentType },
+        payload,
+      });
+
+    it('refuses an entry the central directory does not list (890 MB of rows) with 400 and a data-log entry, under 1 GB of memory', async () => {
+      const workbook = await fixtureWorkbook([{ name: 'TractionUnitType', rows: TYPE_ROWS }]);
+      // 850 rows of one 1 MB inline string each: about 1,000:1, so the file stays under the 1 MB upload limit.
+      const rows = repeatedDeflate(
+        '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>',
+        `<row><c t="inlineStr"><is><t>${'B'.repeat(1024 * 1024)}</t></is></c></row>`,
+        850,
+        '</sheetData></worksheet>',
+      );
+      // The real workbook's central directory stays valid: the hidden entry sits in front of it.
+      const hidden = craftZip([
+        { name: 'xl/worksheets/sheet2.xml', data: Buffer.alloc(0), deflated: rows.body, declaredSize: rows.size },
+      ]);
+      const hiddenLocal = hidden.subarray(0, hidden.readUInt32LE(hidden.length - 6));
+      const cdOffset = workbook.readUInt32LE(workbook.length - 6);
+      const bomb = Buffer.concat([workbook.subarray(0, cdOffset), hiddenLocal, workbook.subarray(cdOffset)]);
+      bomb.writeUInt32LE(cdOffset + hiddenLocal.length, bomb.length - 6);
+      expect(rows.size).toBeGreaterThan(890_000_000);
+      expect(bomb.length).toBeLessThan(1_000_000);
+
+      const res = await upload([{ fileName: 'hidden.xlsx', bytes: bomb }]);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ status: 400, code: 'invalid_input' });
+      expect(res.json().message).toMatch(/hidden.xlsx: The archive holds data its directory does not list/);
+      expect(process.memoryUsage().rss).toBeLessThan(1024 * 1024 * 1024);
+      const [entry] = await listFiles(t.database.db, tenant);
+      expect(entry).toMatchObject({ fileName: 'hidden.xlsx', messageStatus: 'REJECTED', fileSize: bomb.length });
+    });
+
+    it('logs every file as RUNNING before it is read, and its outcome after', async () => {
+      const bytes = await fixtureWorkbook([{ name: 'TractionUnitType', rows: [{ ...TYPE_ROWS[0], name: 'Logged' }] }]);
+      const seenWhileReading: string[] = [];
+      // Another area, so the other tests of this file see none of it.
+      const sweden = t.areaUuid('sweden');
+      const ctx: ImportContext = {
+        db: t.database.db,
+        tenant: sweden,
+        timeZone: 'Europe/Stockholm',
+        actor: { username: ADMIN, roles: [ADMIN] },
+      };
+      const answer = await importDomainFiles(ctx, [{ fileName: 'logged.xlsx', bytes }], {
+        readWorkbook: async (task) => {
+          const [entry] = await listFiles(t.database.db, sweden);
+          seenWhileReading.push(`${entry!.fileName} ${entry!.messageStatus}`);
+          return readDomainWorkbook(task);
+        },
+      });
+      expect(answer.success).toBe(true);
+      expect(seenWhileReading).toEqual(['logged.xlsx RUNNING']);
+      const [entry] = await listFiles(t.database.db, sweden);
+      expect(entry).toMatchObject({ fileName: 'logged.xlsx', messageStatus: 'OK', fileSize: bytes.length });
+
+      // A reader that dies (a crashed worker) leaves no entry RUNNING.
+      await expect(
+        importDomainFiles(ctx, [{ fileName: 'dies.xlsx', bytes }], {
+          readWorkbook: () => Promise.reject(new Error('worker exited')),
+        }),
+      ).rejects.toThrow('worker exited');
+      const [died] = await listFiles(t.database.db, sweden);
+      expect(died).toMatchObject({ fileName: 'dies.xlsx', messageStatus: 'ERROR' });
+    });
+
+    it('answers malformed multipart bodies with 400 and the envelope, never 500', async () => {
+      const file = await fixtureWorkbook([{ name: 'TractionUnitType', rows: TYPE_ROWS }]);
+      const good = multipartBody([{ fileName: 'a.xlsx', bytes: file }]);
+      const boundary = /boundary=(.*)$/.exec(good.headers['content-type']!)![1]!;
+      const cases: [string, Buffer | string, string][] = [
+        ['no boundary', good.payload, 'multipart/form-data'],
+        ['a boundary the body does not use', good.payload, 'multipart/form-data; boundary=something-else'],
+        ['a truncated part', good.payload.subarray(0, good.payload.length / 2), good.headers['content-type']!],
+        [
+          'a broken part header',
+          `--${boundary}\r\nContent-Disposition form-data name files\r\n\r\nxx\r\n--${boundary}--\r\n`,
+          good.headers['content-type']!,
+        ],
+        [
+          'a file under another field',
+          good.payload.toString('latin1').replace('name="files"', 'name="upload"'),
+          good.headers['content-type']!,
+        ],
+      ];
+      for (const [what, payload, contentType] of cases) {
+        const res = await raw(typeof payload === 'string' ? Buffer.from(payload, 'latin1') : payload, contentType);
+        expect(res.statusCode, what).toBe(400);
+        expect(res.json(), what).toMatchObject({ status: 400, code: 'invalid_input' });
+      }
     });
   });
 

@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import {
   domainExportRequestSchema,
+  EXCEL_IMPORT_FIELD,
   masterdataExportRequestSchema,
   MAX_UPLOAD_FILES,
   uploadResultSchema,
@@ -15,6 +16,7 @@ import { DOMAIN_READ_ROLES } from '../../modules/domain/policy.js';
 import { actorInTenantOf, actorOf } from '../../plugins/access.js';
 import { exportDomainEntities, exportMasterdata, type ExportedFile } from '../../modules/excel/export-service.js';
 import { importDomainFiles, type ImportFile } from '../../modules/excel/import-service.js';
+import { createWorkbookPool } from '../../workers/workbook-pool.js';
 
 export interface ExcelRoutesOptions {
   database: Database;
@@ -32,6 +34,12 @@ export const EXCEL_IMPORT_ROLES: readonly Role[] = [
   'erex-settlement-operator',
 ];
 
+const exportContextOf = (request: FastifyRequest) => ({
+  ...actorInTenantOf(request),
+  db: request.ctx.db,
+  timeZone: request.tenant.timeZone,
+});
+
 const sendFile = (reply: FastifyReply, file: ExportedFile) =>
   reply
     .header('content-type', file.contentType)
@@ -41,13 +49,19 @@ const sendFile = (reply: FastifyReply, file: ExportedFile) =>
 
 /** calls.md §7 "Files": domain workbook import and export, fleet master data export. */
 export const excelRoutes: FastifyPluginAsyncZod<ExcelRoutesOptions> = async (app, options) => {
-  const { database } = options;
   const { maxFileBytes } = options;
   await app.register(multipart, {
     limits: { files: MAX_UPLOAD_FILES, fileSize: maxFileBytes, fields: 10, parts: MAX_UPLOAD_FILES + 10 },
   });
+  // Workbooks are read in a worker thread, so a 50,000-row import does not stop other requests.
+  const workbooks = createWorkbookPool();
+  app.addHook('onClose', () => workbooks.close());
 
-  /** Reads every file part; the size and count guards of @fastify/multipart become 400s with a data-log entry. */
+  /**
+   * Reads every file part. Whatever is wrong with the body (the size and count guards of
+   * @fastify/multipart, a broken boundary, a truncated part, a file under another field name) is a
+   * 400 with a data-log entry; it is the client's input, never a 500.
+   */
   async function receiveFiles(request: FastifyRequest): Promise<ImportFile[]> {
     const files: ImportFile[] = [];
     let rejected: string | undefined;
@@ -56,6 +70,12 @@ export const excelRoutes: FastifyPluginAsyncZod<ExcelRoutesOptions> = async (app
       for await (const part of request.parts()) {
         if (part.type !== 'file') continue;
         rejectedName = part.filename;
+        if (part.fieldname !== EXCEL_IMPORT_FIELD) {
+          rejected = `Something is wrong with uploaded data. Send the files in the field "${EXCEL_IMPORT_FIELD}"`;
+          // The rest of the body is not read; the request is answered at once.
+          part.file.resume();
+          break;
+        }
         const bytes = await part.toBuffer();
         files.push({ fileName: part.filename, bytes, contentType: part.mimetype });
         rejectedName = null;
@@ -72,11 +92,18 @@ export const excelRoutes: FastifyPluginAsyncZod<ExcelRoutesOptions> = async (app
         code === 'FST_INVALID_MULTIPART_CONTENT_TYPE'
       ) {
         rejected = 'Something is wrong with uploaded data';
-      } else throw error;
+      } else {
+        // busboy's own errors ('Unexpected end of form', 'Malformed part header', 'Boundary not
+        // found' ...) carry no code: the body is not well-formed multipart.
+        request.log.info({ err: error }, 'malformed multipart body');
+        rejected = `Something is wrong with uploaded data. The multipart body is malformed: ${
+          error instanceof Error ? error.message : 'unreadable'
+        }`;
+      }
     }
     if (rejected) {
       // The entry records the refusal; the bytes of a refused upload are not kept.
-      await recordFile(database, {
+      await recordFile(request.ctx.db, {
         tenant: request.tenant.uuid,
         username: request.auth.username,
         messageType: MESSAGE_TYPES.excelDomainImport,
@@ -105,13 +132,9 @@ export const excelRoutes: FastifyPluginAsyncZod<ExcelRoutesOptions> = async (app
       if (!request.isMultipart()) throw ApiError.badRequest('invalid_input', 'Send the files as multipart/form-data');
       const files = await receiveFiles(request);
       return importDomainFiles(
-        database,
-        {
-          tenant: request.tenant.uuid,
-          timeZone: request.tenant.timeZone,
-          actor: actorOf(request),
-        },
+        { db: request.ctx.db, tenant: request.tenant.uuid, timeZone: request.tenant.timeZone, actor: actorOf(request) },
         files,
+        { readWorkbook: (task) => workbooks.read(task) },
       );
     },
   );
@@ -127,7 +150,7 @@ export const excelRoutes: FastifyPluginAsyncZod<ExcelRoutesOptions> = async (app
       },
     },
     async (request, reply) => {
-      return sendFile(reply, await exportDomainEntities(database, actorInTenantOf(request), request.body));
+      return sendFile(reply, await exportDomainEntities(exportContextOf(request), request.body));
     },
   );
 
@@ -142,7 +165,7 @@ export const excelRoutes: FastifyPluginAsyncZod<ExcelRoutesOptions> = async (app
       },
     },
     async (request, reply) => {
-      return sendFile(reply, await exportMasterdata(database, actorInTenantOf(request), request.body));
+      return sendFile(reply, await exportMasterdata(exportContextOf(request), request.body));
     },
   );
 };
