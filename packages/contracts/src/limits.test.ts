@@ -73,8 +73,8 @@ function unbounded(schema: z.ZodType, path: string, seen = new Set<unknown>()): 
   }
 }
 
-const exportedSchemas = Object.entries(contracts).filter(
-  (entry): entry is [string, z.ZodType] => entry[1] instanceof z.ZodType,
+const exportedSchemas: [string, z.ZodType][] = Object.entries(contracts as Record<string, unknown>).flatMap(
+  ([name, value]) => (value instanceof z.ZodType ? [[name, value] as [string, z.ZodType]] : []),
 );
 
 describe('every contract is bounded', () => {
