@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import helmet from '@fastify/helmet';
-import { clientConfigSchema, type ClientConfig } from '@railwatt/contracts';
+import { MAX_JSON_BODY_BYTES, clientConfigSchema, type ClientConfig } from '@railwatt/contracts';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppConfig } from './config.js';
-import type { Database } from './db/client.js';
+import { databaseHealthy, type Database } from './db/client.js';
 import { identityPlugin } from './identity/plugin.js';
 import { LOGOUT_SCRIPT_CSP } from './identity/pages.js';
 import { createIdentity, type Identity } from './identity/provider.js';
@@ -14,6 +14,7 @@ import { accessPlugin } from './plugins/access.js';
 import { createTokenVerifier, remoteIssuerKeys } from './plugins/auth.js';
 import { docsPlugin } from './plugins/docs.js';
 import { errorsPlugin } from './plugins/errors.js';
+import { jsonBodyPlugin } from './plugins/json-body.js';
 import { webPlugin } from './plugins/web.js';
 import { domainRoutes } from './routes/domain/index.js';
 import { organisationExtraRoutes } from './routes/domain/organisations-extra.js';
@@ -52,7 +53,8 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
     // X-Forwarded-* only from the proxies TRUST_PROXY names; anyone else could fake their address or https.
     // (A hop count as the function Fastify would make of it: its types leave the number form out.)
     trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
-    bodyLimit: 50 * 1024 * 1024,
+    // JSON bodies (plugins/json-body.ts); multipart uploads set their own limits (routes/excel).
+    bodyLimit: MAX_JSON_BODY_BYTES,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -101,6 +103,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
   });
 
   await app.register(errorsPlugin);
+  await app.register(jsonBodyPlugin);
   const verifyToken = createTokenVerifier({
     issuer: config.oidcIssuer,
     audience: config.oidcAudience,
@@ -109,13 +112,20 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
   await app.register(accessPlugin, { database, verifyToken });
   await app.register(docsPlugin);
 
+  // Asks the database, so a supervisor (or load balancer) sees a server that cannot answer as unhealthy.
   app.get(
     '/health',
     {
       config: { access: { public: true } },
-      schema: { hide: true, response: { 200: z.object({ status: z.literal('ok') }) } },
+      schema: {
+        hide: true,
+        response: { 200: z.object({ status: z.literal('ok') }), 503: z.object({ status: z.literal('unavailable') }) },
+      },
     },
-    async () => ({ status: 'ok' as const }),
+    async (_request, reply) => {
+      if (await databaseHealthy(database)) return { status: 'ok' as const };
+      return reply.code(503).send({ status: 'unavailable' as const });
+    },
   );
 
   app.get(

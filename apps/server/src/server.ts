@@ -1,6 +1,6 @@
 import { loadConfig } from './config.js';
 import { buildApp } from './app.js';
-import { openDatabase } from './db/client.js';
+import { fatalDatabaseHandler, openDatabase } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { allAreasExecutor } from './db/tenant.js';
 import { failInterruptedFiles } from './modules/datalog/datalog-service.js';
@@ -10,7 +10,20 @@ import { DEMO_PASSWORD, demoUserSummary } from './seed/users.js';
 /** Process entry: config, database, migrations, demo data, listen; closes cleanly on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const exit = (code: number) => process.exit(code);
+  // Until the app's logger exists, a fatal database error is written to stderr as JSON.
+  let onFatal = fatalDatabaseHandler(
+    {
+      fatal: (object, message) =>
+        console.error(JSON.stringify({ level: 'fatal', msg: message, err: String(object.err) })),
+    },
+    exit,
+  );
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    onFatal: (error) => onFatal(error),
+  });
   const applied = await migrate(database);
   const seeded = config.seedDemo ? await seedDemo(database) : [];
   // Uploads a previous process was reading when it stopped show as failed, not as running for ever.
@@ -24,6 +37,7 @@ async function main(): Promise<void> {
       }
     : undefined;
   const app = await buildApp({ config, database, logger });
+  onFatal = fatalDatabaseHandler(app.log, exit);
   app.log.info(
     { database: database.kind, migrations: applied, seeders: seeded, interruptedFiles: interrupted },
     'database ready',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TEXT_LIMITS, text } from './limits.js';
 
 /** Country areas (product.md §1) with their time zones (DOMAIN.md "Areas and tenants"). */
 export const COUNTRY_AREAS = {
@@ -50,8 +51,8 @@ export const isAreaKind = (key: string): key is AreaKind => (AREA_KINDS as reado
 /** A settlement area as the server lists it for the signed-in user. */
 export const settlementAreaSchema = z.object({
   uuid: z.uuid(),
-  name: z.string(),
-  timeZone: z.string(),
+  name: text(TEXT_LIMITS.name),
+  timeZone: text(TEXT_LIMITS.code),
   settlementPartner: z.boolean(),
 });
 export type SettlementArea = z.infer<typeof settlementAreaSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIST_LIMITS, TEXT_LIMITS, list, text } from './limits.js';
 
 /**
  * The error catalogue (calls.md §8). Codes are the wire vocabulary; the web looks messages up
@@ -33,9 +34,9 @@ export const MESSAGES = {
 
 /** One entry of a many-error 400. */
 export const fieldErrorSchema = z.object({
-  code: z.string().optional(),
-  field: z.string().optional(),
-  message: z.string(),
+  code: text(TEXT_LIMITS.identifier).optional(),
+  field: text(TEXT_LIMITS.name).optional(),
+  message: text(TEXT_LIMITS.comment),
 });
 export type FieldError = z.infer<typeof fieldErrorSchema>;
 
@@ -45,12 +46,12 @@ export type FieldError = z.infer<typeof fieldErrorSchema>;
  * 500 carries a code at most, never internals.
  */
 export const errorEnvelopeSchema = z.object({
-  timestamp: z.string(),
+  timestamp: text(TEXT_LIMITS.code),
   status: z.number().int(),
-  error: z.string(),
-  code: z.string().optional(),
-  message: z.string().optional(),
-  errors: z.array(fieldErrorSchema).optional(),
-  path: z.string().optional(),
+  error: text(TEXT_LIMITS.name),
+  code: text(TEXT_LIMITS.identifier).optional(),
+  message: text(TEXT_LIMITS.comment).optional(),
+  errors: list(fieldErrorSchema, LIST_LIMITS.rows).optional(),
+  path: text(TEXT_LIMITS.address).optional(),
 });
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;

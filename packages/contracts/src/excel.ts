@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { LIST_LIMITS, TEXT_LIMITS, list, text } from './limits.js';
+import { timeRangeSchema, typeNameSchema } from './domain/entity.js';
 import { PAGE_SIZES } from './constants.js';
 import { fleetFilterSchema } from './domain/fleet.js';
 
@@ -7,32 +9,32 @@ export const EXCEL_IMPORT_FIELD = 'files';
 
 /** One failure of an upload (calls.md §3 "Upload failure structure"). */
 export const sheetFailureSchema = z.object({
-  errorMessage: z.string(),
+  errorMessage: text(TEXT_LIMITS.comment),
   /** The entity type of the sheet ('TractionUnit'), or 'File' for a whole file. */
-  type: z.string(),
+  type: text(TEXT_LIMITS.identifier),
 });
 export type SheetFailure = z.infer<typeof sheetFailureSchema>;
 
 export const sheetParseResultSchema = z.object({
-  sheetName: z.string(),
-  type: z.string(),
+  sheetName: text(TEXT_LIMITS.name),
+  type: text(TEXT_LIMITS.identifier),
   rowsRead: z.number().int(),
-  failures: z.array(sheetFailureSchema),
+  failures: list(sheetFailureSchema, LIST_LIMITS.rows),
 });
 export type SheetParseResult = z.infer<typeof sheetParseResultSchema>;
 
 /** The answer of POST /excel/domain/import. An upload failed if success is false or any sheet has failures. */
 export const uploadResultSchema = z.object({
   success: z.boolean(),
-  sheetParseResults: z.array(sheetParseResultSchema),
+  sheetParseResults: list(sheetParseResultSchema, LIST_LIMITS.small),
 });
 export type UploadResult = z.infer<typeof uploadResultSchema>;
 
 /** POST /excel/domain/export: entities by uuid, or every entity of a type; segments overlapping timeRange. */
 export const domainExportRequestSchema = z.object({
-  type: z.string().optional(),
-  uuids: z.array(z.uuid()).max(10000).optional(),
-  timeRange: z.object({ start: z.iso.datetime({ offset: true }), end: z.iso.datetime({ offset: true }) }).optional(),
+  type: typeNameSchema.optional(),
+  uuids: list(z.uuid(), PAGE_SIZES.exportFetch).optional(),
+  timeRange: timeRangeSchema.optional(),
 });
 export type DomainExportRequest = z.infer<typeof domainExportRequestSchema>;
 
@@ -43,6 +45,6 @@ export type DomainExportRequest = z.infer<typeof domainExportRequestSchema>;
  * An empty body is the fleet filter's defaults: the area's whole fleet.
  */
 export const masterdataExportRequestSchema = fleetFilterSchema
-  .extend({ uuids: z.array(z.uuid()).max(PAGE_SIZES.exportFetch).optional() })
+  .extend({ uuids: list(z.uuid(), PAGE_SIZES.exportFetch).optional() })
   .prefault({});
 export type MasterdataExportRequest = z.infer<typeof masterdataExportRequestSchema>;

@@ -23,6 +23,12 @@ export interface Database {
   pglite?: PGlite;
   /** The pool in server mode. */
   pool?: pg.Pool;
+  /**
+   * Set when the embedded database failed fatally (its WebAssembly module aborted, or PostgreSQL
+   * inside it hit FATAL or PANIC): every later query would fail too, so /health answers 503 and
+   * the process exits (see fatalDatabaseHandler).
+   */
+  fatalError?: unknown;
   close(): Promise<void>;
 }
 
@@ -33,6 +39,81 @@ export interface DatabaseOptions {
   dataDir?: string;
   /** PGlite only: start from this data-directory dump (tests clone a migrated template this way). */
   loadDataDir?: Blob;
+  /** Called once when the embedded database fails fatally (server.ts: log and exit). */
+  onFatal?: (error: unknown) => void;
+}
+
+/**
+ * True for an error after which an embedded PGlite cannot answer again: the WebAssembly module
+ * aborted (RuntimeError, 'Aborted(...)', out-of-bounds memory), or the PostgreSQL inside it reported
+ * FATAL or PANIC. An ordinary SQL error (a DatabaseError with severity ERROR) is not fatal.
+ */
+export function isFatalEmbeddedError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const severity = (error as Error & { severity?: unknown }).severity;
+  if (severity === 'FATAL' || severity === 'PANIC') return true;
+  // WebAssembly.RuntimeError (the DOM typings that declare it as a value are not loaded here).
+  if (error.name === 'RuntimeError') return true;
+  return /^Aborted\(|unreachable|memory access out of bounds|PGlite is closed/i.test(error.message);
+}
+
+const HEALTH_TIMEOUT_MS = 2000;
+
+/** SELECT 1 within two seconds, and no fatal error seen: the database can answer. */
+export async function databaseHealthy(database: Database): Promise<boolean> {
+  if (database.fatalError !== undefined) return false;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), HEALTH_TIMEOUT_MS);
+  });
+  try {
+    const ping = database.query<{ ok: number }>('SELECT 1 AS ok').then((rows) => rows[0]?.ok === 1);
+    return await Promise.race([ping, timeout]);
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export interface FatalLog {
+  fatal(object: Record<string, unknown>, message: string): void;
+}
+
+/**
+ * What server.ts does when the embedded database fails fatally: one clear log line, then exit 1,
+ * so a supervisor (systemd, Docker, Kubernetes) restarts the process instead of it staying up
+ * answering 500 to everything. `exit` is injected so a test can see it called.
+ */
+export const fatalDatabaseHandler =
+  (log: FatalLog, exit: (code: number) => void) =>
+  (error: unknown): void => {
+    log.fatal(
+      { err: error },
+      'embedded database failed fatally; exiting with status 1 so that a supervisor restarts the server',
+    );
+    exit(1);
+  };
+
+type PgliteMethod = 'query' | 'exec' | 'transaction';
+
+/**
+ * Wraps the PGlite instance's entry points (Drizzle calls query and transaction, migrations exec)
+ * so a fatal failure is noticed whichever path hit it. The error still reaches the caller.
+ */
+function watchForFatal(pglite: PGlite, onError: (error: unknown) => void): void {
+  for (const method of ['query', 'exec', 'transaction'] as const satisfies readonly PgliteMethod[]) {
+    const original = (pglite[method] as (...args: unknown[]) => Promise<unknown>).bind(pglite);
+    const watched = async (...args: unknown[]) => {
+      try {
+        return await original(...args);
+      } catch (error) {
+        onError(error);
+        throw error;
+      }
+    };
+    Object.defineProperty(pglite, method, { value: watched, configurable: true, writable: true });
+  }
 }
 
 // timestamptz as ISO strings, numeric as JS numbers, int8 as number: the API speaks JSON.
@@ -65,16 +146,25 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // Same JS types as the pg driver above: numeric and int8 as numbers.
     parsers: { 1700: (v: string) => Number(v), 20: (v: string) => Number(v) },
   });
-  // The cast is sound for what we use (query builder, transaction, execute().rows); see the type comment.
-  const db = drizzlePglite(pglite) as unknown as Db;
-  return {
+  let closing = false;
+  const database: Database = {
     kind: 'pglite',
-    db,
+    // The cast is sound for what we use (query builder, transaction, execute().rows); see the type comment.
+    db: drizzlePglite(pglite) as unknown as Db,
     pglite,
     exec: async (script) => {
       await pglite.exec(script);
     },
     query: async <T>(text: string, params?: unknown[]) => (await pglite.query<T>(text, params)).rows,
-    close: () => pglite.close(),
+    close: () => {
+      closing = true;
+      return pglite.close();
+    },
   };
+  watchForFatal(pglite, (error) => {
+    if (closing || database.fatalError !== undefined || !isFatalEmbeddedError(error)) return;
+    database.fatalError = error;
+    options.onFatal?.(error);
+  });
+  return database;
 }

@@ -51,7 +51,9 @@ function findPgError(error: unknown): PgErrorLike | undefined {
  * - EXCLUDE constraints (23P01) named `*_nooverlap` -> 'nooverlap'; any other exclusion -> 'invalid_input'.
  * - UNIQUE constraints (23505) named `*_uniquename` -> 'uniquename', `*_uniqueorgid` -> 'uniqueorgid',
  *   any other -> 'uniqueproperties'.
- * - Malformed values the database rejects (22P02, e.g. a bad uuid) -> 'invalid_input'.
+ * - Data exceptions (class 22: a bad uuid or date, a value out of range, a NUL in text, a range whose
+ *   bounds are reversed) and program limits (class 54: stack depth, too many columns or arguments)
+ *   are caused by what the request sent -> 'invalid_input', never a 500.
  */
 export function mapPgError(error: unknown): ApiError | undefined {
   const pgError = findPgError(error);
@@ -64,9 +66,8 @@ export function mapPgError(error: unknown): ApiError | undefined {
       if (constraint.endsWith('_uniquename')) return ApiError.badRequest('uniquename');
       if (constraint.endsWith('_uniqueorgid')) return ApiError.badRequest('uniqueorgid');
       return ApiError.badRequest('uniqueproperties');
-    case '22P02':
-      return ApiError.badRequest('invalid_input');
     default:
+      if (pgError.code.startsWith('22') || pgError.code.startsWith('54')) return ApiError.badRequest('invalid_input');
       return undefined;
   }
 }

@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import { DATE_OUT_OF_RANGE_MESSAGE, LIST_LIMITS, TEXT_LIMITS, list, text, withinProductRange } from '../limits.js';
 
-const optText = z.string().nullable().optional();
+const optText = text(TEXT_LIMITS.comment).nullable().optional();
 const optRef = z.uuid().nullable().optional();
-const optNumber = z.number().nullable().optional();
+/** Factors, prices and rates: finite and bounded, as SQL reads them from jsonb. */
+const optNumber = z.number().min(-1e9).max(1e9).nullable().optional();
 
 /** User-facing administration kinds (/administration/entities). Fields the spec does not name are kept few. */
 export const trafficCategoryTypeAttributesSchema = z.object({ description: optText });
@@ -15,11 +17,14 @@ export const priceCategoryAttributesSchema = z.object({ description: optText });
 export const priceCategoryTimeIntervalAttributesSchema = z.object({
   priceCategoryRef: z.uuid(),
   /** 1 Monday .. 7 Sunday; 8 public holiday. */
-  daysOfWeek: z.array(z.number().int().min(1).max(8)).default([1, 2, 3, 4, 5, 6, 7]),
-  fromTime: z.string().regex(/^\d{2}:\d{2}$/, 'format is invalid'),
-  toTime: z.string().regex(/^\d{2}:\d{2}$/, 'format is invalid'),
+  daysOfWeek: list(z.number().int().min(1).max(8), LIST_LIMITS.small).default([1, 2, 3, 4, 5, 6, 7]),
+  fromTime: text(TEXT_LIMITS.code).regex(/^\d{2}:\d{2}$/, 'format is invalid'),
+  toTime: text(TEXT_LIMITS.code).regex(/^\d{2}:\d{2}$/, 'format is invalid'),
 });
-export const publicHolidayAttributesSchema = z.object({ date: z.iso.date(), description: optText });
+export const publicHolidayAttributesSchema = z.object({
+  date: z.iso.date().refine(withinProductRange, DATE_OUT_OF_RANGE_MESSAGE),
+  description: optText,
+});
 export const contractAttributesSchema = z.object({
   organisationRef: optRef,
   supplierRef: optRef,
@@ -34,7 +39,7 @@ export const feeTypeAttributesSchema = z.object({
   description: optText,
   /** Currency per MWh. */
   price: optNumber,
-  currency: z.string().default('EUR'),
+  currency: text(TEXT_LIMITS.code).default('EUR'),
 });
 export const taxCategoryAttributesSchema = z.object({ description: optText, rate: optNumber });
 export const vatCategoryAttributesSchema = z.object({ description: optText, percentage: optNumber });

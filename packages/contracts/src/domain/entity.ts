@@ -1,8 +1,20 @@
 import { z } from 'zod';
 import { DEFAULT_TIME_RANGE } from '../constants.js';
+import {
+  DATE_OUT_OF_RANGE_MESSAGE,
+  LIST_LIMITS,
+  RANGE_ORDER_MESSAGE,
+  TEXT_LIMITS,
+  list,
+  text,
+  withinProductRange,
+} from '../limits.js';
 
-/** ISO 8601 instant with zone ('2024-01-01T00:00:00Z' or '+01:00'). */
-export const instantSchema = z.iso.datetime({ offset: true });
+/**
+ * ISO 8601 instant with zone ('2024-01-01T00:00:00Z' or '+01:00'), within the product's range
+ * 1970-01-01 .. 2070-01-01 (product.md §9): PostgreSQL would accept year 9999 or -4000, the product not.
+ */
+export const instantSchema = z.iso.datetime({ offset: true }).refine(withinProductRange, DATE_OUT_OF_RANGE_MESSAGE);
 
 /** A validity range [start, end): start inclusive, end exclusive. */
 export const timeRangeSchema = z
@@ -11,9 +23,20 @@ export const timeRangeSchema = z
     end: instantSchema,
   })
   .refine((r) => Date.parse(r.start) < Date.parse(r.end), {
-    message: 'From date must be before to date',
+    message: RANGE_ORDER_MESSAGE,
     path: ['end'],
   });
+
+/**
+ * Refuses `start` after `end` on an object holding both as optional instants (query strings of the
+ * list calls), with the message on `end` as timeRangeSchema does. Equal is allowed: an instant.
+ */
+export const orderedWindow = <T extends { start?: string | undefined; end?: string | undefined }>(value: T) =>
+  value.start === undefined || value.end === undefined || Date.parse(value.start) <= Date.parse(value.end);
+export const ORDERED_WINDOW_CHECK = { message: RANGE_ORDER_MESSAGE, path: ['end'] };
+
+/** An entity type as sent on the wire ('TractionUnit', 'com.x.TractionUnitType'). */
+export const typeNameSchema = text(TEXT_LIMITS.identifier);
 export type TimeRange = z.infer<typeof timeRangeSchema>;
 
 export const defaultTimeRange = (): TimeRange => ({ ...DEFAULT_TIME_RANGE });
@@ -35,20 +58,25 @@ export type StatusAction = keyof typeof STATUS_ACTIONS;
 export const statusActionSchema = z.enum(Object.keys(STATUS_ACTIONS) as [StatusAction, ...StatusAction[]]);
 
 /** A reference to another entity. */
-export const entityRefSchema = z.object({ uuid: z.uuid(), type: z.string() });
+export const entityRefSchema = z.object({ uuid: z.uuid(), type: typeNameSchema });
 export type EntityRef = z.infer<typeof entityRefSchema>;
 
 /** One version of an entity: its attributes for [timeRange.start, timeRange.end). */
 export const segmentSchema = z.object({
   id: z.number().int().optional(),
-  name: z.string(),
+  name: text(TEXT_LIMITS.name),
   timeRange: timeRangeSchema,
   active: z.boolean(),
   state: entityStateSchema,
-  comments: z.string().nullable(),
+  comments: text(TEXT_LIMITS.comment).nullable(),
   lastModified: instantSchema,
-  lastModifiedBy: z.string(),
-  attributes: z.record(z.string(), z.unknown()),
+  lastModifiedBy: text(TEXT_LIMITS.identifier),
+  /**
+   * An answer only: what the server stored after validating a save with the kind's schema
+   * (KIND_ATTRIBUTE_SCHEMAS, which bounds every field and strips unknown keys), so any kind's
+   * attributes pass here unchanged.
+   */
+  attributes: z.record(text(TEXT_LIMITS.identifier), z.unknown()),
   /** Set on history rows only (GET versions): when a later change replaced this segment. */
   supersededAt: instantSchema.nullable().optional(),
 });
@@ -61,15 +89,15 @@ export type Segment = z.infer<typeof segmentSchema>;
  */
 export const versionedEntitySchema = z.looseObject({
   uuid: z.uuid(),
-  name: z.string(),
-  type: z.string(),
+  name: text(TEXT_LIMITS.name),
+  type: typeNameSchema,
   active: z.boolean(),
   state: entityStateSchema,
   timeRange: timeRangeSchema,
-  segments: z.array(segmentSchema),
+  segments: list(segmentSchema, LIST_LIMITS.rows),
   lastModified: instantSchema,
-  lastModifiedBy: z.string(),
-  comments: z.string().nullable(),
+  lastModifiedBy: text(TEXT_LIMITS.identifier),
+  comments: text(TEXT_LIMITS.comment).nullable(),
   /** True when no segment is active. */
   allInactive: z.boolean(),
 });
@@ -78,8 +106,8 @@ export type VersionedEntity = z.infer<typeof versionedEntitySchema>;
 /** Lists of options, pickers and resolved refs. */
 export const minimalEntitySchema = z.object({
   uuid: z.uuid(),
-  name: z.string(),
-  type: z.string(),
+  name: text(TEXT_LIMITS.name),
+  type: typeNameSchema,
   active: z.boolean(),
   state: entityStateSchema,
   timeRange: timeRangeSchema,
@@ -94,73 +122,77 @@ export type MinimalEntity = z.infer<typeof minimalEntitySchema>;
  */
 export const saveEntitySchema = z.looseObject({
   uuid: z.uuid().optional(),
-  type: z.string().min(1),
-  name: z.string().optional(),
+  type: typeNameSchema.min(1),
+  name: text(TEXT_LIMITS.name).optional(),
   timeRange: timeRangeSchema.optional(),
   active: z.boolean().optional(),
   state: entityStateSchema.optional(),
-  comments: z.string().nullable().optional(),
+  comments: text(TEXT_LIMITS.comment).nullable().optional(),
 });
 export type SaveEntity = z.infer<typeof saveEntitySchema>;
 
 /** Query parameters of list calls. `start`/`end` bound the time range (default 1970-2070). */
-export const timeRangeQuerySchema = z.object({
-  start: instantSchema.optional(),
-  end: instantSchema.optional(),
-  includeInactive: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]).default(false),
-});
+export const timeRangeQuerySchema = z
+  .object({
+    start: instantSchema.optional(),
+    end: instantSchema.optional(),
+    includeInactive: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]).default(false),
+  })
+  .refine(orderedWindow, ORDERED_WINDOW_CHECK);
 export type TimeRangeQuery = z.infer<typeof timeRangeQuerySchema>;
 
-export const byIdQuerySchema = z.object({
-  /** The segment covering refTime (or the nearest one) is merged onto the entity. Default: now. */
-  refTime: instantSchema.optional(),
-  start: instantSchema.optional(),
-  end: instantSchema.optional(),
-});
+export const byIdQuerySchema = z
+  .object({
+    /** The segment covering refTime (or the nearest one) is merged onto the entity. Default: now. */
+    refTime: instantSchema.optional(),
+    start: instantSchema.optional(),
+    end: instantSchema.optional(),
+  })
+  .refine(orderedWindow, ORDERED_WINDOW_CHECK);
 
 export const likeQuerySchema = z.object({
-  searchString: z.string().default(''),
+  searchString: text(TEXT_LIMITS.search).default(''),
   maxResult: z.coerce.number().int().min(1).max(1000).default(20),
 });
 
 /** POST /domain/status: the set-status dialog (product.md §4). */
 export const statusChangeRequestSchema = z.object({
   action: statusActionSchema,
-  uuids: z.array(z.uuid()).min(1),
-  type: z.string().min(1),
+  uuids: list(z.uuid(), LIST_LIMITS.selection).min(1),
+  type: typeNameSchema.min(1),
   timeRange: timeRangeSchema,
-  comment: z.string().nullable().optional(),
+  comment: text(TEXT_LIMITS.comment).nullable().optional(),
 });
 export type StatusChangeRequest = z.infer<typeof statusChangeRequestSchema>;
 
 export const statusChangeItemSchema = z.object({
   uuid: z.uuid(),
-  name: z.string(),
+  name: text(TEXT_LIMITS.name),
   validFrom: instantSchema,
   validTo: instantSchema,
-  status: z.string(),
-  error: z.string().optional(),
+  status: text(TEXT_LIMITS.code),
+  error: text(TEXT_LIMITS.comment).optional(),
 });
 export type StatusChangeItem = z.infer<typeof statusChangeItemSchema>;
 
 export const statusChangeResultSchema = z.object({
   success: z.boolean(),
-  items: z.array(statusChangeItemSchema),
+  items: list(statusChangeItemSchema, LIST_LIMITS.selection),
 });
 export type StatusChangeResult = z.infer<typeof statusChangeResultSchema>;
 
 /** POST /domain/query. */
 export const queryMatcherSchema = z.object({
-  propertyName: z.string().min(1),
-  propertyValues: z.array(z.string()),
+  propertyName: text(TEXT_LIMITS.identifier).min(1),
+  propertyValues: list(text(TEXT_LIMITS.name), LIST_LIMITS.selection),
   propertyType: z.enum(['RELATION', 'STRING', 'NUMBER', 'BOOLEAN']).default('STRING'),
 });
 export const domainQuerySchema = z.object({
-  typeName: z.string().min(1),
-  matchers: z.array(queryMatcherSchema).default([]),
+  typeName: typeNameSchema.min(1),
+  matchers: list(queryMatcherSchema, LIST_LIMITS.small).default([]),
   timeRange: timeRangeSchema.optional(),
 });
 export type DomainQuery = z.infer<typeof domainQuerySchema>;
 
 /** POST /domain/resolve/minimal. */
-export const resolveMinimalRequestSchema = z.object({ refs: z.array(entityRefSchema) });
+export const resolveMinimalRequestSchema = z.object({ refs: list(entityRefSchema, LIST_LIMITS.selection) });

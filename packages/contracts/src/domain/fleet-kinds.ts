@@ -1,25 +1,28 @@
 import { z } from 'zod';
+import { LIST_LIMITS, TEXT_LIMITS, list, text } from '../limits.js';
 
 /** Optional non-negative number (forms send '' for an empty field; the server stores null). */
-const optNumber = z.number().min(0).nullable().optional();
+/** Bounded: a value stored in jsonb and read by SQL must stay a finite, sane number. */
+const MAX_QUANTITY = 1e9;
+const optNumber = z.number().min(0).max(MAX_QUANTITY).nullable().optional();
 /** A duration in minutes (product.md §3: "minutes where times"). */
-const optMinutes = z.number().int().min(0).nullable().optional();
+const optMinutes = z.number().int().min(0).max(MAX_QUANTITY).nullable().optional();
 const optRef = z.uuid().nullable().optional();
 
 /** European Vehicle Number: exactly 12 digits (spaces and dashes of the printed form are not stored). */
-export const evnSchema = z.string().regex(/^\d{12}$/, 'The EVN field must be exactly 12 digits');
+export const evnSchema = text(TEXT_LIMITS.identifier).regex(/^\d{12}$/, 'The EVN field must be exactly 12 digits');
 
 export const tractionUnitAttributesSchema = z.object({
   evn: evnSchema,
-  description: z.string().nullable().optional(),
+  description: text(TEXT_LIMITS.comment).nullable().optional(),
   /** Owner organisation (the vehicle keeper responsible for the unit). */
   owner: z.uuid(),
-  status: z.string().nullable().optional(),
+  status: text(TEXT_LIMITS.code).nullable().optional(),
   tractionUnitTypeRef: optRef,
   exportLimitationRef: optRef,
-  lifeCycleStateForOverview: z.string().nullable().optional(),
+  lifeCycleStateForOverview: text(TEXT_LIMITS.code).nullable().optional(),
   /** The consumption points (EMS) on this unit; each also points back with tractionUnitRef. */
-  consumptionPointRefs: z.array(z.uuid()).default([]),
+  consumptionPointRefs: list(z.uuid(), LIST_LIMITS.refs).default([]),
 });
 export type TractionUnitAttributes = z.infer<typeof tractionUnitAttributesSchema>;
 
@@ -30,7 +33,7 @@ export const tractionUnitTypeAttributesSchema = z.object({
   maxPower: optNumber, // MW
   generation: z.boolean().default(false),
   consumption: z.boolean().default(true),
-  positionValidationRules: z.array(z.enum(POSITION_VALIDATION_RULES)).default([]),
+  positionValidationRules: list(z.enum(POSITION_VALIDATION_RULES), LIST_LIMITS.small).default([]),
   replacementSearchTime: optMinutes,
   positionInterpolationTime: optMinutes,
   movementWithoutConsumptionTime: optMinutes,
@@ -39,7 +42,7 @@ export const tractionUnitTypeAttributesSchema = z.object({
   startPositionSearchTime: optMinutes,
   maxEnergyWithoutMovement: optNumber, // kWh
   /** Traction unit types this type may run coupled with. */
-  legalCombinations: z.array(z.uuid()).default([]),
+  legalCombinations: list(z.uuid(), LIST_LIMITS.refs).default([]),
   motorTypeRef: optRef,
   trainProfileRef: optRef,
 });
@@ -79,25 +82,24 @@ export const NVR_PATTERN = /^[A-Z]{2}$/;
 
 export const consumptionPointAttributesSchema = z.object({
   /** Derived on save with buildCpid; sent values are overwritten. */
-  cpid: z.string().optional(),
-  evn: z.string().regex(/^\d{12}$/, 'The EVN field must be exactly 12 digits'),
-  nvr: z.string().regex(NVR_PATTERN, 'format is invalid'),
-  vkm: z.string().min(1),
-  emsId: z
-    .string()
+  cpid: text(TEXT_LIMITS.name).optional(),
+  evn: text(TEXT_LIMITS.identifier).regex(/^\d{12}$/, 'The EVN field must be exactly 12 digits'),
+  nvr: text(TEXT_LIMITS.code).regex(NVR_PATTERN, 'format is invalid'),
+  vkm: text(TEXT_LIMITS.identifier).min(1),
+  emsId: text(TEXT_LIMITS.identifier)
     .min(1)
     .regex(/^[A-Za-z0-9-]+$/, 'format is invalid'),
-  emsType: z.string().nullable().optional(),
-  energyTypes: z.array(z.enum(ENERGY_TYPES)).min(1).default(['ACTIVE_CONSUMED', 'ACTIVE_REGENERATED']),
+  emsType: text(TEXT_LIMITS.identifier).nullable().optional(),
+  energyTypes: list(z.enum(ENERGY_TYPES), LIST_LIMITS.small).min(1).default(['ACTIVE_CONSUMED', 'ACTIVE_REGENERATED']),
   channels: z.number().int().min(1).max(99),
   tractionUnitRef: optRef,
 });
 export type ConsumptionPointAttributes = z.infer<typeof consumptionPointAttributesSchema>;
 
 export const exportLimitationAttributesSchema = z.object({
-  description: z.string().nullable().optional(),
+  description: text(TEXT_LIMITS.comment).nullable().optional(),
   /** Receivers (exchange organisations) the unit's data must not be exported to. */
-  blockedReceivers: z.array(z.uuid()).default([]),
+  blockedReceivers: list(z.uuid(), LIST_LIMITS.refs).default([]),
   exportAllowed: z.boolean().default(false),
 });
 
@@ -106,6 +108,6 @@ export const tractionUnitSaveRequestSchema = z.object({
   tractionUnit: z.looseObject({ uuid: z.uuid().optional() }),
   /** A new or changed type; omitted when the unit refers to an existing type. */
   tractionUnitType: z.looseObject({ uuid: z.uuid().optional() }).optional(),
-  consumptionPoints: z.array(z.looseObject({ uuid: z.uuid().optional() })).default([]),
+  consumptionPoints: list(z.looseObject({ uuid: z.uuid().optional() }), LIST_LIMITS.small).default([]),
 });
 export type TractionUnitSaveRequest = z.infer<typeof tractionUnitSaveRequestSchema>;

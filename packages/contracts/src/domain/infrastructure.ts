@@ -1,55 +1,61 @@
 import { z } from 'zod';
+import { LIST_LIMITS, TEXT_LIMITS, list, text } from '../limits.js';
+import { ORDERED_WINDOW_CHECK, instantSchema, orderedWindow } from './entity.js';
 
 /** [lon, lat] in WGS 84. */
 const position = z.tuple([z.number().min(-180).max(180), z.number().min(-90).max(90)]);
 /** A closed ring: at least four positions, first equals last. */
-const ring = z
-  .array(position)
+const ring = list(position, LIST_LIMITS.positions)
   .min(4)
   .refine((r) => r[0]![0] === r[r.length - 1]![0] && r[0]![1] === r[r.length - 1]![1], {
     message: 'A polygon ring must be closed',
   });
 
-export const polygonSchema = z.object({ type: z.literal('Polygon'), coordinates: z.array(ring).min(1) });
+export const polygonSchema = z.object({
+  type: z.literal('Polygon'),
+  coordinates: list(ring, LIST_LIMITS.rings).min(1),
+});
 export const multiPolygonSchema = z.object({
   type: z.literal('MultiPolygon'),
-  coordinates: z.array(z.array(ring).min(1)).min(1),
+  coordinates: list(list(ring, LIST_LIMITS.rings).min(1), LIST_LIMITS.rings).min(1),
 });
 export const areaGeometrySchema = z.discriminatedUnion('type', [polygonSchema, multiPolygonSchema]);
 export type AreaGeometry = z.infer<typeof areaGeometrySchema>;
 
 export const infrastructureAreaAttributesSchema = z.object({
   geometry: areaGeometrySchema.nullable().optional(),
-  code: z.string().nullable().optional(),
-  description: z.string().nullable().optional(),
+  code: text(TEXT_LIMITS.code).nullable().optional(),
+  description: text(TEXT_LIMITS.comment).nullable().optional(),
 });
 export const gridAreaAttributesSchema = infrastructureAreaAttributesSchema.extend({
   energyUseSettlementAreaRef: z.uuid().nullable().optional(),
   priceAreaRef: z.uuid().nullable().optional(),
 });
 export const settlementAreaAttributesSchema = infrastructureAreaAttributesSchema.extend({
-  originalName: z.string().nullable().optional(),
+  originalName: text(TEXT_LIMITS.name).nullable().optional(),
   settlementPartner: z.boolean().default(true),
 });
 
 /** GET /domain/fleet/areas and /infrastructure/areatypes. */
-export const areaListQuerySchema = z.object({
-  areaTypes: z
-    .union([z.array(z.string()), z.string()])
-    .optional()
-    .transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : v.split(',').filter(Boolean))),
-  includeActive: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]).default(true),
-  includeInactive: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]).default(false),
-  start: z.iso.datetime({ offset: true }).optional(),
-  end: z.iso.datetime({ offset: true }).optional(),
-});
+export const areaListQuerySchema = z
+  .object({
+    areaTypes: z
+      .union([list(text(TEXT_LIMITS.identifier), LIST_LIMITS.small), text(TEXT_LIMITS.address)])
+      .optional()
+      .transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : v.split(',').filter(Boolean))),
+    includeActive: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]).default(true),
+    includeInactive: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]).default(false),
+    start: instantSchema.optional(),
+    end: instantSchema.optional(),
+  })
+  .refine(orderedWindow, ORDERED_WINDOW_CHECK);
 
 export const areaSummarySchema = z.object({
   uuid: z.uuid(),
-  name: z.string(),
-  type: z.string(),
+  name: text(TEXT_LIMITS.name),
+  type: text(TEXT_LIMITS.identifier),
   active: z.boolean(),
-  state: z.string(),
+  state: text(TEXT_LIMITS.code),
   geometry: areaGeometrySchema.nullable(),
   parentRef: z.uuid().nullable(),
 });
@@ -58,8 +64,8 @@ export type AreaSummary = z.infer<typeof areaSummarySchema>;
 /** A tenant as a settlement area option (/infrastructure/options/sa, /settlementareas/minimal). */
 export const settlementAreaOptionSchema = z.object({
   uuid: z.uuid(),
-  name: z.string(),
-  originalName: z.string(),
+  name: text(TEXT_LIMITS.name),
+  originalName: text(TEXT_LIMITS.name),
   settlementPartner: z.boolean(),
-  timeZone: z.string(),
+  timeZone: text(TEXT_LIMITS.code),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIST_LIMITS, TEXT_LIMITS, list, text } from '../limits.js';
 import { pageOf } from '../paging.js';
 import { roleSchema } from '../roles.js';
 
@@ -9,16 +10,15 @@ import { roleSchema } from '../roles.js';
  */
 export const USERNAME_PATTERN = /^[A-Za-z0-9._@-]+$/;
 
-export const usernameSchema = z
-  .string()
+export const usernameSchema = text(TEXT_LIMITS.identifier)
   .trim()
   .min(1, 'The username field is required')
   .max(100, 'The username may be at most 100 characters')
   .regex(USERNAME_PATTERN, 'The username may hold letters, digits and . _ @ - only');
 
 export const userAttributesSchema = z.object({
-  title: z.string().trim().max(200).nullable().optional(),
-  description: z.string().trim().max(2000).nullable().optional(),
+  title: text(TEXT_LIMITS.name).trim().nullable().optional(),
+  description: text(TEXT_LIMITS.comment).trim().nullable().optional(),
 });
 export type UserAttributes = z.infer<typeof userAttributesSchema>;
 
@@ -26,30 +26,30 @@ export type UserAttributes = z.infer<typeof userAttributesSchema>;
 export const userAreaSchema = z.object({
   areaId: z.uuid(),
   /** Filled in answers; ignored on save. */
-  areaName: z.string().optional(),
-  marketFunctions: z.array(roleSchema),
+  areaName: text(TEXT_LIMITS.name).optional(),
+  marketFunctions: list(roleSchema, LIST_LIMITS.small),
   /** Organisation entity uuids of this area. */
-  organisations: z.array(z.uuid()),
+  organisations: list(z.uuid(), LIST_LIMITS.refs),
 });
 export type UserArea = z.infer<typeof userAreaSchema>;
 
 export const userSchema = z.object({
-  username: z.string(),
-  firstName: z.string().nullable(),
-  lastName: z.string().nullable(),
-  email: z.string().nullable(),
+  username: text(TEXT_LIMITS.identifier),
+  firstName: text(TEXT_LIMITS.name).nullable(),
+  lastName: text(TEXT_LIMITS.name).nullable(),
+  email: text(TEXT_LIMITS.email).nullable(),
   enabled: z.boolean(),
   attributes: userAttributesSchema,
-  areas: z.array(userAreaSchema),
+  areas: list(userAreaSchema, LIST_LIMITS.small),
   /**
    * Functions held in every area (area-less rows, e.g. from an identity import). Shown, never set
    * through these calls.
    */
-  globalMarketFunctions: z.array(roleSchema),
+  globalMarketFunctions: list(roleSchema, LIST_LIMITS.small),
 });
 export type User = z.infer<typeof userSchema>;
 
-const nameField = z.string().trim().max(100).nullable().optional();
+const nameField = text(TEXT_LIMITS.identifier).trim().nullable().optional();
 
 /**
  * POST /domain/users/save (create) and /edit. `areas` lists the areas the call sets: each one given
@@ -60,42 +60,48 @@ export const userSaveSchema = z.object({
   username: usernameSchema,
   firstName: nameField,
   lastName: nameField,
-  email: z.email().nullable().optional(),
+  email: z.email().max(TEXT_LIMITS.email).nullable().optional(),
   enabled: z.boolean().default(true),
   attributes: userAttributesSchema.default({}),
-  areas: z.array(userAreaSchema).default([]),
+  areas: list(userAreaSchema, LIST_LIMITS.small).default([]),
 });
 export type UserSave = z.infer<typeof userSaveSchema>;
 
 /** POST /domain/users/edit-all: enable or disable many users at once. */
 export const userEditAllSchema = z.object({
-  usernames: z.array(usernameSchema).min(1),
+  usernames: list(usernameSchema, LIST_LIMITS.selection).min(1),
   enabled: z.boolean(),
 });
-export const userEditAllResultSchema = z.object({ usernames: z.array(z.string()), enabled: z.boolean() });
+export const userEditAllResultSchema = z.object({
+  usernames: list(text(TEXT_LIMITS.identifier), LIST_LIMITS.selection),
+  enabled: z.boolean(),
+});
 
 /** POST /domain/users/resetPassword */
 export const userResetPasswordSchema = z.object({ username: usernameSchema });
 /** The new password, shown once: it is stored only as a scrypt hash. */
-export const userResetPasswordResultSchema = z.object({ username: z.string(), password: z.string() });
+export const userResetPasswordResultSchema = z.object({
+  username: text(TEXT_LIMITS.identifier),
+  password: text(TEXT_LIMITS.secret),
+});
 
 /** One row of the user lists. */
 export const userSummarySchema = z.object({
-  username: z.string(),
-  firstName: z.string().nullable(),
-  lastName: z.string().nullable(),
-  email: z.string().nullable(),
+  username: text(TEXT_LIMITS.identifier),
+  firstName: text(TEXT_LIMITS.name).nullable(),
+  lastName: text(TEXT_LIMITS.name).nullable(),
+  email: text(TEXT_LIMITS.email).nullable(),
   enabled: z.boolean(),
   attributes: userAttributesSchema,
   /** Roles in the current area (all-in-tenant) or in any area (all-across-tenants). */
-  marketFunctions: z.array(roleSchema),
+  marketFunctions: list(roleSchema, LIST_LIMITS.small),
 });
 export type UserSummary = z.infer<typeof userSummarySchema>;
 export const userPageSchema = pageOf(userSummarySchema);
 export type UserPage = z.infer<typeof userPageSchema>;
 
 /** POST /domain/users/all-in-tenant body (paging in the query string, as other lists). */
-export const usersInTenantFilterSchema = z.object({ searchString: z.string().trim().default('') });
+export const usersInTenantFilterSchema = z.object({ searchString: text(TEXT_LIMITS.search).trim().default('') });
 
 /**
  * POST /domain/users/all-across-tenants body: `active` lists enabled users, `inactive` disabled
@@ -104,5 +110,5 @@ export const usersInTenantFilterSchema = z.object({ searchString: z.string().tri
 export const usersAcrossTenantsFilterSchema = z.object({
   active: z.boolean().default(true),
   inactive: z.boolean().default(false),
-  searchString: z.string().trim().default(''),
+  searchString: text(TEXT_LIMITS.search).trim().default(''),
 });

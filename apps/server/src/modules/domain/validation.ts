@@ -7,6 +7,7 @@ import {
   buildCpid,
   entityStateSchema,
   isInfrastructureAreaKind,
+  saveEntitySchema,
   timeRangeSchema,
   toEntityKind,
   type EntityKind,
@@ -138,6 +139,20 @@ export function validateEntities(records: readonly unknown[]): { valid: ValidRec
           field: 'state',
           code: 'invalid_input',
           message: `state: Unknown state ${String(record.state)}`,
+        });
+    }
+    // Name and comments are bounded and NUL-free as the save contract says; an import row comes here
+    // without that contract, so it is applied again for every record.
+    for (const field of ['name', 'comments'] as const) {
+      if (typeof record[field] !== 'string') continue;
+      const checked = saveEntitySchema.shape[field].safeParse(record[field]);
+      if (!checked.success)
+        errors.push({
+          index,
+          uuid,
+          field,
+          code: 'invalid_input',
+          message: `${field}: ${checked.error.issues[0]?.message ?? ERROR_CODES.invalid_input}`,
         });
     }
     if (record.active !== undefined && record.active !== null && typeof record.active !== 'boolean') {

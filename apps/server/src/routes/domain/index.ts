@@ -1,5 +1,12 @@
 import {
   FLEET_KINDS,
+  LIST_LIMITS,
+  ORDERED_WINDOW_CHECK,
+  TEXT_LIMITS,
+  list,
+  orderedWindow,
+  text,
+  typeNameSchema,
   areaListQuerySchema,
   areaSummarySchema,
   branchSchema,
@@ -99,9 +106,10 @@ function readableKind(request: FastifyRequest, type: string): EntityKind {
   return kind;
 }
 
-const typeParams = z.object({ type: z.string().min(1) });
-const typeUuidParams = z.object({ type: z.string().min(1), uuid: z.uuid() });
-const windowQuery = z.object({ start: instantSchema.optional(), end: instantSchema.optional() });
+const typeParams = z.object({ type: typeNameSchema.min(1) });
+const typeUuidParams = z.object({ type: typeNameSchema.min(1), uuid: z.uuid() });
+const windowShape = { start: instantSchema.optional(), end: instantSchema.optional() };
+const windowQuery = z.object(windowShape).refine(orderedWindow, ORDERED_WINDOW_CHECK);
 const entities = z.array(versionedEntitySchema);
 const minimals = z.array(minimalEntitySchema);
 const tags = ['domain'];
@@ -164,8 +172,11 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
         tags,
         summary: 'Traction units with their consumption points (CPIDs), optionally of given owners',
         body: z.object({
-          organisations: z.array(z.uuid()).default([]),
-          timeRange: z.object({ start: instantSchema, end: instantSchema }).optional(),
+          organisations: list(z.uuid(), LIST_LIMITS.selection).default([]),
+          timeRange: z
+            .object({ start: instantSchema, end: instantSchema })
+            .refine(orderedWindow, ORDERED_WINDOW_CHECK)
+            .optional(),
         }),
         response: { 200: z.array(tractionUnitConsumptionPointsSchema) },
       },
@@ -312,18 +323,23 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
       config: LOOKUP,
       schema: {
         tags,
-        querystring: windowQuery.extend({
-          organisationTypes: z.union([z.array(z.string()), z.string()]).optional(),
-          searchString: z.string().default(''),
-        }),
+        querystring: z
+          .object({
+            ...windowShape,
+            organisationTypes: z
+              .union([list(text(TEXT_LIMITS.code), LIST_LIMITS.small), text(TEXT_LIMITS.comment)])
+              .optional(),
+            searchString: text(TEXT_LIMITS.search).default(''),
+          })
+          .refine(orderedWindow, ORDERED_WINDOW_CHECK),
         response: { 200: minimals },
       },
     },
     async (request) => {
       const raw = request.query.organisationTypes;
-      const list = raw === undefined ? [] : (Array.isArray(raw) ? raw : raw.split(',')).filter(Boolean);
+      const types = raw === undefined ? [] : (Array.isArray(raw) ? raw : raw.split(',')).filter(Boolean);
       return filteredOrganisations(request.ctx.db, request.tenant.uuid, {
-        organisationTypes: list.map(organisationTypeOf),
+        organisationTypes: types.map(organisationTypeOf),
         searchString: request.query.searchString,
         window: windowOf(request.query.start, request.query.end),
       });
@@ -335,7 +351,7 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
       config: LOOKUP,
       schema: {
         tags,
-        params: z.object({ orgType: z.string() }),
+        params: z.object({ orgType: text(TEXT_LIMITS.code) }),
         querystring: windowQuery,
         response: { 200: entities },
       },

@@ -6,7 +6,7 @@ import {
   organisationTypeWithCredentialsSchema,
   versionedEntitySchema,
 } from '@railwatt/contracts';
-import { holdsFunctionIn } from '@railwatt/contracts';
+import { TEXT_LIMITS, holdsFunctionIn, text } from '@railwatt/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -70,7 +70,7 @@ export const organisationExtraRoutes: FastifyPluginAsyncZod<OrganisationExtraRou
         tags,
         summary: 'Organisations of an area with their market functions (orgName narrows to one name)',
         params: tenantParams,
-        querystring: z.object({ orgName: z.string().optional() }),
+        querystring: z.object({ orgName: text(TEXT_LIMITS.name).optional() }),
         response: { 200: z.array(organisationMarketFunctionsSchema) },
       },
     },
@@ -102,7 +102,7 @@ export const organisationExtraRoutes: FastifyPluginAsyncZod<OrganisationExtraRou
       schema: {
         tags,
         summary: 'Market functions of one organisation (x: its uuid or orgId)',
-        params: z.object({ x: z.string().min(1) }),
+        params: z.object({ x: text(TEXT_LIMITS.identifier).min(1) }),
         response: { 200: organisationMarketFunctionsSchema },
       },
     },
