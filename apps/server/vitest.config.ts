@@ -10,5 +10,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Files share a worker's module cache instead of importing Fastify, oidc-provider and PGlite again
+    // for each file (about 40% less CPU). Isolation is by data: every file opens its own database and
+    // app. Server tests use no vi.mock; one that must, restores it (vi.doUnmock) before its file ends.
+    isolate: false,
   },
 });
