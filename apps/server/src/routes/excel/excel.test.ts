@@ -444,6 +444,14 @@ describe('/api/excel', () => {
       expect(died).toMatchObject({ fileName: 'dies.xlsx', messageStatus: 'ERROR' });
     });
 
+    it('names the reason when the file is not a workbook at all', async () => {
+      const res = await upload([{ fileName: 'notes.xlsx', bytes: Buffer.from('name;EVN\nA;123') }]);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe(
+        'Something is wrong with uploaded data. notes.xlsx: The file is not a valid xlsx workbook',
+      );
+    });
+
     it('answers malformed multipart bodies with 400 and the envelope, never 500', async () => {
       const file = await fixtureWorkbook([{ name: 'TractionUnitType', rows: TYPE_ROWS }]);
       const good = multipartBody([{ fileName: 'a.xlsx', bytes: file }]);
