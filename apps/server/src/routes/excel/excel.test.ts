@@ -444,6 +444,65 @@ describe('/api/excel', () => {
       expect(died).toMatchObject({ fileName: 'dies.xlsx', messageStatus: 'ERROR' });
     });
 
+    it('round-trips Finnish, Norwegian and Danish names byte-identical through import, export and import (shared and inline strings; 20,000 rows at the reader level in table-workbook.test.ts)', async () => {
+      // Another area, so the other tests of this file see none of it.
+      const finland = t.areaUuid('finland');
+      const names = ['Jyväskylä Äänekoski', 'Tromsø Bodø Ålesund', 'Ærøskøbing Næstved Øster', 'Säynätsalo Pääskylä'];
+      const rows = Array.from({ length: 2_000 }, (_, i) => ({
+        name: `${names[i % names.length]} ${i}`,
+        validFrom: '01.01.2024',
+        validTo: '01.01.2070',
+        description: `${names[(i + 1) % names.length]} ø æ å ä ö`,
+      }));
+      const call = async (url: string, payload: Buffer | Record<string, unknown>, extra: Record<string, string> = {}) =>
+        t.app.inject({
+          method: 'POST',
+          url,
+          headers: { ...(await t.headersFor(ADMIN, 'finland')), ...extra },
+          payload,
+        });
+      const send = async (fileName: string, bytes: Buffer) => {
+        const body = multipartBody([{ fileName, bytes }]);
+        return call('/api/excel/domain/import', body.payload, body.headers);
+      };
+      // Shared strings (exceljs's default) in, ...
+      const first = await send('names.xlsx', await fixtureWorkbook([{ name: 'TrafficCategoryType', rows }]));
+      expect(first.json()).toMatchObject({ success: true });
+      const stored = await t.database.query<{ name: string; description: string }>(
+        `SELECT name, attributes->>'description' AS description FROM entity_segment
+          WHERE tenant = $1 AND type = 'trafficcategorytype'`,
+        [finland],
+      );
+      const number = (name: string) => Number(name.slice(name.lastIndexOf(' ') + 1));
+      stored.sort((a, b) => number(a.name) - number(b.name));
+      expect(stored.map((r) => Buffer.from(`${r.name}|${r.description}`))).toEqual(
+        rows.map((r) => Buffer.from(`${r.name}|${r.description}`)),
+      );
+
+      // ... exported and imported back: nothing changes.
+      const exported = await call('/api/excel/domain/export', { type: 'TrafficCategoryType' });
+      const before = await t.database.query('SELECT id FROM entity_segment WHERE tenant = $1 ORDER BY id', [finland]);
+      const again = await send('exportedentities.xlsx', exported.rawPayload);
+      expect(again.json()).toMatchObject({ success: true });
+      expect(await t.database.query('SELECT id FROM entity_segment WHERE tenant = $1 ORDER BY id', [finland])).toEqual(
+        before,
+      );
+
+      // Inline strings: the same names as a new description on every row reach the database intact.
+      const inline = new ExcelJS.Workbook();
+      const sheet = inline.addWorksheet('TrafficCategoryType');
+      sheet.addRow(['Name', 'Valid from', 'Valid to', 'Description']);
+      for (const r of rows) sheet.addRow([r.name, r.validFrom, r.validTo, `${r.name} inline`]);
+      const bytes = Buffer.from(await inline.xlsx.writeBuffer({ useSharedStrings: false } as ExcelJS.XlsxWriteOptions));
+      expect((await send('inline.xlsx', bytes)).json()).toMatchObject({ success: true });
+      const descriptions = await t.database.query<{ d: string }>(
+        `SELECT attributes->>'description' AS d FROM entity_segment
+          WHERE tenant = $1 AND type = 'trafficcategorytype' AND superseded_at IS NULL`,
+        [finland],
+      );
+      expect(new Set(descriptions.map((r) => r.d))).toEqual(new Set(rows.map((r) => `${r.name} inline`)));
+    }, 180_000);
+
     it('names the reason when the file is not a workbook at all', async () => {
       const res = await upload([{ fileName: 'notes.xlsx', bytes: Buffer.from('name;EVN\nA;123') }]);
       expect(res.statusCode).toBe(400);
