@@ -509,6 +509,18 @@ describe('/api/excel', () => {
       expect(res.json().message).toBe(
         'Something is wrong with uploaded data. notes.xlsx: The file is not a valid xlsx workbook',
       );
+      // A well-formed zip whose parts are broken XML is refused the same way, never a 500.
+      const broken = craftZip([
+        { name: 'xl/workbook.xml', data: Buffer.from('<workbook><sheets><sheet name="A" sheetId="1" r:id="rId1"/>') },
+        { name: 'xl/worksheets/sheet1.xml', data: Buffer.from('<worksheet><sheetData><row><c><<</row>') },
+      ]);
+      const res2 = await upload([{ fileName: 'broken.xlsx', bytes: broken }]);
+      expect(res2.statusCode).toBe(400);
+      expect(res2.json().message).toMatch(
+        /^Something is wrong with uploaded data. broken.xlsx: The file is not a valid xlsx workbook/,
+      );
+      const [entry] = await listFiles(t.database.db, tenant);
+      expect(entry).toMatchObject({ fileName: 'broken.xlsx', messageStatus: 'REJECTED' });
     });
 
     it('answers malformed multipart bodies with 400 and the envelope, never 500', async () => {
