@@ -22,6 +22,14 @@ function zoneOffsetMs(utcMs: number, timeZone: string): number {
 }
 
 /**
+ * What the wall clock of `timeZone` shows at the instant `utcMs`, written as if it were UTC (the
+ * inverse of wallClockToInstant): 2024-03-30T23:00:00Z in Europe/Oslo is Date.UTC(2024, 2, 31, 0, 0).
+ */
+export function instantToWallClock(utcMs: number, timeZone: string): number {
+  return utcMs + zoneOffsetMs(utcMs, timeZone);
+}
+
+/**
  * The instant at which the wall clock of `timeZone` shows the given wall time, written as if it were
  * UTC (`Date.UTC(year, month - 1, day, hour, minute, second)`): 2024-03-31 00:00 in Europe/Oslo is
  * 2024-03-30T23:00:00Z.

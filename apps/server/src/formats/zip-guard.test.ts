@@ -79,6 +79,15 @@ describe('zip guard', () => {
     expect(() => assertSafeZip(liar)).toThrow(/differs from its directory record/);
   });
 
+  it('accepts entries whose sizes follow in a data descriptor (streaming writers such as LibreOffice)', () => {
+    const zip = craftZip([
+      { name: 'xl/workbook.xml', data: Buffer.from('<workbook/>'), descriptor: true },
+      { name: 'xl/worksheets/sheet1.xml', data: Buffer.from('<worksheet>Ærø</worksheet>'), descriptor: true },
+    ]);
+    const checked = assertSafeZip(zip);
+    expect(checked.contents.get('xl/worksheets/sheet1.xml')!.toString('utf8')).toBe('<worksheet>Ærø</worksheet>');
+  });
+
   it('rejects bytes between entries and the directory that no entry accounts for', () => {
     const zip = craftZip([{ name: 'xl/workbook.xml', data: Buffer.from('<workbook/>') }]);
     const cdOffset = zip.readUInt32LE(zip.length - 6);

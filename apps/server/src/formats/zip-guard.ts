@@ -72,9 +72,9 @@ function findEndOfCentralDirectory(buf: Buffer): number {
 
 /** Reads the central directory of a zip archive held in memory, without inflating anything. */
 export function readZipCentralDirectory(buf: Buffer): ZipSummary {
-  if (buf.length < EOCD_MIN_SIZE) throw new ZipGuardError('The file is not a valid xlsx (zip) file');
+  if (buf.length < EOCD_MIN_SIZE) throw new ZipGuardError('The file is not a valid xlsx workbook');
   const eocd = findEndOfCentralDirectory(buf);
-  if (eocd < 0) throw new ZipGuardError('The file is not a valid xlsx (zip) file');
+  if (eocd < 0) throw new ZipGuardError('The file is not a valid xlsx workbook');
   const entryCount = buf.readUInt16LE(eocd + 10);
   const cdSize = buf.readUInt32LE(eocd + 12);
   const cdOffset = buf.readUInt32LE(eocd + 16);
@@ -82,7 +82,7 @@ export function readZipCentralDirectory(buf: Buffer): ZipSummary {
     // ZIP64: never needed for a workbook within our size limit, and its sizes are 64-bit claims.
     throw new ZipGuardError('ZIP64 archives are not accepted');
   }
-  if (cdOffset + cdSize > eocd) throw new ZipGuardError('The file is not a valid xlsx (zip) file');
+  if (cdOffset + cdSize > eocd) throw new ZipGuardError('The file is not a valid xlsx workbook');
 
   const entries: ZipEntryInfo[] = [];
   let totalCompressedBytes = 0;
@@ -90,7 +90,7 @@ export function readZipCentralDirectory(buf: Buffer): ZipSummary {
   let p = cdOffset;
   for (let n = 0; n < entryCount; n++) {
     if (p + 46 > eocd || buf.readUInt32LE(p) !== CENTRAL_SIGNATURE) {
-      throw new ZipGuardError('The file is not a valid xlsx (zip) file');
+      throw new ZipGuardError('The file is not a valid xlsx workbook');
     }
     const method = buf.readUInt16LE(p + 10);
     const compressedSize = buf.readUInt32LE(p + 20);
@@ -174,7 +174,7 @@ const DESCRIPTOR_SIGNATURE = 0x08074b50;
 function checkEntry(buf: Buffer, entry: ZipEntryInfo): { end: number; content: Buffer } {
   const h = entry.localHeaderOffset;
   if (h + 30 > buf.length || buf.readUInt32LE(h) !== LOCAL_SIGNATURE) {
-    throw new ZipGuardError('The file is not a valid xlsx (zip) file');
+    throw new ZipGuardError('The file is not a valid xlsx workbook');
   }
   const flags = buf.readUInt16LE(h + 6);
   const localMethod = buf.readUInt16LE(h + 8);
@@ -193,12 +193,12 @@ function checkEntry(buf: Buffer, entry: ZipEntryInfo): { end: number; content: B
   }
   const start = h + 30 + nameLength + buf.readUInt16LE(h + 28);
   let end = start + entry.compressedSize;
-  if (end > buf.length) throw new ZipGuardError('The file is not a valid xlsx (zip) file');
+  if (end > buf.length) throw new ZipGuardError('The file is not a valid xlsx workbook');
   const data = buf.subarray(start, end);
   if (hasDescriptor) {
     // crc32, compressed size, uncompressed size; optionally preceded by a signature.
     end += end + 4 <= buf.length && buf.readUInt32LE(end) === DESCRIPTOR_SIGNATURE ? 16 : 12;
-    if (end > buf.length) throw new ZipGuardError('The file is not a valid xlsx (zip) file');
+    if (end > buf.length) throw new ZipGuardError('The file is not a valid xlsx workbook');
   }
   if (entry.method === 0) {
     if (entry.compressedSize !== entry.uncompressedSize) {

@@ -12,6 +12,8 @@ export interface WorkbookPool {
   close(): Promise<void>;
 }
 
+const WORKER_HEAP_MB = 768;
+
 export function createWorkbookPool(options: { maxThreads?: number } = {}): WorkbookPool {
   const pool = new Piscina({
     filename: new URL('./read-domain-workbook.ts', import.meta.url).href,
@@ -20,9 +22,20 @@ export function createWorkbookPool(options: { maxThreads?: number } = {}): Workb
     maxThreads: options.maxThreads ?? 1,
     // An idle thread is given back after a minute; the next import pays ~1 s to start one.
     idleTimeout: 60_000,
+    // A workbook that needs more than this to read ends its thread, not the server.
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
   });
   return {
-    read: (task) => pool.run(task) as Promise<ReadWorkbookResult>,
+    read: async (task) => {
+      try {
+        return (await pool.run(task)) as ReadWorkbookResult;
+      } catch (error) {
+        if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
+          return { ok: false, reason: `Reading the workbook needs more than ${WORKER_HEAP_MB} MB` };
+        }
+        throw error;
+      }
+    },
     close: () => pool.destroy(),
   };
 }

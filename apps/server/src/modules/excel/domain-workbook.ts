@@ -7,8 +7,16 @@ import {
   type SheetFailure,
   type SheetParseResult,
 } from '@railwatt/contracts';
+import { formatAreaDay, formatAreaInstant, parseDottedDay } from '../../formats/area-date.js';
 import type { CellValue, TableSheet, TableSheetToWrite } from '../../formats/xlsx/table-workbook.js';
-import { BASE_COLUMNS, LIST_SEPARATOR, sheetLayout, type ColumnSpec, type SheetLayout } from './entity-columns.js';
+import {
+  BASE_COLUMNS,
+  fieldOfHeader,
+  LIST_SEPARATOR,
+  sheetLayout,
+  type ColumnSpec,
+  type SheetLayout,
+} from './entity-columns.js';
 
 /**
  * The domain workbook (exportedentities.xlsx and what /excel/domain/import reads): one sheet per
@@ -60,9 +68,10 @@ class CellError {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Dates. Exports write exact instants (ISO 8601 with Z). People may type a date ('2024-01-31',
-// '31.01.2024', the spec's dd.MM.yyyy) or enter a date cell; those are wall-clock times of the
-// tenant's time zone (wallClockToInstant, shared with the web through the contracts).
+// Dates. Exports write the spec's dd.MM.yyyy (with HH:mm when not midnight) on the wall clock of the
+// area's time zone (formats/area-date.ts). People may also type '2024-01-31' or enter a date cell;
+// all those are wall-clock times of the area's zone (wallClockToInstant, shared with the web through
+// the contracts). Exact ISO instants with a zone ('2024-01-31T23:00:00Z', older exports) still read.
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 const ISO_LOCAL = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
@@ -134,7 +143,7 @@ function parseScalar(spec: ColumnSpec, value: CellValue): unknown {
       return parseBoolean(value);
     case 'date':
       if (value instanceof Date) return value.toISOString().slice(0, 10);
-      return asText(value);
+      return parseDottedDay(asText(value)) ?? asText(value);
     case 'uuid': {
       const text = asText(value);
       return UUID.test(text) ? text.toLowerCase() : new CellError(invalidValue(value));
@@ -200,12 +209,14 @@ export function parseDomainSheet(sheet: TableSheet, options: ReadOptions): Parse
     return { result, layout, rows: [] };
   }
 
-  // Column names match field names case-insensitively ('EVN' is 'evn').
+  // Headers name fields by label ('Valid from', as exports write) or by field name ('validFrom'),
+  // case-insensitively ('EVN' is 'evn').
   const fieldByHeader = new Map<string, string>();
-  const known = new Map(layout.columns.map((c) => [c.toLowerCase(), c]));
   for (const header of sheet.columns) {
-    const field = known.get(header.toLowerCase());
-    if (field) fieldByHeader.set(header, field);
+    const field = fieldOfHeader(layout, header);
+    if (field && [...fieldByHeader.values()].includes(field)) {
+      fail(cellMessage(1, header, `Another column already holds ${field}`));
+    } else if (field) fieldByHeader.set(header, field);
     else fail(cellMessage(1, header, `${header} is not a field of ${layout.typeName}`));
   }
   if (![...fieldByHeader.values()].includes('name') && kind !== 'tractionunit' && kind !== 'consumptionpoint') {
@@ -330,6 +341,7 @@ export interface ExportSegment {
 
 function cellOf(spec: ColumnSpec, value: unknown): CellValue {
   if (value === null || value === undefined) return null;
+  if (spec.kind === 'date' && typeof value === 'string') return formatAreaDay(value);
   if (Array.isArray(value)) {
     if (spec.kind === 'json') return JSON.stringify(value);
     return value.length === 0 ? null : value.map((v) => String(v)).join(LIST_SEPARATOR);
@@ -342,16 +354,21 @@ function cellOf(spec: ColumnSpec, value: unknown): CellValue {
   return JSON.stringify(value);
 }
 
-export function domainSheet(kind: EntityKind, segments: readonly ExportSegment[]): TableSheetToWrite {
+/** One sheet: readable labels in row 1, validity as dd.MM.yyyy in the area's time zone. */
+export function domainSheet(
+  kind: EntityKind,
+  segments: readonly ExportSegment[],
+  options: { timeZone: string },
+): TableSheetToWrite {
   const layout = sheetLayout(kind);
   return {
     name: layout.typeName,
-    columns: layout.columns,
+    columns: layout.labels,
     rows: segments.map((s) => [
       s.uuid,
       s.name,
-      s.validFrom,
-      s.validTo,
+      formatAreaInstant(s.validFrom, options.timeZone),
+      formatAreaInstant(s.validTo, options.timeZone),
       s.state,
       s.active,
       s.comments,

@@ -6,9 +6,11 @@ import type { z } from 'zod';
  * packages/contracts (KIND_ATTRIBUTE_SCHEMAS), so a field added to a kind appears in exports and
  * is accepted by imports without touching this module.
  *
- * Row 1 holds the field names: the base fields of every entity segment, then the kind's attributes
- * in schema order. References are written as the referenced entity's name so that people can edit
- * them; REF_TARGETS says which kind each reference field points at.
+ * Row 1 holds readable column labels ('Valid from', 'Traction unit type', 'EVN'): the base fields of
+ * every entity segment, then the kind's attributes in schema order. Imports accept the label or the
+ * field name ('validFrom'), which earlier exports wrote. References are written as the referenced
+ * entity's name so that people can edit them; REF_TARGETS says which kind each reference field
+ * points at.
  */
 export const BASE_COLUMNS = ['uuid', 'name', 'validFrom', 'validTo', 'state', 'active', 'comments'] as const;
 export type BaseColumn = (typeof BASE_COLUMNS)[number];
@@ -126,8 +128,60 @@ export interface SheetLayout {
   kind: EntityKind;
   /** The sheet name and wire type, e.g. 'TractionUnit'. */
   typeName: string;
+  /** Field names, base fields first. */
   columns: string[];
+  /** The label of each column (same order), as exports write row 1. */
+  labels: string[];
   attributes: ColumnSpec[];
+}
+
+/** Words written in capitals in labels. */
+const ACRONYMS = new Set(['evn', 'vkm', 'nvr', 'cpid', 'ems', 'uuid', 'vat']);
+
+/** Labels that derivation would get wrong or that the screens spell differently. */
+const LABEL_OVERRIDES: Readonly<Record<string, string>> = {
+  uuid: 'UUID',
+  orgId: 'Organisation id',
+};
+
+/**
+ * 'tractionUnitTypeRef' -> 'Traction unit type', 'consumptionPointRefs' -> 'Consumption points',
+ * 'emsId' -> 'EMS id': camel case split into words, the reference suffix dropped, acronyms in capitals.
+ */
+export function columnLabel(field: string): string {
+  const override = LABEL_OVERRIDES[field];
+  if (override) return override;
+  const base = field.replace(/Refs$/, 's').replace(/Ref$/, '');
+  const words = base
+    .split(/(?=[A-Z])/)
+    .map((w) => w.toLowerCase())
+    .filter(Boolean)
+    .map((w) => (ACRONYMS.has(w) ? w.toUpperCase() : w));
+  const [first = field, ...rest] = words;
+  return [first.charAt(0).toUpperCase() + first.slice(1), ...rest].join(' ');
+}
+
+/**
+ * Labels of one sheet; a label that would read like another column (its label or its field name)
+ * falls back to the field name, so every header names exactly one field.
+ */
+function labelsOf(columns: readonly string[]): string[] {
+  const labels = columns.map(columnLabel);
+  return labels.map((label, i) => {
+    const clash = columns.some(
+      (other, j) =>
+        j !== i && (other.toLowerCase() === label.toLowerCase() || labels[j]!.toLowerCase() === label.toLowerCase()),
+    );
+    return clash ? columns[i]! : label;
+  });
+}
+
+/** The field a row-1 header names: its label or its field name, case-insensitively. */
+export function fieldOfHeader(layout: SheetLayout, header: string): string | undefined {
+  const wanted = header.trim().toLowerCase();
+  const i = layout.labels.findIndex((l) => l.toLowerCase() === wanted);
+  if (i >= 0) return layout.columns[i];
+  return layout.columns.find((c) => c.toLowerCase() === wanted);
 }
 
 const layouts = new Map<EntityKind, SheetLayout>();
@@ -137,12 +191,8 @@ export function sheetLayout(kind: EntityKind): SheetLayout {
   if (!layout) {
     const shape = (KIND_ATTRIBUTE_SCHEMAS[kind] as unknown as { shape: Record<string, z.ZodType> }).shape;
     const attributes = Object.entries(shape).map(([field, schema]) => specOf(field, schema as unknown as ZodLike));
-    layout = {
-      kind,
-      typeName: ENTITY_KINDS[kind],
-      columns: [...BASE_COLUMNS, ...attributes.map((a) => a.field)],
-      attributes,
-    };
+    const columns = [...BASE_COLUMNS, ...attributes.map((a) => a.field)];
+    layout = { kind, typeName: ENTITY_KINDS[kind], columns, labels: labelsOf(columns), attributes };
     layouts.set(kind, layout);
   }
   return layout;

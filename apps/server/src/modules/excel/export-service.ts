@@ -8,6 +8,7 @@ import {
   type Role,
 } from '@railwatt/contracts';
 import { ApiError } from '../../errors.js';
+import { formatAreaInstant } from '../../formats/area-date.js';
 import { writeMasterdataCsv, type MasterdataRow } from '../../formats/csv/masterdata-csv.js';
 import { writeTableWorkbook } from '../../formats/xlsx/table-workbook.js';
 import { MESSAGE_TYPES, recordFile } from '../datalog/datalog-service.js';
@@ -141,7 +142,9 @@ export async function exportDomainEntities(ctx: ExportContext, selection: Export
     if (list) list.push(withNames(kind, s, names));
     else byKind.set(kind, [withNames(kind, s, names)]);
   }
-  const bytes = await writeTableWorkbook([...byKind].map(([kind, rows]) => domainSheet(kind, rows)));
+  const bytes = await writeTableWorkbook(
+    [...byKind].map(([kind, rows]) => domainSheet(kind, rows, { timeZone: ctx.timeZone })),
+  );
   return recordExport(
     ctx,
     MESSAGE_TYPES.excelDomainExport,
@@ -164,15 +167,16 @@ export async function exportMasterdata(ctx: ExportContext, request: MasterdataEx
   });
   const rows: MasterdataRow[] = [];
   for (const u of units) {
+    const date = (iso: string | null) => (iso ? formatAreaInstant(iso, ctx.timeZone) : iso);
     const base: MasterdataRow = {
       EVN: u.evn,
-      description: u.description,
-      'traction unit name': u.tractionUnitName,
-      type: u.type,
-      responsible: u.responsible,
-      'valid from': u.validFrom,
-      'valid to': u.validTo,
-      status: u.status,
+      Description: u.description,
+      'Traction unit name': u.tractionUnitName,
+      Type: u.type,
+      Responsible: u.responsible,
+      'Valid from': date(u.validFrom),
+      'Valid to': date(u.validTo),
+      Status: u.status,
     };
     if (u.consumptionPoints.length === 0) rows.push(base);
     for (const cp of u.consumptionPoints) {

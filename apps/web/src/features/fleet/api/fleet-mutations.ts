@@ -78,15 +78,17 @@ export async function exportMasterdata(filter: FleetFilter, selected: string[]) 
 }
 
 /**
- * Upload messages for HTTP failures (calls.md §8 "Upload failures"). The keys live in the fleet
- * namespace; the caller translates them.
+ * The message for a file whose upload failed as a whole (calls.md §8 "Upload failures"). A 400
+ * carries the server's reason ('Something is wrong with uploaded data. fleet.xlsx: The file is not a
+ * valid xlsx workbook'), which is what the user needs to fix the file, so it is shown as sent; the
+ * generic texts (fleet namespace keys, translated by the caller) cover answers without one.
  */
-export function uploadFailureKey(error: unknown): string {
+export function uploadFailureMessage(error: unknown, translate: (key: string) => string): string {
   if (error instanceof ApiError) {
-    if (error.status === 400) return 'import.error.bad_data';
-    if (error.status === 401 || error.status === 403) return 'import.error.not_authorized';
+    if (error.status === 400) return error.envelope?.message?.trim() || translate('import.error.bad_data');
+    if (error.status === 401 || error.status === 403) return translate('import.error.not_authorized');
   }
-  return 'import.error.unknown';
+  return translate('import.error.unknown');
 }
 
 /**
@@ -103,7 +105,7 @@ export function createEntitiesUpload(translate: (key: string) => string): Upload
     } catch (error) {
       // Cancelled (area switch): not a failure of the file; the dialog puts it back silently.
       if (isCancelled(error)) throw error;
-      return { status: 'failed', failures: [], message: translate(uploadFailureKey(error)) };
+      return { status: 'failed', failures: [], message: uploadFailureMessage(error, translate) };
     }
   };
 }

@@ -71,4 +71,39 @@ describe('fleet import', () => {
     expect(within(dialog).getByText('Failed to upload. Ask administrator for help')).toBeInTheDocument();
     expect(screen.queryByTestId('import-error-screen')).not.toBeInTheDocument();
   });
+
+  it("shows the server's reason when the upload is refused as a whole, not only the generic message", async () => {
+    const user = userEvent.setup();
+    const reason = 'Something is wrong with uploaded data. notes.xlsx: The file is not a valid xlsx workbook';
+    mockUpload(() => ({
+      status: 400,
+      statusText: 'Bad Request',
+      body: {
+        timestamp: '2026-11-23T10:00:00Z',
+        status: 400,
+        error: 'Bad Request',
+        code: 'invalid_input',
+        message: reason,
+      },
+    }));
+    renderFleet('/fleet/import');
+    const dialog = await screen.findByTestId('upload-dialog');
+    await user.upload(within(dialog).getByTestId('upload-input'), [xlsx('notes.xlsx')]);
+    await user.click(within(dialog).getByRole('button', { name: 'Upload' }));
+
+    const errorScreen = await screen.findByTestId('import-error-screen');
+    expect(within(errorScreen).getByText(reason)).toBeInTheDocument();
+    expect(within(errorScreen).queryByText('Something is wrong with uploaded data')).not.toBeInTheDocument();
+  });
+
+  it('falls back to the generic message when a 400 carries no reason', async () => {
+    const user = userEvent.setup();
+    mockUpload(() => ({ status: 400, statusText: 'Bad Request', body: {} }));
+    renderFleet('/fleet/import');
+    const dialog = await screen.findByTestId('upload-dialog');
+    await user.upload(within(dialog).getByTestId('upload-input'), [xlsx('a.xlsx')]);
+    await user.click(within(dialog).getByRole('button', { name: 'Upload' }));
+    const errorScreen = await screen.findByTestId('import-error-screen');
+    expect(within(errorScreen).getByText('Something is wrong with uploaded data')).toBeInTheDocument();
+  });
 });
