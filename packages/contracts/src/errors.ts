@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIST_LIMITS, TEXT_LIMITS, list, text } from './limits.js';
+import { LIST_LIMITS, TEXT_LIMITS, list, serverText, text } from './limits.js';
 
 /**
  * The error catalogue (calls.md §8). Codes are the wire vocabulary; the web looks messages up
@@ -35,8 +35,8 @@ export const MESSAGES = {
 /** One entry of a many-error 400. */
 export const fieldErrorSchema = z.object({
   code: text(TEXT_LIMITS.identifier).optional(),
-  field: text(TEXT_LIMITS.name).optional(),
-  message: text(TEXT_LIMITS.comment),
+  field: serverText(TEXT_LIMITS.message).optional(),
+  message: serverText(TEXT_LIMITS.message),
 });
 export type FieldError = z.infer<typeof fieldErrorSchema>;
 
@@ -50,8 +50,8 @@ export const errorEnvelopeSchema = z.object({
   status: z.number().int(),
   error: text(TEXT_LIMITS.name),
   code: text(TEXT_LIMITS.identifier).optional(),
-  message: text(TEXT_LIMITS.comment).optional(),
+  message: serverText(TEXT_LIMITS.message).optional(),
   errors: list(fieldErrorSchema, LIST_LIMITS.rows).optional(),
-  path: text(TEXT_LIMITS.address).optional(),
+  path: serverText(TEXT_LIMITS.message).optional(),
 });
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;

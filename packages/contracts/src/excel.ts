@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIST_LIMITS, TEXT_LIMITS, list, text } from './limits.js';
+import { LIST_LIMITS, TEXT_LIMITS, list, serverText } from './limits.js';
 import { timeRangeSchema, typeNameSchema } from './domain/entity.js';
 import { PAGE_SIZES } from './constants.js';
 import { fleetFilterSchema } from './domain/fleet.js';
@@ -9,15 +9,15 @@ export const EXCEL_IMPORT_FIELD = 'files';
 
 /** One failure of an upload (calls.md §3 "Upload failure structure"). */
 export const sheetFailureSchema = z.object({
-  errorMessage: text(TEXT_LIMITS.comment),
+  errorMessage: serverText(TEXT_LIMITS.message),
   /** The entity type of the sheet ('TractionUnit'), or 'File' for a whole file. */
-  type: text(TEXT_LIMITS.identifier),
+  type: serverText(TEXT_LIMITS.message),
 });
 export type SheetFailure = z.infer<typeof sheetFailureSchema>;
 
 export const sheetParseResultSchema = z.object({
-  sheetName: text(TEXT_LIMITS.name),
-  type: text(TEXT_LIMITS.identifier),
+  sheetName: serverText(TEXT_LIMITS.message),
+  type: serverText(TEXT_LIMITS.message),
   rowsRead: z.number().int(),
   failures: list(sheetFailureSchema, LIST_LIMITS.rows),
 });

@@ -31,6 +31,8 @@ export const TEXT_LIMITS = {
   comment: 4000,
   /** Passwords, private keys, tokens. */
   secret: 16000,
+  /** Messages the server writes into answers; they may quote a workbook cell (up to 32,767 characters). */
+  message: 100000,
 } as const;
 
 /** Maximum counts of lists in bodies and answers. */
@@ -59,6 +61,13 @@ export const text = (max: number) =>
     .string()
     .max(max, `At most ${max} characters`)
     .refine((value) => !value.includes('\u0000'), NUL_MESSAGE);
+
+/**
+ * A string the server writes into an answer (error messages, failure texts): bounded like every
+ * string, but NUL is not refused, since such a message may quote what a refused file held, and a
+ * refusal must never turn into a failed answer.
+ */
+export const serverText = (max: number) => z.string().max(max);
 
 /** A list of at most `max` items. */
 export const list = <T extends z.ZodType>(item: T, max: number) => z.array(item).max(max, `At most ${max} items`);

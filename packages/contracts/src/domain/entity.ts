@@ -6,6 +6,7 @@ import {
   RANGE_ORDER_MESSAGE,
   TEXT_LIMITS,
   list,
+  serverText,
   text,
   withinProductRange,
 } from '../limits.js';
@@ -171,7 +172,7 @@ export const statusChangeItemSchema = z.object({
   validFrom: instantSchema,
   validTo: instantSchema,
   status: text(TEXT_LIMITS.code),
-  error: text(TEXT_LIMITS.comment).optional(),
+  error: serverText(TEXT_LIMITS.message).optional(),
 });
 export type StatusChangeItem = z.infer<typeof statusChangeItemSchema>;
 

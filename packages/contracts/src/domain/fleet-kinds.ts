@@ -85,7 +85,7 @@ export const consumptionPointAttributesSchema = z.object({
   cpid: text(TEXT_LIMITS.name).optional(),
   evn: text(TEXT_LIMITS.identifier).regex(/^\d{12}$/, 'The EVN field must be exactly 12 digits'),
   nvr: text(TEXT_LIMITS.code).regex(NVR_PATTERN, 'format is invalid'),
-  vkm: text(TEXT_LIMITS.identifier).min(1),
+  vkm: text(TEXT_LIMITS.code).min(1),
   emsId: text(TEXT_LIMITS.identifier)
     .min(1)
     .regex(/^[A-Za-z0-9-]+$/, 'format is invalid'),

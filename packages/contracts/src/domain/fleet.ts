@@ -67,7 +67,7 @@ export const fleetConsumptionPointSchema = z.object({
 export const fleetEntrySchema = z.object({
   uuid: z.uuid(),
   evn: text(TEXT_LIMITS.identifier),
-  vkm: text(TEXT_LIMITS.identifier).nullable(),
+  vkm: text(TEXT_LIMITS.code).nullable(),
   nvr: text(TEXT_LIMITS.code).nullable(),
   description: text(TEXT_LIMITS.comment).nullable(),
   tractionUnitName: text(TEXT_LIMITS.name),
