@@ -11,6 +11,8 @@ async function main(): Promise<void> {
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   const applied = await migrate(database);
   const seeded = config.seedDemo ? await seedDemo(database) : [];
+  // From here on the server is railwatt_app: row-level security holds (ARCHITECTURE.md).
+  await database.useAppRole();
 
   // A person at a terminal gets readable lines; pipes, files and log collectors get JSON.
   const logger = process.stdout.isTTY

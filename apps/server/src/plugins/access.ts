@@ -2,7 +2,7 @@ import { TENANT_HEADER, holdsFunctionIn, rolesInArea, type AreaKind, type Role }
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Database } from '../db/client.js';
-import { tenantExecutor } from '../db/tenant.js';
+import { allAreasExecutor, tenantExecutor } from '../db/tenant.js';
 import { ApiError } from '../errors.js';
 import type { TxExecutor } from '../modules/domain/sql.js';
 import { findRequestAccess } from '../modules/user/repository.js';
@@ -28,7 +28,10 @@ export interface TenantContext {
  * the area, who acts, and the logger. Built once by the access hook below.
  */
 export interface RequestContext {
-  /** Tenant routes: bound to the area (row-level security). Routes without a tenant: the plain handle. */
+  /**
+   * Tenant routes: bound to the area (row-level security). Routes without a tenant (user
+   * management across areas): the explicit all-areas executor.
+   */
   db: TxExecutor;
   /** Set on tenant routes only. */
   tenant: TenantContext;
@@ -158,7 +161,7 @@ export const accessPlugin = fp<AccessPluginOptions>(
         throw ApiError.forbidden();
       }
       request.ctx = {
-        db: needsTenant ? tenantExecutor(database, request.tenant.uuid) : database.db,
+        db: needsTenant ? tenantExecutor(database, request.tenant.uuid) : allAreasExecutor(database),
         tenant: request.tenant,
         actor: actorOf(request),
         log: request.log,

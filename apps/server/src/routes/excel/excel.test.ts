@@ -35,7 +35,7 @@ describe('/api/excel', () => {
 
   /** Every segment of the tenant, current and superseded, as stored (ids and timestamps included). */
   const allSegments = () =>
-    t.database.query<Record<string, unknown>>(
+    t.allAreas.query<Record<string, unknown>>(
       `SELECT id::text, entity_uuid, type, valid::text, name, active, state, comments, attributes,
               last_modified::text, last_modified_by, superseded_at::text
          FROM entity_segment WHERE tenant = $1 ORDER BY id`,
@@ -44,7 +44,7 @@ describe('/api/excel', () => {
   const countOf = async (type: string) =>
     Number(
       (
-        await t.database.query<{ n: number }>('SELECT count(*)::int AS n FROM entity WHERE tenant = $1 AND type = $2', [
+        await t.allAreas.query<{ n: number }>('SELECT count(*)::int AS n FROM entity WHERE tenant = $1 AND type = $2', [
           tenant,
           type,
         ])
@@ -145,7 +145,7 @@ describe('/api/excel', () => {
       expect(await countOf('tractionunit')).toBe(0);
       expect(await countOf('organisation')).toBe(0);
 
-      const log = await listFiles(t.database, tenant);
+      const log = await listFiles(t.allAreas, tenant);
       expect(log.slice(0, 2).map((e) => [e.fileName, e.messageStatus])).toEqual(
         expect.arrayContaining([
           ['fleet.xlsx', 'REJECTED'],
@@ -196,16 +196,16 @@ describe('/api/excel', () => {
       expect(res.statusCode).toBe(200);
       expect(res.json().success).toBe(true);
       expect(await countOf('tractionunit')).toBe(500);
-      const [unit] = await t.database.query<{ attributes: Record<string, unknown> }>(
+      const [unit] = await t.allAreas.query<{ attributes: Record<string, unknown> }>(
         `SELECT s.attributes FROM entity_segment s WHERE s.tenant = $1 AND s.type = 'tractionunit' AND s.name = $2`,
         [tenant, `TU ${evnFor(1)}`],
       );
-      const [org] = await t.database.query<{ entity_uuid: string }>(
+      const [org] = await t.allAreas.query<{ entity_uuid: string }>(
         `SELECT entity_uuid FROM entity_segment WHERE tenant = $1 AND type = 'organisation'`,
         [tenant],
       );
       expect(unit!.attributes).toMatchObject({ evn: evnFor(1), owner: org!.entity_uuid });
-      const log = await listFiles(t.database, tenant);
+      const log = await listFiles(t.allAreas, tenant);
       expect(log.slice(0, 2).map((e) => e.messageStatus)).toEqual(['OK', 'OK']);
     });
 
@@ -251,7 +251,7 @@ describe('/api/excel', () => {
       const uuid = String(sheet.getRow(2).getCell(col('uuid')).value);
       const res = await upload([{ fileName: 'change.xlsx', bytes: Buffer.from(await workbook.xlsx.writeBuffer()) }]);
       expect(res.json()).toMatchObject({ success: true });
-      const segments = await t.database.query<{ valid: string; description: string; superseded: boolean }>(
+      const segments = await t.allAreas.query<{ valid: string; description: string; superseded: boolean }>(
         `SELECT valid::text, attributes->>'description' AS description, superseded_at IS NOT NULL AS superseded
            FROM entity_segment WHERE entity_uuid = $1 ORDER BY superseded_at NULLS FIRST, lower(valid)`,
         [uuid],
@@ -272,7 +272,7 @@ describe('/api/excel', () => {
         { fileName: 'f.xlsx', bytes: await fixtureWorkbook([{ name: 'TractionUnit', rows }]) },
       ]);
       expect(first.json()).toMatchObject({ success: true });
-      const [stored] = await t.database.query<{ entity_uuid: string; comments: string; description: string }>(
+      const [stored] = await t.allAreas.query<{ entity_uuid: string; comments: string; description: string }>(
         `SELECT entity_uuid, comments, attributes->>'description' AS description FROM entity_segment
           WHERE tenant = $1 AND name = $2`,
         [tenant, `TU ${evnFor(2000)}`],
@@ -305,7 +305,7 @@ describe('/api/excel', () => {
       const res = await upload([{ fileName: 'huge.xlsx', bytes: randomBytes(1_200_000) }]);
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toContain('larger than');
-      const [entry] = await listFiles(t.database, tenant);
+      const [entry] = await listFiles(t.allAreas, tenant);
       expect(entry).toMatchObject({ fileName: 'huge.xlsx', messageStatus: 'REJECTED', fileSize: null });
     });
 
@@ -318,7 +318,7 @@ describe('/api/excel', () => {
       const res = await upload([{ fileName: 'bomb.xlsx', bytes: bomb }]);
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toMatch(/bomb.xlsx: .*compression ratio/);
-      const [entry] = await listFiles(t.database, tenant);
+      const [entry] = await listFiles(t.allAreas, tenant);
       expect(entry).toMatchObject({ fileName: 'bomb.xlsx', messageStatus: 'REJECTED' });
     });
   });

@@ -9,6 +9,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Database } from '../../db/client.js';
+import { tenantDatabase } from '../../db/tenant.js';
 import { ApiError } from '../../errors.js';
 import { MESSAGE_TYPES, recordFile } from '../../modules/datalog/datalog-service.js';
 import { DOMAIN_READ_ROLES } from '../../modules/domain/policy.js';
@@ -76,7 +77,7 @@ export const excelRoutes: FastifyPluginAsyncZod<ExcelRoutesOptions> = async (app
     }
     if (rejected) {
       // The entry records the refusal; the bytes of a refused upload are not kept.
-      await recordFile(database, {
+      await recordFile(tenantDatabase(database, request.tenant.uuid), {
         tenant: request.tenant.uuid,
         username: request.auth.username,
         messageType: MESSAGE_TYPES.excelDomainImport,
@@ -105,7 +106,7 @@ export const excelRoutes: FastifyPluginAsyncZod<ExcelRoutesOptions> = async (app
       if (!request.isMultipart()) throw ApiError.badRequest('invalid_input', 'Send the files as multipart/form-data');
       const files = await receiveFiles(request);
       return importDomainFiles(
-        database,
+        tenantDatabase(database, request.tenant.uuid),
         {
           tenant: request.tenant.uuid,
           timeZone: request.tenant.timeZone,
@@ -127,7 +128,7 @@ export const excelRoutes: FastifyPluginAsyncZod<ExcelRoutesOptions> = async (app
       },
     },
     async (request, reply) => {
-      return sendFile(reply, await exportDomainEntities(database, actorInTenantOf(request), request.body));
+      return sendFile(reply, await exportDomainEntities(tenantDatabase(database, request.tenant.uuid), actorInTenantOf(request), request.body));
     },
   );
 
@@ -142,7 +143,7 @@ export const excelRoutes: FastifyPluginAsyncZod<ExcelRoutesOptions> = async (app
       },
     },
     async (request, reply) => {
-      return sendFile(reply, await exportMasterdata(database, actorInTenantOf(request), request.body));
+      return sendFile(reply, await exportMasterdata(tenantDatabase(database, request.tenant.uuid), actorInTenantOf(request), request.body));
     },
   );
 };

@@ -1,0 +1,77 @@
+-- Tenant isolation by the database (issue 6 §2, ARCHITECTURE.md "Row-level security").
+-- After migrations and seed the server switches to railwatt_app (database.useAppRole()): not a
+-- superuser and not the tables' owner, so the policies below hold for every statement it runs. A
+-- transaction names its area with set_config('railwatt.tenant', <uuid>, true) (db/tenant.ts
+-- tenantExecutor); a statement outside such a transaction sees no area data at all. Work that
+-- legitimately crosses areas sets railwatt.all_areas = 'on' instead (allAreasExecutor), so it is
+-- explicit and greppable.
+
+-- The role is cluster-wide: several databases (test runs) on one server create it once. Two
+-- migrations racing on the same server may both see it missing, hence the exception handler.
+DO $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'railwatt_app') THEN
+    CREATE ROLE railwatt_app NOLOGIN NOSUPERUSER NOINHERIT NOCREATEDB NOCREATEROLE NOBYPASSRLS;
+  END IF;
+EXCEPTION WHEN duplicate_object OR unique_violation THEN
+  NULL;
+END $$;
+-- The connecting (owning) user switches to the role with SET ROLE or `-c role=railwatt_app`.
+GRANT railwatt_app TO CURRENT_USER;
+
+GRANT USAGE ON SCHEMA public TO railwatt_app;
+GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO railwatt_app;
+GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO railwatt_app;
+GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA public TO railwatt_app;
+-- Tables of later migrations are usable too (their author still enables RLS if they hold area data).
+ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO railwatt_app;
+ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT USAGE, SELECT ON SEQUENCES TO railwatt_app;
+-- Migrations are the owner's business.
+REVOKE ALL ON schema_migrations FROM railwatt_app;
+
+-- The area of the current transaction; NULL outside a tenant transaction. STABLE and used as
+-- `(SELECT rw_area())` in the policies, so it is an init plan evaluated once per statement.
+CREATE OR REPLACE FUNCTION rw_area() RETURNS uuid
+  LANGUAGE sql STABLE PARALLEL SAFE
+  AS $$ SELECT nullif(current_setting('railwatt.tenant', true), '')::uuid $$;
+-- True in a transaction that deliberately works across areas (access lookup, seed, clean-up).
+CREATE OR REPLACE FUNCTION rw_all_areas() RETURNS boolean
+  LANGUAGE sql STABLE PARALLEL SAFE
+  AS $$ SELECT coalesce(current_setting('railwatt.all_areas', true), '') = 'on' $$;
+
+ALTER TABLE entity ENABLE ROW LEVEL SECURITY;
+ALTER TABLE entity FORCE ROW LEVEL SECURITY;
+CREATE POLICY entity_area ON entity
+  USING (tenant = (SELECT rw_area()) OR (SELECT rw_all_areas()));
+
+ALTER TABLE entity_segment ENABLE ROW LEVEL SECURITY;
+ALTER TABLE entity_segment FORCE ROW LEVEL SECURITY;
+CREATE POLICY entity_segment_area ON entity_segment
+  USING (tenant = (SELECT rw_area()) OR (SELECT rw_all_areas()));
+
+ALTER TABLE entity_latest ENABLE ROW LEVEL SECURITY;
+ALTER TABLE entity_latest FORCE ROW LEVEL SECURITY;
+CREATE POLICY entity_latest_area ON entity_latest
+  USING (tenant = (SELECT rw_area()) OR (SELECT rw_all_areas()));
+
+ALTER TABLE user_organisation ENABLE ROW LEVEL SECURITY;
+ALTER TABLE user_organisation FORCE ROW LEVEL SECURITY;
+CREATE POLICY user_organisation_area ON user_organisation
+  USING (tenant = (SELECT rw_area()) OR (SELECT rw_all_areas()));
+
+ALTER TABLE organisation_credential ENABLE ROW LEVEL SECURITY;
+ALTER TABLE organisation_credential FORCE ROW LEVEL SECURITY;
+CREATE POLICY organisation_credential_area ON organisation_credential
+  USING (tenant = (SELECT rw_area()) OR (SELECT rw_all_areas()));
+
+ALTER TABLE data_log ENABLE ROW LEVEL SECURITY;
+ALTER TABLE data_log FORCE ROW LEVEL SECURITY;
+CREATE POLICY data_log_area ON data_log
+  USING (tenant = (SELECT rw_area()) OR (SELECT rw_all_areas()));
+
+-- No tenant column of its own: a row belongs to the area of its data-log entry (whose policy
+-- applies inside the EXISTS).
+ALTER TABLE data_log_time_series ENABLE ROW LEVEL SECURITY;
+ALTER TABLE data_log_time_series FORCE ROW LEVEL SECURITY;
+CREATE POLICY data_log_time_series_area ON data_log_time_series
+  USING (EXISTS (SELECT 1 FROM data_log d WHERE d.id = data_log_id));
