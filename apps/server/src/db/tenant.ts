@@ -60,8 +60,7 @@ function boundDatabase(database: Database, ex: TxExecutor): Database {
   return {
     ...database,
     db: ex as Db,
-    query: async <T>(text: string, params: unknown[] = []) =>
-      (await ex.execute(withParams(text, params))).rows as T[],
+    query: async <T>(text: string, params: unknown[] = []) => (await ex.execute(withParams(text, params))).rows as T[],
     exec: () => Promise.reject(new Error('exec is for migrations and fixtures, not for an area')),
   };
 }

@@ -75,3 +75,21 @@ ALTER TABLE data_log_time_series ENABLE ROW LEVEL SECURITY;
 ALTER TABLE data_log_time_series FORCE ROW LEVEL SECURITY;
 CREATE POLICY data_log_time_series_area ON data_log_time_series
   USING (EXISTS (SELECT 1 FROM data_log d WHERE d.id = data_log_id));
+
+-- Joins under row-level security. A join clause may be used to look rows up by index only when it
+-- cannot leak values ahead of the policy (leakproof functions only); a text -> uuid cast
+-- (uuid_in) is not leakproof, so `org.entity_uuid = tu.owner_ref::uuid` would scan the whole
+-- table per page row. The references the fleet overview joins on are therefore also stored typed,
+-- and uuid = uuid is leakproof. rw_uuid gives NULL for a value that is not a uuid (never an error
+-- on write).
+CREATE OR REPLACE FUNCTION rw_uuid(v text) RETURNS uuid
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  AS $$ SELECT CASE WHEN v ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' THEN v::uuid END $$;
+GRANT EXECUTE ON FUNCTION rw_uuid(text) TO railwatt_app;
+ALTER TABLE entity_latest
+  ADD COLUMN owner_uuid uuid GENERATED ALWAYS AS (rw_uuid(attributes ->> 'owner')) STORED,
+  ADD COLUMN type_uuid uuid GENERATED ALWAYS AS (rw_uuid(attributes ->> 'tractionUnitTypeRef')) STORED,
+  ADD COLUMN unit_uuid uuid GENERATED ALWAYS AS (rw_uuid(attributes ->> 'tractionUnitRef')) STORED;
+-- Consumption points of a unit in name order (the fleet page's lateral lookup), typed.
+CREATE INDEX entity_latest_unit_uuid_idx ON entity_latest (tenant, unit_uuid, name)
+  WHERE type = 'consumptionpoint';

@@ -114,8 +114,7 @@ export const userDomainRoutes: FastifyPluginAsyncZod<UserDomainRoutesOptions> = 
         response: { 200: userPageSchema },
       },
     },
-    async (request) =>
-      usersInTenant(usersDb, request.tenant.uuid, request.body ?? { searchString: '' }, request.query),
+    async (request) => usersInTenant(usersDb, request.tenant.uuid, request.body ?? { searchString: '' }, request.query),
   );
 
   app.post(
@@ -131,11 +130,7 @@ export const userDomainRoutes: FastifyPluginAsyncZod<UserDomainRoutesOptions> = 
       },
     },
     async (request) =>
-      usersAcrossTenants(
-        usersDb,
-        request.body ?? { active: true, inactive: false, searchString: '' },
-        request.query,
-      ),
+      usersAcrossTenants(usersDb, request.body ?? { active: true, inactive: false, searchString: '' }, request.query),
   );
 
   app.get(

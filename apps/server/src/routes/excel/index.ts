@@ -128,7 +128,14 @@ export const excelRoutes: FastifyPluginAsyncZod<ExcelRoutesOptions> = async (app
       },
     },
     async (request, reply) => {
-      return sendFile(reply, await exportDomainEntities(tenantDatabase(database, request.tenant.uuid), actorInTenantOf(request), request.body));
+      return sendFile(
+        reply,
+        await exportDomainEntities(
+          tenantDatabase(database, request.tenant.uuid),
+          actorInTenantOf(request),
+          request.body,
+        ),
+      );
     },
   );
 
@@ -143,7 +150,10 @@ export const excelRoutes: FastifyPluginAsyncZod<ExcelRoutesOptions> = async (app
       },
     },
     async (request, reply) => {
-      return sendFile(reply, await exportMasterdata(tenantDatabase(database, request.tenant.uuid), actorInTenantOf(request), request.body));
+      return sendFile(
+        reply,
+        await exportMasterdata(tenantDatabase(database, request.tenant.uuid), actorInTenantOf(request), request.body),
+      );
     },
   );
 };
