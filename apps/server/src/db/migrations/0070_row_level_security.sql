@@ -93,3 +93,13 @@ ALTER TABLE entity_latest
 -- Consumption points of a unit in name order (the fleet page's lateral lookup), typed.
 CREATE INDEX entity_latest_unit_uuid_idx ON entity_latest (tenant, unit_uuid, name)
   WHERE type = 'consumptionpoint';
+
+-- A save must not take over a uuid that another area holds (an INSERT ... ON CONFLICT DO NOTHING
+-- into entity would otherwise leave the other area's row and hang this area's segments on it). The
+-- app role cannot see other areas, so this one question is answered by the owner: which of these
+-- uuids exist outside `area`. It reveals existence only, never content.
+CREATE OR REPLACE FUNCTION rw_entities_elsewhere(area uuid, uuids uuid[]) RETURNS SETOF uuid
+  LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public
+  AS $$ SELECT e.uuid FROM public.entity e WHERE e.uuid = ANY(uuids) AND e.tenant <> area $$;
+REVOKE ALL ON FUNCTION rw_entities_elsewhere(uuid, uuid[]) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION rw_entities_elsewhere(uuid, uuid[]) TO railwatt_app;

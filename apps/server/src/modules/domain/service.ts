@@ -5,7 +5,9 @@ import {
   MESSAGES,
   STATUS_ACTIONS,
   isInfrastructureAreaKind,
+  referencesOf,
   toEntityKind,
+  unknownReferenceMessage,
   type DomainQuery,
   type EntityKind,
   type EntityRef,
@@ -27,6 +29,7 @@ import {
   findHolders,
   insertEntities,
   insertSegments,
+  kindsOf,
   latestSegments,
   likeSegments,
   listSegments,
@@ -357,6 +360,49 @@ async function checkUniqueness(
   return errors;
 }
 
+/**
+ * Every uuid reference of the batch (contracts ENTITY_REFERENCES) must name an entity of an
+ * expected kind in this area, stored or saved in the same batch; else a 400 naming the field
+ * (issue 6 §2: a uuid from another area must not be stored). One statement for the whole batch.
+ */
+async function checkReferences(
+  ex: Executor,
+  tenant: string,
+  planned: readonly PlannedRecord[],
+): Promise<RecordError[]> {
+  const wanted: { p: PlannedRecord; field: string; targets: readonly EntityKind[]; uuid: string }[] = [];
+  for (const p of planned) {
+    for (const { field, targets } of referencesOf(p.record.kind)) {
+      const value = p.record.attributes[field];
+      const values = Array.isArray(value) ? value : value === null || value === undefined ? [] : [value];
+      for (const uuid of values) wanted.push({ p, field, targets, uuid: String(uuid).toLowerCase() });
+    }
+  }
+  if (wanted.length === 0) return [];
+  const inBatch = new Map<string, string>(planned.map((p) => [p.uuid.toLowerCase(), p.record.kind]));
+  const stored = await kindsOf(
+    ex,
+    tenant,
+    [...new Set(wanted.map((w) => w.uuid))].filter((u) => !inBatch.has(u)),
+  );
+  const errors: RecordError[] = [];
+  const reported = new Set<string>();
+  for (const w of wanted) {
+    const kind = inBatch.get(w.uuid) ?? stored.get(w.uuid);
+    const key = `${w.p.record.index}:${w.field}`;
+    if ((kind && (w.targets as readonly string[]).includes(kind)) || reported.has(key)) continue;
+    reported.add(key);
+    errors.push({
+      index: w.p.record.index,
+      uuid: w.p.uuid,
+      field: w.field,
+      code: 'invalid_input',
+      message: unknownReferenceMessage(w.targets),
+    });
+  }
+  return errors;
+}
+
 interface PlannedRecord {
   record: ValidRecord;
   uuid: string;
@@ -513,6 +559,9 @@ export async function saveEntities(
     planned.push({ record, uuid, range, created: !existing });
   }
   if (structural.length) fail(structural);
+
+  const references = await checkReferences(tx, tenant, planned);
+  if (references.length) fail(references);
 
   const unique = await checkUniqueness(tx, tenant, planned);
   if (unique.length) fail(unique);
