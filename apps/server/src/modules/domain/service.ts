@@ -20,6 +20,7 @@ import {
   type VersionedEntity,
 } from '@railwatt/contracts';
 import { sql, type SQL } from 'drizzle-orm';
+import { mapDatabaseError } from '../../db/constraints.js';
 import { ApiError } from '../../errors.js';
 import { checkAreas, type PlannedArea } from '../infrastructure/checks.js';
 import { exchangeAdminsOf, organisationsOfUser } from '../organisation/repository.js';
@@ -410,29 +411,6 @@ interface PlannedRecord {
   created: boolean;
 }
 
-/** Maps the database's own guards (EXCLUDE constraints) to catalogue codes, for concurrent writers. */
-function mapConstraint(error: unknown): ApiError | undefined {
-  let current: unknown = error;
-  for (let i = 0; i < 5 && current instanceof Error; i++) {
-    const e = current as Error & { code?: string; constraint?: string };
-    if (e.code === '23P01') {
-      switch (e.constraint) {
-        case 'entity_segment_unique_name':
-          return ApiError.badRequest('uniquename', MESSAGES.nameNotUnique);
-        case 'entity_segment_unique_orgid':
-          return ApiError.badRequest('uniqueorgid');
-        case 'entity_segment_unique_evn':
-        case 'entity_segment_unique_cpid':
-          return ApiError.badRequest('uniqueproperties');
-        default:
-          return ApiError.badRequest('invalid_input', 'Segments of one entity must not overlap');
-      }
-    }
-    current = e.cause;
-  }
-  return undefined;
-}
-
 /** Fleet rules that depend on who saves (product.md §6). */
 async function checkFleetPolicy(
   ex: Executor,
@@ -603,7 +581,7 @@ export async function saveEntities(
     await supersede(tx, tenant, toSupersede);
     await insertSegments(tx, tenant, actor.username, toInsert);
   } catch (error) {
-    throw mapConstraint(error) ?? error;
+    throw mapDatabaseError(error) ?? error;
   }
   return planned.map((p) => ({ index: p.record.index, uuid: p.uuid, kind: p.record.kind, created: p.created }));
 }
@@ -699,7 +677,7 @@ export async function changeStatus(
       });
       items.push(item);
     } catch (error) {
-      const apiError = error instanceof ApiError ? error : mapConstraint(error);
+      const apiError = error instanceof ApiError ? error : mapDatabaseError(error);
       if (!apiError) throw error;
       items.push({ ...base, name: uuid, status: 'UNKNOWN', error: apiError.message });
     }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { buildCpid, ENTITY_KINDS, KIND_ATTRIBUTE_SCHEMAS, MESSAGES, type EntityKind } from '@railwatt/contracts';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { constraintErrorOf } from '../../db/constraints.js';
 import { ApiError } from '../../errors.js';
 import {
   readTableWorkbook,
@@ -218,22 +219,12 @@ async function logAll(
   );
 }
 
-/** Constraint violations that slipped past validation (a concurrent writer) become a failure. */
+/**
+ * Constraint violations that slipped past validation (a concurrent writer) become a failure, with
+ * the message of the one constraint table (db/constraints.ts).
+ */
 function storeFailureMessage(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    const code = (current as Error & { code?: unknown }).code;
-    const constraint = String((current as Error & { constraint?: unknown }).constraint ?? '');
-    if (code === '23P01' || code === '23505') {
-      if (constraint.includes('name')) return MESSAGES.nameNotUnique;
-      if (constraint.includes('evn')) return 'Property must be unique: evn';
-      if (constraint.includes('orgid')) return 'Organisation id must be unique';
-      if (constraint.includes('cpid')) return 'Property must be unique: cpid';
-      return 'Something is wrong with uploaded data. The validity ranges of an entity overlap';
-    }
-    current = (current as Error).cause;
-  }
-  return undefined;
+  return constraintErrorOf(error)?.message;
 }
 
 // -------------------------------------------------------------------------------------------------
