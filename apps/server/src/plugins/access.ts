@@ -35,7 +35,7 @@ export interface RequestContext {
   db: TxExecutor;
   /** Set on tenant routes only. */
   tenant: TenantContext;
-  actor: { username: string; roles: Role[] };
+  actor: { username: string; roles: Role[]; areaKind?: AreaKind };
   log: FastifyBaseLogger;
 }
 
@@ -55,14 +55,20 @@ declare module 'fastify' {
   }
 }
 
-/** Who acts on this request: the signed-in user and the roles held in the tenant (set by the hook below). */
-export const actorOf = (request: FastifyRequest): { username: string; roles: Role[] } => ({
+/**
+ * Who acts on this request: the signed-in user, the roles held in the tenant and the tenant's kind
+ * (the exchange area has its own administration writers), set by the hook below.
+ */
+export const actorOf = (request: FastifyRequest): { username: string; roles: Role[]; areaKind?: AreaKind } => ({
   username: request.auth.username,
   roles: request.roles,
+  ...(request.tenant ? { areaKind: request.tenant.kind } : {}),
 });
 
 /** The same, with the area the request acts in (tenant routes only). */
-export const actorInTenantOf = (request: FastifyRequest): { username: string; roles: Role[]; tenant: string } => ({
+export const actorInTenantOf = (
+  request: FastifyRequest,
+): { username: string; roles: Role[]; areaKind?: AreaKind; tenant: string } => ({
   ...actorOf(request),
   tenant: request.tenant.uuid,
 });

@@ -24,7 +24,15 @@ import { mapDatabaseError } from '../../db/constraints.js';
 import { ApiError } from '../../errors.js';
 import { checkAreas, type PlannedArea } from '../infrastructure/checks.js';
 import { exchangeAdminsOf, organisationsOfUser } from '../organisation/repository.js';
-import { mayApprove, mayWriteKind, writesOnlyOwnFleet, type Actor } from './policy.js';
+import {
+  approvalRefusal,
+  hasGuardedApproval,
+  mayApprove,
+  mayChangeExchangeAdmin,
+  mayWriteKind,
+  writesOnlyOwnFleet,
+  type Actor,
+} from './policy.js';
 import {
   allSegments,
   findHolders,
@@ -421,11 +429,6 @@ async function checkFleetPolicy(
 ): Promise<void> {
   const units = planned.filter((p) => p.record.kind === 'tractionunit');
   const points = planned.filter((p) => p.record.kind === 'consumptionpoint');
-  for (const p of planned) {
-    if (p.record.state === 'APPROVED_FOR_BILLING' && !mayApprove(actor, p.record.kind)) {
-      throw ApiError.forbidden('Only the erex-administrator approves traction unit types');
-    }
-  }
   if (units.length === 0 && points.length === 0) return;
   const own = await organisationsOfUser(ex, tenant, actor.username);
   const ownUuids = new Set(own.map((o) => o.uuid));
@@ -465,13 +468,69 @@ async function checkFleetPolicy(
   const batchOrgs = new Map(
     planned.filter((p) => p.record.kind === 'organisation').map((p) => [p.uuid, p.record.attributes]),
   );
+  // Both the stored and the new exchange admin of an owner count: changing the owner's exchange
+  // admin in the same batch (or workbook) must not open the door (issue 6 §4).
   for (const ownerUuid of ownerUuids) {
-    const attributes = batchOrgs.get(ownerUuid) ?? owners.find((o) => o.entityUuid === ownerUuid)?.attributes;
-    const admin = attributes?.exchangeAdminRef;
-    if (typeof admin === 'string' && !myAdmins.has(admin) && !myAdmins.has(ownerUuid)) {
-      throw ApiError.forbidden(MESSAGES.notAllowedOtherExchangeAdmin);
+    const admins = [
+      batchOrgs.get(ownerUuid)?.exchangeAdminRef,
+      owners.find((o) => o.entityUuid === ownerUuid)?.attributes.exchangeAdminRef,
+    ];
+    for (const admin of admins) {
+      if (typeof admin === 'string' && !myAdmins.has(admin) && !myAdmins.has(ownerUuid)) {
+        throw ApiError.forbidden(MESSAGES.notAllowedOtherExchangeAdmin);
+      }
     }
   }
+}
+
+const APPROVED = 'APPROVED_FOR_BILLING';
+
+/**
+ * Approval for billing on save (traction unit types and traction units, policy.ts APPROVERS).
+ * - A record without a state keeps a stored approval, whoever saves: a re-save never drops it.
+ * - Someone who may not approve: sending APPROVED for an entity that is not approved is a 403;
+ *   sending another state for an approved one is a 400 on `state` that says who may. We refuse
+ *   rather than silently keep the approval, so the caller learns that the change did not happen;
+ *   the forms send the state they read, so an ordinary re-save of an approved entity passes.
+ */
+function applyApprovalRules(
+  actor: Actor,
+  p: PlannedRecord,
+  segments: readonly SegmentRow[] | undefined,
+  trusted: boolean,
+): { planned: PlannedRecord } | { error: RecordError } {
+  const kind = p.record.kind;
+  if (!hasGuardedApproval(kind)) return { planned: p };
+  const inRange = (segments ?? []).filter((s) => overlaps(s, p.range));
+  const approved = inRange.some((s) => s.state === APPROVED);
+  const state = p.record.state ?? (approved ? APPROVED : undefined);
+  const planned = state === p.record.state ? p : { ...p, record: { ...p.record, state } };
+  if (trusted || mayApprove(actor, kind)) return { planned };
+  if (state === APPROVED && !approved) throw ApiError.forbidden(approvalRefusal(kind));
+  if (approved && state !== APPROVED) {
+    return {
+      error: {
+        index: p.record.index,
+        uuid: p.uuid,
+        field: 'state',
+        code: 'invalid_input',
+        message: approvalRefusal(kind),
+      },
+    };
+  }
+  return { planned };
+}
+
+/**
+ * Only the erex-administrator changes which exchange admin an organisation is connected to
+ * (issue 6 §4): otherwise a writer could first move an owner to its own exchange admin and then
+ * change units "connected to another exchange admin". A new organisation may name one.
+ */
+function checkExchangeAdminChange(actor: Actor, p: PlannedRecord, segments: readonly SegmentRow[] | undefined): void {
+  if (p.record.kind !== 'organisation' || !segments?.length || mayChangeExchangeAdmin(actor)) return;
+  const next = p.record.attributes.exchangeAdminRef ?? null;
+  const changed = segments.some((s) => (s.attributes.exchangeAdminRef ?? null) !== next);
+  if (changed) throw ApiError.forbidden('Only the erex-administrator changes the exchange admin of an organisation');
 }
 
 export interface SaveOptions {
@@ -537,6 +596,16 @@ export async function saveEntities(
     planned.push({ record, uuid, range, created: !existing });
   }
   if (structural.length) fail(structural);
+  if (!options.trusted) {
+    for (const p of planned) checkExchangeAdminChange(actor, p, stored.get(p.uuid)?.segments);
+  }
+  const approvalErrors: RecordError[] = [];
+  for (const [i, p] of planned.entries()) {
+    const kept = applyApprovalRules(actor, p, stored.get(p.uuid)?.segments, options.trusted === true);
+    if ('error' in kept) approvalErrors.push(kept.error);
+    else planned[i] = kept.planned;
+  }
+  if (approvalErrors.length) fail(approvalErrors);
 
   const references = await checkReferences(tx, tenant, planned);
   if (references.length) fail(references);
@@ -634,8 +703,10 @@ export async function changeStatus(
         }
         const name = latestOf(stored.segments)!.name;
         const current = latestOf(stored.segments, request.timeRange)!.state;
-        if (request.action === 'approve' && !mayApprove(actor, kind)) {
-          return { ...base, name, status: current, error: 'Only the erex-administrator approves traction unit types' };
+        // Approving, and changing an approved entity in any way, belong to the approvers (policy.ts).
+        const approvedInRange = stored.segments.some((s) => s.state === APPROVED && overlaps(s, request.timeRange));
+        if ((request.action === 'approve' || approvedInRange) && !mayApprove(actor, kind)) {
+          return { ...base, name, status: current, error: approvalRefusal(kind) };
         }
         if (kind === 'tractionunit' || kind === 'consumptionpoint') {
           const record: ValidRecord = {

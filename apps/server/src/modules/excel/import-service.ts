@@ -12,7 +12,7 @@ import {
 } from '../../formats/xlsx/table-workbook.js';
 import { ZipGuardError } from '../../formats/zip-guard.js';
 import { MESSAGE_TYPES, recordFile, type MessageStatus } from '../datalog/datalog-service.js';
-import { mayApprove, mayWriteKind, writesOnlyOwnFleet, type Actor } from '../domain/policy.js';
+import { approvalRefusal, mayApprove, mayWriteKind, writesOnlyOwnFleet, type Actor } from '../domain/policy.js';
 import { findHolders, loadCurrent, uuidsElsewhere, type SegmentRow as StoredSegment } from '../domain/repository.js';
 import { overlaps, stableJson } from '../domain/segments.js';
 import { saveEntities } from '../domain/service.js';
@@ -357,7 +357,7 @@ async function validate(ex: Executor, ctx: ImportContext, states: readonly FileS
       values.cpid = buildCpid(cp);
     }
     if (row.state === 'APPROVED_FOR_BILLING' && !mayApprove(ctx.actor, row.kind)) {
-      fail(row, headerOf('state'), 'Not authorized: only the erex-administrator approves traction unit types');
+      fail(row, headerOf('state'), `Not authorized: ${approvalRefusal(row.kind)}`);
       continue;
     }
     if (ownOrganisations && row.kind === 'tractionunit' && !ownOrganisations.has(String(values.owner))) {

@@ -113,7 +113,6 @@ describe('domain calls', () => {
       'audit-settlement-area-responsible',
       'audit-erex-settlement-operator',
       'consumer',
-      'erex-settlement-operator',
     ]) {
       const save = await call(username, {
         method: 'POST',

@@ -95,7 +95,8 @@ describe('/api/excel', () => {
 
     it('refuses sheets of kinds the role may not write', async () => {
       const bytes = await fixtureWorkbook([{ name: 'Organisation', rows: ORGANISATION_ROWS }]);
-      const res = await upload([{ fileName: 'orgs.xlsx', bytes }], 'erex-settlement-operator');
+      // cp-admin may import fleet sheets but not organisations (Administration writers only).
+      const res = await upload([{ fileName: 'orgs.xlsx', bytes }], 'cp-admin');
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({
         success: false,
