@@ -109,11 +109,7 @@ describe('domain calls', () => {
       const units = await call(username, { method: 'GET', url: '/api/domain/tractionunit/all' });
       expect(units.statusCode).toBe(403);
     }
-    for (const username of [
-      'audit-settlement-area-responsible',
-      'audit-erex-settlement-operator',
-      'consumer',
-    ]) {
+    for (const username of ['audit-settlement-area-responsible', 'audit-erex-settlement-operator', 'consumer']) {
       const save = await call(username, {
         method: 'POST',
         url: '/api/domain/save',
