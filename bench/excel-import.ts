@@ -82,7 +82,7 @@ export async function benchExcelImport(): Promise<void> {
     );
 
     // Physical floor: the same number of units straight into the tables with one unnest INSERT each.
-    const [org] = await t.database.query<{ entity_uuid: string }>(
+    const [org] = await t.allAreas.query<{ entity_uuid: string }>(
       `SELECT entity_uuid FROM entity_segment WHERE tenant = $1 AND type = 'organisation' LIMIT 1`,
       [tenant],
     );
@@ -96,6 +96,8 @@ export async function benchExcelImport(): Promise<void> {
     try {
       const started = performance.now();
       await client.query('BEGIN');
+      // As the app writes: railwatt_app under row-level security, the transaction naming the area.
+      await client.query(`SELECT set_config('railwatt.tenant', $1, true)`, [tenant]);
       await client.query(
         `INSERT INTO entity (uuid, tenant, type, created_by)
          SELECT u, $2::uuid, 'tractionunit', 'bench' FROM unnest($1::uuid[]) AS x(u)`,

@@ -28,6 +28,8 @@ async function main(): Promise<void> {
   const seeded = config.seedDemo ? await seedDemo(database) : [];
   // Uploads a previous process was reading when it stopped show as failed, not as running for ever.
   const interrupted = await failInterruptedFiles(allAreasExecutor(database, 'start-up: fail interrupted uploads'));
+  // From here on the server is railwatt_app: row-level security holds (ARCHITECTURE.md).
+  await database.useAppRole();
 
   // A person at a terminal gets readable lines; pipes, files and log collectors get JSON.
   const logger = process.stdout.isTTY

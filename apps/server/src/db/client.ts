@@ -29,8 +29,16 @@ export interface Database {
    * the process exits (see fatalDatabaseHandler).
    */
   fatalError?: unknown;
+  /**
+   * Switches every later statement to the railwatt_app role (migration 0070): not a superuser, not
+   * the owner, so row-level security holds. Call it after migrate and seed, before serving.
+   */
+  useAppRole(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** The role the server works as once migrations and seed are done (ARCHITECTURE.md "Row-level security"). */
+export const APP_ROLE = 'railwatt_app';
 
 export interface DatabaseOptions {
   /** postgres://... ; when unset, PGlite runs in-process. */
@@ -122,20 +130,38 @@ pg.types.setTypeParser(20, (v) => Number(v));
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: 10 });
-    // An idle client that the server drops (restart, DROP DATABASE ... WITH (FORCE)) emits 'error' on the
-    // pool; unhandled, that would crash the process. The next query simply gets a new connection.
-    pool.on('error', () => undefined);
-    return {
-      kind: 'postgres',
-      db: drizzlePg(pool),
-      pool,
-      exec: async (script) => {
-        await pool.query(script);
-      },
-      query: async <T>(text: string, params?: unknown[]) => (await pool.query(text, params)).rows as T[],
-      close: () => pool.end(),
+    const newPool = (role?: string) => {
+      // `-c role=...` makes every connection of the pool start as that role: no connection can
+      // escape it, unlike a SET ROLE on connect that a RESET ROLE would undo.
+      const pool = new pg.Pool({
+        connectionString: options.url,
+        max: 10,
+        ...(role ? { options: `-c role=${role}` } : {}),
+      });
+      // An idle client that the server drops (restart, DROP DATABASE ... WITH (FORCE)) emits 'error' on the
+      // pool; unhandled, that would crash the process. The next query simply gets a new connection.
+      pool.on('error', () => undefined);
+      return pool;
     };
+    const ownerPool = newPool();
+    const database: Database = {
+      kind: 'postgres',
+      db: drizzlePg(ownerPool),
+      pool: ownerPool,
+      exec: async (script) => {
+        await database.pool!.query(script);
+      },
+      query: async <T>(text: string, params?: unknown[]) => (await database.pool!.query(text, params)).rows as T[],
+      useAppRole: async () => {
+        const owner = database.pool!;
+        const pool = newPool(APP_ROLE);
+        database.pool = pool;
+        database.db = drizzlePg(pool);
+        await owner.end();
+      },
+      close: () => database.pool!.end(),
+    };
+    return database;
   }
   const dataDir = options.dataDir && options.dataDir !== 'memory://' ? options.dataDir : undefined;
   if (dataDir) mkdirSync(dataDir, { recursive: true });
@@ -156,6 +182,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await pglite.exec(script);
     },
     query: async <T>(text: string, params?: unknown[]) => (await pglite.query<T>(text, params)).rows,
+    // One session: SET ROLE holds for every later statement (and RESET ROLE is never issued).
+    useAppRole: async () => {
+      await pglite.exec(`SET ROLE ${APP_ROLE}`);
+    },
     close: () => {
       closing = true;
       return pglite.close();

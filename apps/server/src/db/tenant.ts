@@ -1,21 +1,76 @@
-import type { Database } from './client.js';
+import { sql, type SQL } from 'drizzle-orm';
+import type { Database, Db } from './client.js';
 import type { TxExecutor } from '../modules/domain/sql.js';
 
+type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0];
+
 /**
- * The executor a request (or a job) in one area works through. Every statement it runs sees only
- * that area's rows: row-level security reads the area the transaction sets (see the migration that
- * enables it). Services never use `database.db` on a request path; they get this from the context.
+ * An executor whose every statement runs in a transaction that first sets `setting` (transaction-
+ * local, so it ends with the transaction and never leaks to the next user of a pooled connection).
+ * `execute` opens a short transaction of its own; `transaction` opens one that the callback's
+ * statements (and its nested savepoints) share.
  */
-export function tenantExecutor(database: Database, _tenant: string): TxExecutor {
-  // Row-level security binding lands here (issue 6 §2); until then the plain handle.
-  return database.db;
+function boundExecutor(database: Database, setting: SQL): TxExecutor {
+  const begin = async <T>(work: (tx: Transaction) => Promise<T>): Promise<T> =>
+    database.db.transaction(async (tx) => {
+      await tx.execute(setting);
+      return work(tx);
+    });
+  return {
+    execute: ((query: SQL) => begin((tx) => tx.execute(query))) as Db['execute'],
+    transaction: ((work: (tx: Transaction) => Promise<unknown>) => begin(work)) as Db['transaction'],
+  };
 }
 
 /**
- * The executor for the few operations that deliberately span every area (start-up maintenance such
- * as failing interrupted uploads). Named, with a reason, so each such use is visible in review and
- * can get its own database role when row-level security applies.
+ * The executor a request (or a job) in one area works through. Every statement it runs sees only
+ * that area's rows: the row-level security policies of migration 0070 compare each row's tenant
+ * with the area this transaction sets. Services never use `database.db` on a request path; they
+ * get this from the context (request.ctx.db).
  */
-export function allAreasExecutor(database: Database, _reason: string): TxExecutor {
-  return database.db;
+export function tenantExecutor(database: Database, tenant: string): TxExecutor {
+  return boundExecutor(database, sql`SELECT set_config('railwatt.tenant', ${tenant}, true)`);
+}
+
+/**
+ * The explicit way across areas (ARCHITECTURE.md "Row-level security"): user management of the
+ * erex-administrator, which spans every area, and maintenance that is not a request in one area.
+ * Every use is a decision (callers may name their reason); grep for allAreasExecutor to review them.
+ */
+export function allAreasExecutor(database: Database, _reason?: string): TxExecutor {
+  return boundExecutor(database, sql`SELECT set_config('railwatt.all_areas', 'on', true)`);
+}
+
+/**
+ * The Database seen by one area: `db` is tenantExecutor's, `query` runs each statement in a
+ * transaction that sets the area. For services written against Database (the Excel import and
+ * export, the data log) whose statements must all fall under row-level security; only `execute`
+ * and `transaction` of `db` exist (the query builder is not used on request paths).
+ */
+export function tenantDatabase(database: Database, tenant: string): Database {
+  return boundDatabase(database, tenantExecutor(database, tenant));
+}
+
+/** The same view across areas (allAreasExecutor): tests that inspect tables, maintenance. */
+export function allAreasDatabase(database: Database): Database {
+  return boundDatabase(database, allAreasExecutor(database));
+}
+
+function boundDatabase(database: Database, ex: TxExecutor): Database {
+  return {
+    ...database,
+    db: ex as Db,
+    query: async <T>(text: string, params: unknown[] = []) => (await ex.execute(withParams(text, params))).rows as T[],
+    exec: () => Promise.reject(new Error('exec is for migrations and fixtures, not for an area')),
+  };
+}
+
+/** A `$1 ... $n` statement as Drizzle SQL, so a raw query runs through an executor. */
+function withParams(text: string, params: readonly unknown[]): SQL {
+  const parts = text.split(/\$(\d+)/);
+  const chunks: SQL[] = [];
+  parts.forEach((part, i) => {
+    chunks.push(i % 2 === 0 ? sql.raw(part) : sql`${sql.param(params[Number(part) - 1])}`);
+  });
+  return sql.join(chunks, sql``);
 }

@@ -2,7 +2,7 @@ import { TENANT_HEADER, holdsFunctionIn, rolesInArea, type AreaKind, type Role }
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Database } from '../db/client.js';
-import { tenantExecutor } from '../db/tenant.js';
+import { allAreasExecutor, tenantExecutor } from '../db/tenant.js';
 import { ApiError } from '../errors.js';
 import type { TxExecutor } from '../modules/domain/sql.js';
 import { findRequestAccess } from '../modules/user/repository.js';
@@ -28,11 +28,14 @@ export interface TenantContext {
  * the area, who acts, and the logger. Built once by the access hook below.
  */
 export interface RequestContext {
-  /** Tenant routes: bound to the area (row-level security). Routes without a tenant: the plain handle. */
+  /**
+   * Tenant routes: bound to the area (row-level security). Routes without a tenant (user
+   * management across areas): the explicit all-areas executor.
+   */
   db: TxExecutor;
   /** Set on tenant routes only. */
   tenant: TenantContext;
-  actor: { username: string; roles: Role[] };
+  actor: { username: string; roles: Role[]; areaKind?: AreaKind };
   log: FastifyBaseLogger;
 }
 
@@ -52,14 +55,20 @@ declare module 'fastify' {
   }
 }
 
-/** Who acts on this request: the signed-in user and the roles held in the tenant (set by the hook below). */
-export const actorOf = (request: FastifyRequest): { username: string; roles: Role[] } => ({
+/**
+ * Who acts on this request: the signed-in user, the roles held in the tenant and the tenant's kind
+ * (the exchange area has its own administration writers), set by the hook below.
+ */
+export const actorOf = (request: FastifyRequest): { username: string; roles: Role[]; areaKind?: AreaKind } => ({
   username: request.auth.username,
   roles: request.roles,
+  ...(request.tenant ? { areaKind: request.tenant.kind } : {}),
 });
 
 /** The same, with the area the request acts in (tenant routes only). */
-export const actorInTenantOf = (request: FastifyRequest): { username: string; roles: Role[]; tenant: string } => ({
+export const actorInTenantOf = (
+  request: FastifyRequest,
+): { username: string; roles: Role[]; areaKind?: AreaKind; tenant: string } => ({
   ...actorOf(request),
   tenant: request.tenant.uuid,
 });
@@ -158,7 +167,7 @@ export const accessPlugin = fp<AccessPluginOptions>(
         throw ApiError.forbidden();
       }
       request.ctx = {
-        db: needsTenant ? tenantExecutor(database, request.tenant.uuid) : database.db,
+        db: needsTenant ? tenantExecutor(database, request.tenant.uuid) : allAreasExecutor(database),
         tenant: request.tenant,
         actor: actorOf(request),
         log: request.log,

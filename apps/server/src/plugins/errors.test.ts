@@ -61,7 +61,8 @@ function registerFixtures(root: FastifyInstance, database: () => TestApp['databa
 describe('error envelope', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ beforeReady: (app) => registerFixtures(app, () => t.database) });
+    // The overlap fixture creates a table: DDL is the owner's, not railwatt_app's.
+    t = await createTestApp({ asOwner: true, beforeReady: (app) => registerFixtures(app, () => t.database) });
   });
   afterAll(() => t.close());
 
@@ -170,5 +171,42 @@ describe('mapPgError', () => {
   it('leaves other errors alone', () => {
     expect(mapPgError(pgError('42P01'))).toBeUndefined();
     expect(mapPgError(new Error('plain'))).toBeUndefined();
+  });
+});
+
+describe('the constraint table (db/constraints.ts)', () => {
+  const pgError = (code: string, constraint?: string) => Object.assign(new Error('db'), { code, constraint });
+
+  it('answers each named constraint of the schema with its code and field', () => {
+    expect(mapPgError(pgError('23P01', 'entity_segment_unique_evn'))).toMatchObject({
+      status: 400,
+      code: 'uniqueproperties',
+      errors: [{ field: 'evn', code: 'uniqueproperties' }],
+    });
+    expect(mapPgError(pgError('23P01', 'entity_segment_unique_name'))).toMatchObject({
+      code: 'uniquename',
+      errors: [{ field: 'name' }],
+    });
+    expect(mapPgError(pgError('23P01', 'entity_segment_unique_orgid'))?.code).toBe('uniqueorgid');
+    expect(mapPgError(pgError('23505', 'app_user_username_uniqueproperties'))?.code).toBe('uniqueproperties');
+    expect(mapPgError(pgError('23514', 'organisation_credential_kind_check'))?.code).toBe('invalid_input');
+  });
+
+  it('refuses a row that row-level security rejects with 403, never 500', () => {
+    expect(mapPgError(pgError('42501'))?.status).toBe(403);
+  });
+
+  it('names only constraints that exist in the migrations', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const dir = new URL('../db/migrations/', import.meta.url);
+    const schema = readdirSync(dir)
+      .map((f) => readFileSync(new URL(f, dir), 'utf8'))
+      .join('\n');
+    const { CONSTRAINT_ERRORS } = await import('../db/constraints.js');
+    // Implicit names the database gives (primary keys, column checks) are not spelled in the SQL.
+    const implicit = new Set(['entity_pkey', 'organisation_credential_kind_check']);
+    for (const name of Object.keys(CONSTRAINT_ERRORS).filter((n) => !implicit.has(n))) {
+      expect({ name, declared: schema.includes(name) }).toEqual({ name, declared: true });
+    }
   });
 });

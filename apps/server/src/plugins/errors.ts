@@ -4,6 +4,7 @@ import { ERROR_CODES } from '@railwatt/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { mapDatabaseError } from '../db/constraints.js';
 import { ApiError } from '../errors.js';
 
 /** Builds the one error envelope of calls.md §8. */
@@ -27,50 +28,12 @@ export function sendNotFound(request: FastifyRequest, reply: FastifyReply): Fast
   return reply.code(404).type('application/json').send(envelope(request, 404));
 }
 
-interface PgErrorLike {
-  code: string;
-  constraint?: string;
-}
-
-/** The PostgreSQL error behind a driver error (Drizzle wraps the driver's error as `cause`). */
-function findPgError(error: unknown): PgErrorLike | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    const candidate = current as Error & Partial<PgErrorLike>;
-    if (typeof candidate.code === 'string' && /^[0-9A-Z]{5}$/.test(candidate.code)) {
-      return { code: candidate.code, constraint: candidate.constraint };
-    }
-    current = candidate.cause;
-  }
-  return undefined;
-}
-
 /**
- * Database constraint violations become 400s with catalogue codes, so services need not pre-check
- * what a constraint already guarantees. Name constraints to choose the code:
- * - EXCLUDE constraints (23P01) named `*_nooverlap` -> 'nooverlap'; any other exclusion -> 'invalid_input'.
- * - UNIQUE constraints (23505) named `*_uniquename` -> 'uniquename', `*_uniqueorgid` -> 'uniqueorgid',
- *   any other -> 'uniqueproperties'.
- * - Data exceptions (class 22: a bad uuid or date, a value out of range, a NUL in text, a range whose
- *   bounds are reversed) and program limits (class 54: stack depth, too many columns or arguments)
- *   are caused by what the request sent -> 'invalid_input', never a 500.
+ * Database errors that are the client's doing become 400s (403 for a row-level security refusal),
+ * chosen by the one constraint table in db/constraints.ts, so services need not pre-check what a
+ * constraint already guarantees.
  */
-export function mapPgError(error: unknown): ApiError | undefined {
-  const pgError = findPgError(error);
-  if (!pgError) return undefined;
-  const constraint = pgError.constraint ?? '';
-  switch (pgError.code) {
-    case '23P01':
-      return ApiError.badRequest(constraint.endsWith('_nooverlap') ? 'nooverlap' : 'invalid_input');
-    case '23505':
-      if (constraint.endsWith('_uniquename')) return ApiError.badRequest('uniquename');
-      if (constraint.endsWith('_uniqueorgid')) return ApiError.badRequest('uniqueorgid');
-      return ApiError.badRequest('uniqueproperties');
-    default:
-      if (pgError.code.startsWith('22') || pgError.code.startsWith('54')) return ApiError.badRequest('invalid_input');
-      return undefined;
-  }
-}
+export const mapPgError = mapDatabaseError;
 
 function zodFieldErrors(
   validation: { instancePath: string; message?: string }[],

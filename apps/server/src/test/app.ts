@@ -3,6 +3,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { buildApp } from '../app.js';
 import { testConfig, type AppConfig } from '../config.js';
 import type { Database } from '../db/client.js';
+import { allAreasDatabase } from '../db/tenant.js';
 import type { MintOptions } from '../identity/provider.js';
 import { areaUuid } from '../seed/areas.js';
 import { openTestDatabase } from './database.js';
@@ -10,6 +11,11 @@ import { openTestDatabase } from './database.js';
 export interface TestApp {
   app: FastifyInstance;
   database: Database;
+  /**
+   * The database across areas (allAreasDatabase): for a test that inspects stored rows, since the
+   * app's role sees area data only inside a transaction that names the area.
+   */
+  allAreas: Database;
   /** A bearer access token for a seeded user, minted exactly as the embedded provider issues it. */
   tokenFor(username: string, options?: MintOptions): Promise<string>;
   /** Headers for a call as `username` in the area of `kind`: authorization + current-tenant-id. */
@@ -26,12 +32,18 @@ export interface TestAppOptions {
   seeders?: readonly string[];
   /** Runs before app.ready(): register test-only routes here. */
   beforeReady?: (app: FastifyInstance) => void | Promise<void>;
+  /**
+   * Keep the owning (superuser) role instead of switching to railwatt_app as the server does: for
+   * the rare test that needs DDL or reads the tables past row-level security. Default false.
+   */
+  asOwner?: boolean;
 }
 
 /** The whole app on a fresh test database (PGlite, or TEST_DATABASE_URL) with areas and demo users. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = await openTestDatabase({ seeders: options.seeders ?? ['areas', 'users'] });
   try {
+    if (!options.asOwner) await database.useAppRole();
     const app = await buildApp({ config: testConfig(options.config), database, logger: false });
     await options.beforeReady?.(app);
     await app.ready();
@@ -46,6 +58,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     return {
       app,
       database,
+      allAreas: allAreasDatabase(database),
       tokenFor,
       headersFor,
       async callAs(username, options, kind = 'norway') {

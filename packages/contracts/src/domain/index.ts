@@ -7,3 +7,4 @@ export * from './infrastructure.js';
 export * from './fleet.js';
 export * from './kind-schemas.js';
 export * from './user.js';
+export * from './references.js';

@@ -1,9 +1,30 @@
-import { rolesExcept, type EntityKind, type Role } from '@railwatt/contracts';
+import {
+  ADMINISTRATION_WRITERS,
+  ADMINISTRATOR_ONLY,
+  AREA_WIDE_ROLES,
+  DOMAIN_READERS,
+  EXCHANGE_AREA_ADMINISTRATION_WRITERS,
+  FLEET_WRITERS,
+  MOTOR_TYPE_WRITERS,
+  OWN_FLEET_ONLY,
+  TYPE_APPROVERS,
+  UNIT_APPROVERS,
+  type AreaKind,
+  type EntityKind,
+  type Role,
+} from '@railwatt/contracts';
 
-/** Who acts: the signed-in user and the roles held in the tenant. */
+/**
+ * Who may do what with master data (product.md §6, issue 6 §4). Every role list comes from
+ * contracts access-rules.ts; this file only says which list governs which kind and action.
+ */
+
+/** Who acts: the signed-in user, the roles held in the tenant and the tenant's kind (exchange area rules). */
 export interface Actor {
   username: string;
   roles: readonly Role[];
+  /** The kind of the area acted in; unset (seeders, service tests) reads as a country area. */
+  areaKind?: AreaKind;
 }
 
 /**
@@ -12,47 +33,50 @@ export interface Actor {
  * the access hook gives us for free by listing neither role: such a consumer passes through the
  * other role.
  */
-export const DOMAIN_READ_ROLES: readonly Role[] = rolesExcept('train-run-data-provider', 'consumer');
+export const DOMAIN_READ_ROLES: readonly Role[] = DOMAIN_READERS;
 
 /** Option and name lookups (pickers) that any signed-in role in the tenant may use. */
 export const DOMAIN_LOOKUP_ROLES = 'any' as const;
 
-/** Roles that may write (save, status change) at all; audit roles are read-only. */
-export const DOMAIN_WRITE_ROLES: readonly Role[] = [
-  'erex-administrator',
-  'settlement-area-responsible',
-  'vehicle-keeper',
-  'cp-admin',
-  'exchange-operator',
-];
-
-const FLEET_WRITERS: readonly Role[] = [
-  'erex-administrator',
-  'settlement-area-responsible',
-  'cp-admin',
-  'exchange-operator',
-];
-const ADMIN_WRITERS: readonly Role[] = ['erex-administrator', 'settlement-area-responsible'];
-
-/** Which roles may write which kind. A vehicle keeper writes only its own organisations' units. */
-const KIND_WRITERS: Partial<Record<EntityKind, readonly Role[]>> = {
-  tractionunit: [...FLEET_WRITERS, 'vehicle-keeper'],
-  consumptionpoint: [...FLEET_WRITERS, 'vehicle-keeper'],
-  tractionunittype: [...FLEET_WRITERS, 'vehicle-keeper'],
-  motortype: FLEET_WRITERS,
+/** Fleet kinds: the fleet writers (a vehicle keeper only for its own organisations' units). */
+const FLEET_KIND_WRITERS: Partial<Record<EntityKind, readonly Role[]>> = {
+  tractionunit: FLEET_WRITERS,
+  consumptionpoint: FLEET_WRITERS,
+  tractionunittype: FLEET_WRITERS,
+  motortype: MOTOR_TYPE_WRITERS,
   // product.md §6: export limitations are erex-administrator only.
-  exportlimitation: ['erex-administrator'],
-  organisation: [...ADMIN_WRITERS, 'cp-admin', 'exchange-operator'],
+  exportlimitation: ADMINISTRATOR_ONLY,
 };
 
+/**
+ * Which roles may write which kind in an area of `areaKind`. Organisations (create, retire, change
+ * type, export credentials) and every administration or infrastructure kind belong to the roles
+ * that have the Administration section in the area: not cp-admin, vehicle keeper or exchange
+ * operator; in the exchange area only the erex-administrator.
+ */
+export function writersOf(kind: EntityKind, areaKind?: AreaKind): readonly Role[] {
+  return (
+    FLEET_KIND_WRITERS[kind] ??
+    (areaKind === 'exchange' ? EXCHANGE_AREA_ADMINISTRATION_WRITERS : ADMINISTRATION_WRITERS)
+  );
+}
+
+/** Roles that may write (save, status change) at all: the route gate; the kind is decided per entity. */
+export const DOMAIN_WRITE_ROLES: readonly Role[] = [
+  ...new Set([...FLEET_WRITERS, ...MOTOR_TYPE_WRITERS, ...ADMINISTRATION_WRITERS, ...ADMINISTRATOR_ONLY]),
+];
+
 export function mayWriteKind(actor: Actor, kind: EntityKind): boolean {
-  const writers = KIND_WRITERS[kind] ?? ADMIN_WRITERS;
+  const writers = writersOf(kind, actor.areaKind);
   return actor.roles.some((r) => writers.includes(r));
 }
 
 /** True when the actor writes fleet data only as a vehicle keeper (restricted to own organisations). */
 export function writesOnlyOwnFleet(actor: Actor): boolean {
-  return actor.roles.includes('vehicle-keeper') && !actor.roles.some((r) => FLEET_WRITERS.includes(r));
+  return (
+    actor.roles.some((r) => OWN_FLEET_ONLY.includes(r)) &&
+    !actor.roles.some((r) => FLEET_WRITERS.includes(r) && !OWN_FLEET_ONLY.includes(r))
+  );
 }
 
 /**
@@ -60,16 +84,32 @@ export function writesOnlyOwnFleet(actor: Actor): boolean {
  * "own data" search modes cover every unit of the area; for the others (vehicle keeper, cp-admin,
  * exchange operator, consumer) "own" means the units of the organisations they belong to.
  */
-const AREA_WIDE_ROLES: readonly Role[] = [
-  'erex-administrator',
-  'settlement-area-responsible',
-  'audit-settlement-area-responsible',
-  'erex-settlement-operator',
-  'audit-erex-settlement-operator',
-];
-
 export const ownDataIsWholeArea = (actor: Actor): boolean => actor.roles.some((r) => AREA_WIDE_ROLES.includes(r));
 
-/** product.md §6: only the erex-administrator approves traction unit types. */
-export const mayApprove = (actor: Actor, kind: EntityKind): boolean =>
-  kind !== 'tractionunittype' || actor.roles.includes('erex-administrator');
+/**
+ * Approval for billing, per kind. Traction unit types: only the erex-administrator approves,
+ * unapproves or retires an approved one (product.md §6). Traction units: settlement roles, not the
+ * vehicle keeper that owns the unit (issue 6 §4: the keeper must not approve its own units for
+ * billing). Other kinds: whoever writes the kind.
+ */
+const APPROVERS: Partial<Record<EntityKind, readonly Role[]>> = {
+  tractionunittype: TYPE_APPROVERS,
+  tractionunit: UNIT_APPROVERS,
+};
+
+export const mayApprove = (actor: Actor, kind: EntityKind): boolean => {
+  const approvers = APPROVERS[kind];
+  return !approvers || actor.roles.some((r) => approvers.includes(r));
+};
+
+/** Whether the kind has an approval that only some writers may give (tractionunittype, tractionunit). */
+export const hasGuardedApproval = (kind: EntityKind): boolean => APPROVERS[kind] !== undefined;
+
+export const approvalRefusal = (kind: EntityKind): string =>
+  kind === 'tractionunittype'
+    ? 'Only the erex-administrator approves, unapproves or retires an approved traction unit type'
+    : 'Only settlement roles approve traction units for billing, or change an approved one';
+
+/** Only the erex-administrator connects an organisation to another exchange admin (issue 6 §4). */
+export const mayChangeExchangeAdmin = (actor: Actor): boolean =>
+  actor.roles.some((r) => ADMINISTRATOR_ONLY.includes(r));

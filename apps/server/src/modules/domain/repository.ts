@@ -65,14 +65,28 @@ export async function loadCurrent(
   return out;
 }
 
-/** uuids that exist in another tenant (a save must not take them over). */
+/**
+ * uuids that exist in another tenant (a save must not take them over). Row-level security hides
+ * other areas, so the SECURITY DEFINER function rw_entities_elsewhere (migration 0070) answers.
+ */
 export async function uuidsElsewhere(ex: Executor, tenant: string, uuids: readonly string[]): Promise<string[]> {
   if (uuids.length === 0) return [];
   const found = await rows<{ uuid: string }>(
     ex,
-    sql`SELECT uuid FROM entity WHERE tenant <> ${tenant}::uuid AND uuid = ANY(${sql.param([...uuids])}::uuid[])`,
+    sql`SELECT u AS uuid FROM rw_entities_elsewhere(${tenant}::uuid, ${sql.param([...uuids])}::uuid[]) AS u`,
   );
   return found.map((r) => r.uuid);
+}
+
+/** Kind of each of these entities of the tenant (one statement for a whole save batch). */
+export async function kindsOf(ex: Executor, tenant: string, uuids: readonly string[]): Promise<Map<string, string>> {
+  if (uuids.length === 0) return new Map();
+  const found = await rows<{ uuid: string; type: string }>(
+    ex,
+    sql`SELECT uuid::text AS uuid, type FROM entity
+        WHERE tenant = ${tenant}::uuid AND uuid = ANY(${sql.param([...uuids])}::uuid[])`,
+  );
+  return new Map(found.map((r) => [r.uuid, r.type]));
 }
 
 export async function insertEntities(

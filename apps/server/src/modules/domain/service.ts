@@ -5,7 +5,9 @@ import {
   MESSAGES,
   STATUS_ACTIONS,
   isInfrastructureAreaKind,
+  referencesOf,
   toEntityKind,
+  unknownReferenceMessage,
   type DomainQuery,
   type EntityKind,
   type EntityRef,
@@ -18,15 +20,25 @@ import {
   type VersionedEntity,
 } from '@railwatt/contracts';
 import { sql, type SQL } from 'drizzle-orm';
+import { mapDatabaseError } from '../../db/constraints.js';
 import { ApiError } from '../../errors.js';
 import { checkAreas, type PlannedArea } from '../infrastructure/checks.js';
 import { exchangeAdminsOf, organisationsOfUser } from '../organisation/repository.js';
-import { mayApprove, mayWriteKind, writesOnlyOwnFleet, type Actor } from './policy.js';
+import {
+  approvalRefusal,
+  hasGuardedApproval,
+  mayApprove,
+  mayChangeExchangeAdmin,
+  mayWriteKind,
+  writesOnlyOwnFleet,
+  type Actor,
+} from './policy.js';
 import {
   allSegments,
   findHolders,
   insertEntities,
   insertSegments,
+  kindsOf,
   latestSegments,
   likeSegments,
   listSegments,
@@ -357,34 +369,54 @@ async function checkUniqueness(
   return errors;
 }
 
+/**
+ * Every uuid reference of the batch (contracts ENTITY_REFERENCES) must name an entity of an
+ * expected kind in this area, stored or saved in the same batch; else a 400 naming the field
+ * (issue 6 §2: a uuid from another area must not be stored). One statement for the whole batch.
+ */
+async function checkReferences(
+  ex: Executor,
+  tenant: string,
+  planned: readonly PlannedRecord[],
+): Promise<RecordError[]> {
+  const wanted: { p: PlannedRecord; field: string; targets: readonly EntityKind[]; uuid: string }[] = [];
+  for (const p of planned) {
+    for (const { field, targets } of referencesOf(p.record.kind)) {
+      const value = p.record.attributes[field];
+      const values = Array.isArray(value) ? value : value === null || value === undefined ? [] : [value];
+      for (const uuid of values) wanted.push({ p, field, targets, uuid: String(uuid).toLowerCase() });
+    }
+  }
+  if (wanted.length === 0) return [];
+  const inBatch = new Map<string, string>(planned.map((p) => [p.uuid.toLowerCase(), p.record.kind]));
+  const stored = await kindsOf(
+    ex,
+    tenant,
+    [...new Set(wanted.map((w) => w.uuid))].filter((u) => !inBatch.has(u)),
+  );
+  const errors: RecordError[] = [];
+  const reported = new Set<string>();
+  for (const w of wanted) {
+    const kind = inBatch.get(w.uuid) ?? stored.get(w.uuid);
+    const key = `${w.p.record.index}:${w.field}`;
+    if ((kind && (w.targets as readonly string[]).includes(kind)) || reported.has(key)) continue;
+    reported.add(key);
+    errors.push({
+      index: w.p.record.index,
+      uuid: w.p.uuid,
+      field: w.field,
+      code: 'invalid_input',
+      message: unknownReferenceMessage(w.targets),
+    });
+  }
+  return errors;
+}
+
 interface PlannedRecord {
   record: ValidRecord;
   uuid: string;
   range: TimeRange;
   created: boolean;
-}
-
-/** Maps the database's own guards (EXCLUDE constraints) to catalogue codes, for concurrent writers. */
-function mapConstraint(error: unknown): ApiError | undefined {
-  let current: unknown = error;
-  for (let i = 0; i < 5 && current instanceof Error; i++) {
-    const e = current as Error & { code?: string; constraint?: string };
-    if (e.code === '23P01') {
-      switch (e.constraint) {
-        case 'entity_segment_unique_name':
-          return ApiError.badRequest('uniquename', MESSAGES.nameNotUnique);
-        case 'entity_segment_unique_orgid':
-          return ApiError.badRequest('uniqueorgid');
-        case 'entity_segment_unique_evn':
-        case 'entity_segment_unique_cpid':
-          return ApiError.badRequest('uniqueproperties');
-        default:
-          return ApiError.badRequest('invalid_input', 'Segments of one entity must not overlap');
-      }
-    }
-    current = e.cause;
-  }
-  return undefined;
 }
 
 /** Fleet rules that depend on who saves (product.md §6). */
@@ -397,11 +429,6 @@ async function checkFleetPolicy(
 ): Promise<void> {
   const units = planned.filter((p) => p.record.kind === 'tractionunit');
   const points = planned.filter((p) => p.record.kind === 'consumptionpoint');
-  for (const p of planned) {
-    if (p.record.state === 'APPROVED_FOR_BILLING' && !mayApprove(actor, p.record.kind)) {
-      throw ApiError.forbidden('Only the erex-administrator approves traction unit types');
-    }
-  }
   if (units.length === 0 && points.length === 0) return;
   const own = await organisationsOfUser(ex, tenant, actor.username);
   const ownUuids = new Set(own.map((o) => o.uuid));
@@ -441,13 +468,69 @@ async function checkFleetPolicy(
   const batchOrgs = new Map(
     planned.filter((p) => p.record.kind === 'organisation').map((p) => [p.uuid, p.record.attributes]),
   );
+  // Both the stored and the new exchange admin of an owner count: changing the owner's exchange
+  // admin in the same batch (or workbook) must not open the door (issue 6 §4).
   for (const ownerUuid of ownerUuids) {
-    const attributes = batchOrgs.get(ownerUuid) ?? owners.find((o) => o.entityUuid === ownerUuid)?.attributes;
-    const admin = attributes?.exchangeAdminRef;
-    if (typeof admin === 'string' && !myAdmins.has(admin) && !myAdmins.has(ownerUuid)) {
-      throw ApiError.forbidden(MESSAGES.notAllowedOtherExchangeAdmin);
+    const admins = [
+      batchOrgs.get(ownerUuid)?.exchangeAdminRef,
+      owners.find((o) => o.entityUuid === ownerUuid)?.attributes.exchangeAdminRef,
+    ];
+    for (const admin of admins) {
+      if (typeof admin === 'string' && !myAdmins.has(admin) && !myAdmins.has(ownerUuid)) {
+        throw ApiError.forbidden(MESSAGES.notAllowedOtherExchangeAdmin);
+      }
     }
   }
+}
+
+const APPROVED = 'APPROVED_FOR_BILLING';
+
+/**
+ * Approval for billing on save (traction unit types and traction units, policy.ts APPROVERS).
+ * - A record without a state keeps a stored approval, whoever saves: a re-save never drops it.
+ * - Someone who may not approve: sending APPROVED for an entity that is not approved is a 403;
+ *   sending another state for an approved one is a 400 on `state` that says who may. We refuse
+ *   rather than silently keep the approval, so the caller learns that the change did not happen;
+ *   the forms send the state they read, so an ordinary re-save of an approved entity passes.
+ */
+function applyApprovalRules(
+  actor: Actor,
+  p: PlannedRecord,
+  segments: readonly SegmentRow[] | undefined,
+  trusted: boolean,
+): { planned: PlannedRecord } | { error: RecordError } {
+  const kind = p.record.kind;
+  if (!hasGuardedApproval(kind)) return { planned: p };
+  const inRange = (segments ?? []).filter((s) => overlaps(s, p.range));
+  const approved = inRange.some((s) => s.state === APPROVED);
+  const state = p.record.state ?? (approved ? APPROVED : undefined);
+  const planned = state === p.record.state ? p : { ...p, record: { ...p.record, state } };
+  if (trusted || mayApprove(actor, kind)) return { planned };
+  if (state === APPROVED && !approved) throw ApiError.forbidden(approvalRefusal(kind));
+  if (approved && state !== APPROVED) {
+    return {
+      error: {
+        index: p.record.index,
+        uuid: p.uuid,
+        field: 'state',
+        code: 'invalid_input',
+        message: approvalRefusal(kind),
+      },
+    };
+  }
+  return { planned };
+}
+
+/**
+ * Only the erex-administrator changes which exchange admin an organisation is connected to
+ * (issue 6 §4): otherwise a writer could first move an owner to its own exchange admin and then
+ * change units "connected to another exchange admin". A new organisation may name one.
+ */
+function checkExchangeAdminChange(actor: Actor, p: PlannedRecord, segments: readonly SegmentRow[] | undefined): void {
+  if (p.record.kind !== 'organisation' || !segments?.length || mayChangeExchangeAdmin(actor)) return;
+  const next = p.record.attributes.exchangeAdminRef ?? null;
+  const changed = segments.some((s) => (s.attributes.exchangeAdminRef ?? null) !== next);
+  if (changed) throw ApiError.forbidden('Only the erex-administrator changes the exchange admin of an organisation');
 }
 
 export interface SaveOptions {
@@ -513,6 +596,19 @@ export async function saveEntities(
     planned.push({ record, uuid, range, created: !existing });
   }
   if (structural.length) fail(structural);
+  if (!options.trusted) {
+    for (const p of planned) checkExchangeAdminChange(actor, p, stored.get(p.uuid)?.segments);
+  }
+  const approvalErrors: RecordError[] = [];
+  for (const [i, p] of planned.entries()) {
+    const kept = applyApprovalRules(actor, p, stored.get(p.uuid)?.segments, options.trusted === true);
+    if ('error' in kept) approvalErrors.push(kept.error);
+    else planned[i] = kept.planned;
+  }
+  if (approvalErrors.length) fail(approvalErrors);
+
+  const references = await checkReferences(tx, tenant, planned);
+  if (references.length) fail(references);
 
   const unique = await checkUniqueness(tx, tenant, planned);
   if (unique.length) fail(unique);
@@ -554,7 +650,7 @@ export async function saveEntities(
     await supersede(tx, tenant, toSupersede);
     await insertSegments(tx, tenant, actor.username, toInsert);
   } catch (error) {
-    throw mapConstraint(error) ?? error;
+    throw mapDatabaseError(error) ?? error;
   }
   return planned.map((p) => ({ index: p.record.index, uuid: p.uuid, kind: p.record.kind, created: p.created }));
 }
@@ -607,8 +703,10 @@ export async function changeStatus(
         }
         const name = latestOf(stored.segments)!.name;
         const current = latestOf(stored.segments, request.timeRange)!.state;
-        if (request.action === 'approve' && !mayApprove(actor, kind)) {
-          return { ...base, name, status: current, error: 'Only the erex-administrator approves traction unit types' };
+        // Approving, and changing an approved entity in any way, belong to the approvers (policy.ts).
+        const approvedInRange = stored.segments.some((s) => s.state === APPROVED && overlaps(s, request.timeRange));
+        if ((request.action === 'approve' || approvedInRange) && !mayApprove(actor, kind)) {
+          return { ...base, name, status: current, error: approvalRefusal(kind) };
         }
         if (kind === 'tractionunit' || kind === 'consumptionpoint') {
           const record: ValidRecord = {
@@ -650,7 +748,7 @@ export async function changeStatus(
       });
       items.push(item);
     } catch (error) {
-      const apiError = error instanceof ApiError ? error : mapConstraint(error);
+      const apiError = error instanceof ApiError ? error : mapDatabaseError(error);
       if (!apiError) throw error;
       items.push({ ...base, name: uuid, status: 'UNKNOWN', error: apiError.message });
     }

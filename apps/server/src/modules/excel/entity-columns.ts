@@ -1,4 +1,4 @@
-import { ENTITY_KINDS, KIND_ATTRIBUTE_SCHEMAS, type EntityKind } from '@railwatt/contracts';
+import { ENTITY_KINDS, ENTITY_REFERENCES, KIND_ATTRIBUTE_SCHEMAS, type EntityKind } from '@railwatt/contracts';
 import type { z } from 'zod';
 
 /**
@@ -16,28 +16,14 @@ export const BASE_COLUMNS = ['uuid', 'name', 'validFrom', 'validTo', 'state', 'a
 export type BaseColumn = (typeof BASE_COLUMNS)[number];
 
 /**
- * Which kind a reference attribute points at. The contracts type references as bare uuids; this
- * adapter map lives here until the domain contracts carry the target kind themselves.
+ * Which kind a reference attribute points at, from the one declaration of references in contracts
+ * (ENTITY_REFERENCES; a field name means the same target in every kind that has it).
  */
-export const REF_TARGETS: Readonly<Record<string, EntityKind>> = {
-  owner: 'organisation',
-  tractionUnitTypeRef: 'tractionunittype',
-  exportLimitationRef: 'exportlimitation',
-  consumptionPointRefs: 'consumptionpoint',
-  legalCombinations: 'tractionunittype',
-  motorTypeRef: 'motortype',
-  trainProfileRef: 'trainprofile',
-  tractionUnitRef: 'tractionunit',
-  blockedReceivers: 'organisation',
-  trafficCategoryTypeRef: 'trafficcategorytype',
-  priceCategoryRef: 'pricecategory',
-  organisationRef: 'organisation',
-  supplierRef: 'organisation',
-  exchangeAdminRef: 'organisation',
-  parentOrganisationRef: 'organisation',
-  priceAreaRef: 'pricearea',
-  energyUseSettlementAreaRef: 'energyusesettlementarea',
-};
+export const REF_TARGETS: Readonly<Record<string, EntityKind>> = Object.fromEntries(
+  Object.values(ENTITY_REFERENCES).flatMap((fields) =>
+    Object.entries(fields).map(([field, targets]) => [field, targets[0] as EntityKind]),
+  ),
+);
 
 /** Attributes the server derives on save; exported for reading, ignored on import. */
 export const DERIVED_ATTRIBUTES: Partial<Record<EntityKind, readonly string[]>> = {

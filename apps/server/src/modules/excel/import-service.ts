@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { buildCpid, ENTITY_KINDS, KIND_ATTRIBUTE_SCHEMAS, MESSAGES, type EntityKind } from '@railwatt/contracts';
 import { sql } from 'drizzle-orm';
+import { constraintErrorOf } from '../../db/constraints.js';
 import { ApiError } from '../../errors.js';
 import { DEFAULT_TABLE_READ_LIMITS, type TableReadLimits } from '../../formats/xlsx/table-workbook.js';
 import {
@@ -10,7 +11,7 @@ import {
   type ReadWorkbookResult,
 } from '../../workers/read-domain-workbook.js';
 import { finishFile, MESSAGE_TYPES, startFile, type MessageStatus } from '../datalog/datalog-service.js';
-import { mayApprove, mayWriteKind, writesOnlyOwnFleet, type Actor } from '../domain/policy.js';
+import { approvalRefusal, mayApprove, mayWriteKind, writesOnlyOwnFleet, type Actor } from '../domain/policy.js';
 import { findHolders, loadCurrent, uuidsElsewhere, type SegmentRow as StoredSegment } from '../domain/repository.js';
 import { overlaps, stableJson } from '../domain/segments.js';
 import { saveEntities } from '../domain/service.js';
@@ -213,22 +214,12 @@ async function logFiles(
   for (const state of states) await finishFile(ctx.db, ctx.tenant, state.logId, outcome(state));
 }
 
-/** Constraint violations that slipped past validation (a concurrent writer) become a failure. */
+/**
+ * Constraint violations that slipped past validation (a concurrent writer) become a failure, with
+ * the message of the one constraint table (db/constraints.ts).
+ */
 function storeFailureMessage(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    const code = (current as Error & { code?: unknown }).code;
-    const constraint = String((current as Error & { constraint?: unknown }).constraint ?? '');
-    if (code === '23P01' || code === '23505') {
-      if (constraint.includes('name')) return MESSAGES.nameNotUnique;
-      if (constraint.includes('evn')) return 'Property must be unique: evn';
-      if (constraint.includes('orgid')) return 'Organisation id must be unique';
-      if (constraint.includes('cpid')) return 'Property must be unique: cpid';
-      return 'Something is wrong with uploaded data. The validity ranges of an entity overlap';
-    }
-    current = (current as Error).cause;
-  }
-  return undefined;
+  return constraintErrorOf(error)?.message;
 }
 
 // -------------------------------------------------------------------------------------------------
@@ -362,7 +353,7 @@ async function validate(ex: Executor, ctx: ImportContext, states: readonly FileS
       values.cpid = buildCpid(cp);
     }
     if (row.state === 'APPROVED_FOR_BILLING' && !mayApprove(ctx.actor, row.kind)) {
-      fail(row, headerOf('state'), 'Not authorized: only the erex-administrator approves traction unit types');
+      fail(row, headerOf('state'), `Not authorized: ${approvalRefusal(row.kind)}`);
       continue;
     }
     if (ownOrganisations && row.kind === 'tractionunit' && !ownOrganisations.has(String(values.owner))) {

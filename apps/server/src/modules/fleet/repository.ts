@@ -43,6 +43,8 @@ export type FleetRow = Omit<FleetEntry, 'writable' | 'vkm' | 'nvr' | 'emsId' | '
  * reads one narrow row per unit: filters and the sort key only, sort, count and page; names,
  * consumption points and creators are looked up for the rows of the page alone. Another time range
  * picks the latest segment inside it from entity_segment (DISTINCT ON over the partial index).
+ * Joins compare typed uuids (owner_uuid, type_uuid, unit_uuid): under row-level security only
+ * leakproof join clauses may drive an index lookup, and a text -> uuid cast is not (migration 0070).
  */
 export async function fleetPage(
   ex: Executor,
@@ -67,19 +69,19 @@ export async function fleetPage(
   if (f.emsId) cpConditions.push(sql`AND lower(c.ems_id) LIKE ${like(f.emsId)}`);
   if (f.emsType) cpConditions.push(sql`AND lower(c.attributes ->> 'emsType') LIKE ${like(f.emsType)}`);
   if (cpConditions.length) {
-    conditions.push(sql`AND tu.entity_uuid::text IN (
-      SELECT c.unit_ref FROM entity_latest c
+    conditions.push(sql`AND tu.entity_uuid IN (
+      SELECT c.unit_uuid FROM entity_latest c
       WHERE c.tenant = ${tenant}::uuid AND c.type = 'consumptionpoint' ${sql.join(cpConditions, sql` `)})`);
   }
 
   // Joins only the sort key needs. VKM and NVR of a unit are those of its first consumption point.
   const sortJoins: Record<string, SQL> = {
-    type: sql`LEFT JOIN entity_latest typ ON typ.entity_uuid = tu.type_ref::uuid`,
-    responsible: sql`LEFT JOIN entity_latest org ON org.entity_uuid = tu.owner_ref::uuid`,
+    type: sql`LEFT JOIN entity_latest typ ON typ.entity_uuid = tu.type_uuid`,
+    responsible: sql`LEFT JOIN entity_latest org ON org.entity_uuid = tu.owner_uuid`,
     createdBy: sql`JOIN entity e ON e.uuid = tu.entity_uuid`,
-    vkm: sql`LEFT JOIN (SELECT DISTINCT ON (c.unit_ref) c.unit_ref, c.vkm, c.nvr
+    vkm: sql`LEFT JOIN (SELECT DISTINCT ON (c.unit_uuid) c.unit_uuid, c.vkm, c.nvr
                         FROM entity_latest c WHERE c.tenant = ${tenant}::uuid AND c.type = 'consumptionpoint'
-                        ORDER BY c.unit_ref, c.name) fc ON fc.unit_ref = tu.entity_uuid::text`,
+                        ORDER BY c.unit_uuid, c.name) fc ON fc.unit_uuid = tu.entity_uuid`,
   };
   sortJoins.nvr = sortJoins.vkm!;
   const direction = f.descendingOrder ? 'DESC' : 'ASC';
@@ -90,11 +92,12 @@ export async function fleetPage(
     Date.parse(q.window.end) >= Date.parse(DEFAULT_TIME_RANGE.end);
   const units = everything
     ? sql`(SELECT l.entity_uuid, l.name, l.state, l.active, l.last_modified, l.valid, l.evn, l.owner_ref, l.type_ref,
-                  l.attributes, l.segment_count
+                  l.owner_uuid, l.type_uuid, l.attributes, l.segment_count
            FROM entity_latest l WHERE l.tenant = ${tenant}::uuid AND l.type = 'tractionunit')`
     : sql`(SELECT DISTINCT ON (s.entity_uuid) s.entity_uuid, s.name, s.state, s.active, s.last_modified, s.valid,
                   s.attributes ->> 'evn' AS evn, s.attributes ->> 'owner' AS owner_ref,
-                  s.attributes ->> 'tractionUnitTypeRef' AS type_ref, s.attributes, NULL::int AS segment_count
+                  s.attributes ->> 'tractionUnitTypeRef' AS type_ref, rw_uuid(s.attributes ->> 'owner') AS owner_uuid,
+                  rw_uuid(s.attributes ->> 'tractionUnitTypeRef') AS type_uuid, s.attributes, NULL::int AS segment_count
            FROM entity_segment s
            WHERE s.tenant = ${tenant}::uuid AND s.type = 'tractionunit' AND s.superseded_at IS NULL
              AND s.valid && tstzrange(${q.window.start}::timestamptz, ${q.window.end}::timestamptz, '[)')
@@ -123,15 +126,15 @@ export async function fleetPage(
     FROM page p
     JOIN ${units} tu ON tu.entity_uuid = p.entity_uuid
     JOIN entity e ON e.uuid = p.entity_uuid
-    LEFT JOIN entity_latest typ ON typ.entity_uuid = tu.type_ref::uuid
-    LEFT JOIN entity_latest org ON org.entity_uuid = tu.owner_ref::uuid
+    LEFT JOIN entity_latest typ ON typ.entity_uuid = tu.type_uuid
+    LEFT JOIN entity_latest org ON org.entity_uuid = tu.owner_uuid
     LEFT JOIN LATERAL (
       SELECT jsonb_agg(jsonb_build_object('uuid', c.entity_uuid, 'name', c.name, 'cpid', c.attributes ->> 'cpid',
                         'emsId', c.attributes ->> 'emsId', 'emsType', c.attributes ->> 'emsType',
                         'channels', (c.attributes ->> 'channels')::int, 'vkm', c.attributes ->> 'vkm',
                         'nvr', c.attributes ->> 'nvr') ORDER BY c.name) AS list
       FROM entity_latest c
-      WHERE c.tenant = ${tenant}::uuid AND c.type = 'consumptionpoint' AND c.unit_ref = p.entity_uuid::text
+      WHERE c.tenant = ${tenant}::uuid AND c.type = 'consumptionpoint' AND c.unit_uuid = p.entity_uuid
     ) cps ON true
     ORDER BY p.position`,
   );

@@ -109,12 +109,7 @@ describe('domain calls', () => {
       const units = await call(username, { method: 'GET', url: '/api/domain/tractionunit/all' });
       expect(units.statusCode).toBe(403);
     }
-    for (const username of [
-      'audit-settlement-area-responsible',
-      'audit-erex-settlement-operator',
-      'consumer',
-      'erex-settlement-operator',
-    ]) {
+    for (const username of ['audit-settlement-area-responsible', 'audit-erex-settlement-operator', 'consumer']) {
       const save = await call(username, {
         method: 'POST',
         url: '/api/domain/save',
@@ -423,12 +418,12 @@ describe('domain calls', () => {
 
   it('lets the database itself refuse overlapping current segments of one entity', async () => {
     const [seg] = (
-      await t.database.db.execute(
+      await t.allAreas.db.execute(
         sql`SELECT entity_uuid, tenant, type FROM entity_segment WHERE type = 'tractionunit' AND superseded_at IS NULL LIMIT 1`,
       )
     ).rows as { entity_uuid: string; tenant: string; type: string }[];
     await expect(
-      t.database.db.execute(sql`INSERT INTO entity_segment (entity_uuid, tenant, type, valid, name, last_modified_by)
+      t.allAreas.db.execute(sql`INSERT INTO entity_segment (entity_uuid, tenant, type, valid, name, last_modified_by)
         VALUES (${seg!.entity_uuid}, ${seg!.tenant}, ${seg!.type}, tstzrange('2023-01-01', '2023-02-01'), 'overlap', 'test')`),
     ).rejects.toMatchObject({ cause: expect.objectContaining({ code: '23P01' }) });
   });

@@ -234,9 +234,9 @@ describe('organisation calls (/api/domain/organisations, rest of calls.md §7)',
       credentials: { username: 'ftp-flytoget', kind: 'password', updatedBy: ADMIN },
     });
 
-    const { rows } = await t.database.db.execute(sql`SELECT * FROM organisation_credential`);
+    const { rows } = await t.allAreas.db.execute(sql`SELECT * FROM organisation_credential`);
     expect(JSON.stringify(rows)).not.toContain(secret);
-    expect(await readCredentials(t.database.db, NORWAY, org('norway', 'flytoget'))).toEqual({
+    expect(await readCredentials(t.allAreas.db, NORWAY, org('norway', 'flytoget'))).toEqual({
       username: 'ftp-flytoget',
       password: secret,
     });
@@ -256,7 +256,7 @@ describe('organisation calls (/api/domain/organisations, rest of calls.md §7)',
     expect(withKey.statusCode).toBe(200);
     expect(withKey.body).not.toContain('pp-123');
     expect(withKey.json().credentials).toMatchObject({ kind: 'privateKey', username: 'sftp-flytoget' });
-    expect(await readCredentials(t.database.db, NORWAY, org('norway', 'flytoget'))).toEqual({
+    expect(await readCredentials(t.allAreas.db, NORWAY, org('norway', 'flytoget'))).toEqual({
       username: 'sftp-flytoget',
       privateKey: '-----BEGIN KEY-----abc',
       passphrase: 'pp-123',

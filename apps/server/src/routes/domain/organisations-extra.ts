@@ -11,6 +11,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Database } from '../../db/client.js';
+import { tenantExecutor } from '../../db/tenant.js';
 import { ApiError } from '../../errors.js';
 import { actorOf } from '../../plugins/access.js';
 import { LOOKUP, WRITE } from './access.js';
@@ -58,8 +59,11 @@ export const organisationExtraRoutes: FastifyPluginAsyncZod<OrganisationExtraRou
         response: { 200: z.array(minimalEntitySchema) },
       },
     },
-    async (request) =>
-      organisationsOfTenant(request.ctx.db, await otherTenant(database, request, request.params.tenantId)),
+    async (request) => {
+      // The path names the area (it may differ from current-tenant-id): read it bound to that area.
+      const tenant = await otherTenant(database, request, request.params.tenantId);
+      return organisationsOfTenant(tenantExecutor(database, tenant), tenant);
+    },
   );
 
   app.get(
@@ -74,12 +78,10 @@ export const organisationExtraRoutes: FastifyPluginAsyncZod<OrganisationExtraRou
         response: { 200: z.array(organisationMarketFunctionsSchema) },
       },
     },
-    async (request) =>
-      marketFunctionsInTenant(
-        request.ctx.db,
-        await otherTenant(database, request, request.params.tenantId),
-        request.query.orgName,
-      ),
+    async (request) => {
+      const tenant = await otherTenant(database, request, request.params.tenantId);
+      return marketFunctionsInTenant(tenantExecutor(database, tenant), tenant, request.query.orgName);
+    },
   );
 
   app.get(

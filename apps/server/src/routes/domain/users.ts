@@ -14,6 +14,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Database } from '../../db/client.js';
+import { allAreasExecutor } from '../../db/tenant.js';
 import { USER_ADMIN_ROLES, USER_AREA_ROLES } from '../../modules/user/policy.js';
 import { actorInTenantOf } from '../../plugins/access.js';
 import {
@@ -35,7 +36,12 @@ const AREA = { access: { roles: USER_AREA_ROLES } };
 const tags = ['domain', 'users'];
 
 /** calls.md §7 "Users", served under /api/domain/users (policy: modules/user/policy.ts). */
-export const userDomainRoutes: FastifyPluginAsyncZod<UserDomainRoutesOptions> = async (app) => {
+export const userDomainRoutes: FastifyPluginAsyncZod<UserDomainRoutesOptions> = async (app, { database }) => {
+  // Users span areas (functions and organisations in several of them; the erex-administrator's
+  // lists cover every area), so user management reads and writes across areas on purpose; the
+  // user policy (modules/user/policy.ts) decides which areas an actor may touch.
+  const usersDb = allAreasExecutor(database);
+
   app.post(
     '/save',
     {
@@ -47,7 +53,7 @@ export const userDomainRoutes: FastifyPluginAsyncZod<UserDomainRoutesOptions> = 
         response: { 200: userSchema },
       },
     },
-    async (request) => createUser(request.ctx.db, actorInTenantOf(request), request.body),
+    async (request) => createUser(usersDb, actorInTenantOf(request), request.body),
   );
 
   app.post(
@@ -61,7 +67,7 @@ export const userDomainRoutes: FastifyPluginAsyncZod<UserDomainRoutesOptions> = 
         response: { 200: userSchema },
       },
     },
-    async (request) => editUser(request.ctx.db, actorInTenantOf(request), request.body),
+    async (request) => editUser(usersDb, actorInTenantOf(request), request.body),
   );
 
   app.post(
@@ -75,7 +81,7 @@ export const userDomainRoutes: FastifyPluginAsyncZod<UserDomainRoutesOptions> = 
         response: { 200: userEditAllResultSchema },
       },
     },
-    async (request) => setEnabledForAll(request.ctx.db, actorInTenantOf(request), request.body),
+    async (request) => setEnabledForAll(usersDb, actorInTenantOf(request), request.body),
   );
 
   app.post(
@@ -92,7 +98,7 @@ export const userDomainRoutes: FastifyPluginAsyncZod<UserDomainRoutesOptions> = 
     async (request, reply) => {
       // The answer holds a password: no cache may keep it.
       reply.header('cache-control', 'no-store');
-      return resetPassword(request.ctx.db, request.body.username);
+      return resetPassword(usersDb, request.body.username);
     },
   );
 
@@ -108,8 +114,7 @@ export const userDomainRoutes: FastifyPluginAsyncZod<UserDomainRoutesOptions> = 
         response: { 200: userPageSchema },
       },
     },
-    async (request) =>
-      usersInTenant(request.ctx.db, request.tenant.uuid, request.body ?? { searchString: '' }, request.query),
+    async (request) => usersInTenant(usersDb, request.tenant.uuid, request.body ?? { searchString: '' }, request.query),
   );
 
   app.post(
@@ -125,11 +130,7 @@ export const userDomainRoutes: FastifyPluginAsyncZod<UserDomainRoutesOptions> = 
       },
     },
     async (request) =>
-      usersAcrossTenants(
-        request.ctx.db,
-        request.body ?? { active: true, inactive: false, searchString: '' },
-        request.query,
-      ),
+      usersAcrossTenants(usersDb, request.body ?? { active: true, inactive: false, searchString: '' }, request.query),
   );
 
   app.get(
@@ -138,6 +139,6 @@ export const userDomainRoutes: FastifyPluginAsyncZod<UserDomainRoutesOptions> = 
       config: AREA,
       schema: { tags, params: z.object({ username: usernameSchema }), response: { 200: userSchema } },
     },
-    async (request) => getUser(request.ctx.db, actorInTenantOf(request), request.params.username),
+    async (request) => getUser(usersDb, actorInTenantOf(request), request.params.username),
   );
 };

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tenantExecutor } from '../../db/tenant.js';
 import { craftZip, repeatedDeflate } from '../../formats/fixtures/crafted-zip.js';
 import { readMasterdataCsv } from '../../formats/csv/masterdata-csv.js';
 import { listFiles } from '../../modules/datalog/datalog-service.js';
@@ -37,7 +38,7 @@ describe('/api/excel', () => {
 
   /** Every segment of the tenant, current and superseded, as stored (ids and timestamps included). */
   const allSegments = () =>
-    t.database.query<Record<string, unknown>>(
+    t.allAreas.query<Record<string, unknown>>(
       `SELECT id::text, entity_uuid, type, valid::text, name, active, state, comments, attributes,
               last_modified::text, last_modified_by, superseded_at::text
          FROM entity_segment WHERE tenant = $1 ORDER BY id`,
@@ -46,7 +47,7 @@ describe('/api/excel', () => {
   const countOf = async (type: string) =>
     Number(
       (
-        await t.database.query<{ n: number }>('SELECT count(*)::int AS n FROM entity WHERE tenant = $1 AND type = $2', [
+        await t.allAreas.query<{ n: number }>('SELECT count(*)::int AS n FROM entity WHERE tenant = $1 AND type = $2', [
           tenant,
           type,
         ])
@@ -97,7 +98,8 @@ describe('/api/excel', () => {
 
     it('refuses sheets of kinds the role may not write', async () => {
       const bytes = await fixtureWorkbook([{ name: 'Organisation', rows: ORGANISATION_ROWS }]);
-      const res = await upload([{ fileName: 'orgs.xlsx', bytes }], 'erex-settlement-operator');
+      // cp-admin may import fleet sheets but not organisations (Administration writers only).
+      const res = await upload([{ fileName: 'orgs.xlsx', bytes }], 'cp-admin');
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({
         success: false,
@@ -147,7 +149,7 @@ describe('/api/excel', () => {
       expect(await countOf('tractionunit')).toBe(0);
       expect(await countOf('organisation')).toBe(0);
 
-      const log = await listFiles(t.database.db, tenant);
+      const log = await listFiles(t.allAreas.db, tenant);
       expect(log.slice(0, 2).map((e) => [e.fileName, e.messageStatus])).toEqual(
         expect.arrayContaining([
           ['fleet.xlsx', 'REJECTED'],
@@ -198,16 +200,16 @@ describe('/api/excel', () => {
       expect(res.statusCode).toBe(200);
       expect(res.json().success).toBe(true);
       expect(await countOf('tractionunit')).toBe(500);
-      const [unit] = await t.database.query<{ attributes: Record<string, unknown> }>(
+      const [unit] = await t.allAreas.query<{ attributes: Record<string, unknown> }>(
         `SELECT s.attributes FROM entity_segment s WHERE s.tenant = $1 AND s.type = 'tractionunit' AND s.name = $2`,
         [tenant, `TU ${evnFor(1)}`],
       );
-      const [org] = await t.database.query<{ entity_uuid: string }>(
+      const [org] = await t.allAreas.query<{ entity_uuid: string }>(
         `SELECT entity_uuid FROM entity_segment WHERE tenant = $1 AND type = 'organisation'`,
         [tenant],
       );
       expect(unit!.attributes).toMatchObject({ evn: evnFor(1), owner: org!.entity_uuid });
-      const log = await listFiles(t.database.db, tenant);
+      const log = await listFiles(t.allAreas.db, tenant);
       expect(log.slice(0, 2).map((e) => e.messageStatus)).toEqual(['OK', 'OK']);
     });
 
@@ -253,7 +255,7 @@ describe('/api/excel', () => {
       const uuid = String(sheet.getRow(2).getCell(col('UUID')).value);
       const res = await upload([{ fileName: 'change.xlsx', bytes: Buffer.from(await workbook.xlsx.writeBuffer()) }]);
       expect(res.json()).toMatchObject({ success: true });
-      const segments = await t.database.query<{ valid: string; description: string; superseded: boolean }>(
+      const segments = await t.allAreas.query<{ valid: string; description: string; superseded: boolean }>(
         `SELECT valid::text, attributes->>'description' AS description, superseded_at IS NOT NULL AS superseded
            FROM entity_segment WHERE entity_uuid = $1 ORDER BY superseded_at NULLS FIRST, lower(valid)`,
         [uuid],
@@ -274,7 +276,7 @@ describe('/api/excel', () => {
         { fileName: 'f.xlsx', bytes: await fixtureWorkbook([{ name: 'TractionUnit', rows }]) },
       ]);
       expect(first.json()).toMatchObject({ success: true });
-      const [stored] = await t.database.query<{ entity_uuid: string; comments: string; description: string }>(
+      const [stored] = await t.allAreas.query<{ entity_uuid: string; comments: string; description: string }>(
         `SELECT entity_uuid, comments, attributes->>'description' AS description FROM entity_segment
           WHERE tenant = $1 AND name = $2`,
         [tenant, `TU ${evnFor(2000)}`],
@@ -304,7 +306,7 @@ describe('/api/excel', () => {
         { fileName: 'typed.xlsx', bytes: await fixtureWorkbook([{ name: 'TractionUnit', rows: [typed] }]) },
       ]);
       expect(first.json()).toMatchObject({ success: true });
-      const [stored] = await t.database.query<{ entity_uuid: string; lower: string }>(
+      const [stored] = await t.allAreas.query<{ entity_uuid: string; lower: string }>(
         `SELECT entity_uuid, to_char(lower(valid) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI') AS lower
            FROM entity_segment WHERE tenant = $1 AND name = $2 AND superseded_at IS NULL`,
         [tenant, row!.name],
@@ -355,7 +357,7 @@ describe('/api/excel', () => {
       const res = await upload([{ fileName: 'huge.xlsx', bytes: randomBytes(1_200_000) }]);
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toContain('larger than');
-      const [entry] = await listFiles(t.database.db, tenant);
+      const [entry] = await listFiles(t.allAreas.db, tenant);
       expect(entry).toMatchObject({ fileName: 'huge.xlsx', messageStatus: 'REJECTED', fileSize: null });
     });
 
@@ -368,7 +370,7 @@ describe('/api/excel', () => {
       const res = await upload([{ fileName: 'bomb.xlsx', bytes: bomb }]);
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toMatch(/bomb.xlsx: .*compression ratio/);
-      const [entry] = await listFiles(t.database.db, tenant);
+      const [entry] = await listFiles(t.allAreas.db, tenant);
       expect(entry).toMatchObject({ fileName: 'bomb.xlsx', messageStatus: 'REJECTED' });
     });
   });
@@ -407,7 +409,7 @@ describe('/api/excel', () => {
       expect(res.json()).toMatchObject({ status: 400, code: 'invalid_input' });
       expect(res.json().message).toMatch(/hidden.xlsx: The archive holds data its directory does not list/);
       expect(process.memoryUsage().rss).toBeLessThan(1024 * 1024 * 1024);
-      const [entry] = await listFiles(t.database.db, tenant);
+      const [entry] = await listFiles(t.allAreas.db, tenant);
       expect(entry).toMatchObject({ fileName: 'hidden.xlsx', messageStatus: 'REJECTED', fileSize: bomb.length });
     });
 
@@ -417,21 +419,21 @@ describe('/api/excel', () => {
       // Another area, so the other tests of this file see none of it.
       const sweden = t.areaUuid('sweden');
       const ctx: ImportContext = {
-        db: t.database.db,
+        db: tenantExecutor(t.database, sweden),
         tenant: sweden,
         timeZone: 'Europe/Stockholm',
         actor: { username: ADMIN, roles: [ADMIN] },
       };
       const answer = await importDomainFiles(ctx, [{ fileName: 'logged.xlsx', bytes }], {
         readWorkbook: async (task) => {
-          const [entry] = await listFiles(t.database.db, sweden);
+          const [entry] = await listFiles(t.allAreas.db, sweden);
           seenWhileReading.push(`${entry!.fileName} ${entry!.messageStatus}`);
           return readDomainWorkbook(task);
         },
       });
       expect(answer.success).toBe(true);
       expect(seenWhileReading).toEqual(['logged.xlsx RUNNING']);
-      const [entry] = await listFiles(t.database.db, sweden);
+      const [entry] = await listFiles(t.allAreas.db, sweden);
       expect(entry).toMatchObject({ fileName: 'logged.xlsx', messageStatus: 'OK', fileSize: bytes.length });
 
       // A reader that dies (a crashed worker) leaves no entry RUNNING.
@@ -440,7 +442,7 @@ describe('/api/excel', () => {
           readWorkbook: () => Promise.reject(new Error('worker exited')),
         }),
       ).rejects.toThrow('worker exited');
-      const [died] = await listFiles(t.database.db, sweden);
+      const [died] = await listFiles(t.allAreas.db, sweden);
       expect(died).toMatchObject({ fileName: 'dies.xlsx', messageStatus: 'ERROR' });
     });
 
@@ -468,7 +470,7 @@ describe('/api/excel', () => {
       // Shared strings (exceljs's default) in, ...
       const first = await send('names.xlsx', await fixtureWorkbook([{ name: 'TrafficCategoryType', rows }]));
       expect(first.json()).toMatchObject({ success: true });
-      const stored = await t.database.query<{ name: string; description: string }>(
+      const stored = await t.allAreas.query<{ name: string; description: string }>(
         `SELECT name, attributes->>'description' AS description FROM entity_segment
           WHERE tenant = $1 AND type = 'trafficcategorytype'`,
         [finland],
@@ -481,10 +483,10 @@ describe('/api/excel', () => {
 
       // ... exported and imported back: nothing changes.
       const exported = await call('/api/excel/domain/export', { type: 'TrafficCategoryType' });
-      const before = await t.database.query('SELECT id FROM entity_segment WHERE tenant = $1 ORDER BY id', [finland]);
+      const before = await t.allAreas.query('SELECT id FROM entity_segment WHERE tenant = $1 ORDER BY id', [finland]);
       const again = await send('exportedentities.xlsx', exported.rawPayload);
       expect(again.json()).toMatchObject({ success: true });
-      expect(await t.database.query('SELECT id FROM entity_segment WHERE tenant = $1 ORDER BY id', [finland])).toEqual(
+      expect(await t.allAreas.query('SELECT id FROM entity_segment WHERE tenant = $1 ORDER BY id', [finland])).toEqual(
         before,
       );
 
@@ -495,7 +497,7 @@ describe('/api/excel', () => {
       for (const r of rows) sheet.addRow([r.name, r.validFrom, r.validTo, `${r.name} inline`]);
       const bytes = Buffer.from(await inline.xlsx.writeBuffer({ useSharedStrings: false } as ExcelJS.XlsxWriteOptions));
       expect((await send('inline.xlsx', bytes)).json()).toMatchObject({ success: true });
-      const descriptions = await t.database.query<{ d: string }>(
+      const descriptions = await t.allAreas.query<{ d: string }>(
         `SELECT attributes->>'description' AS d FROM entity_segment
           WHERE tenant = $1 AND type = 'trafficcategorytype' AND superseded_at IS NULL`,
         [finland],
@@ -519,7 +521,7 @@ describe('/api/excel', () => {
       expect(res2.json().message).toMatch(
         /^Something is wrong with uploaded data. broken.xlsx: The file is not a valid xlsx workbook/,
       );
-      const [entry] = await listFiles(t.database.db, tenant);
+      const [entry] = await listFiles(t.allAreas.db, tenant);
       expect(entry).toMatchObject({ fileName: 'broken.xlsx', messageStatus: 'REJECTED' });
     });
 

@@ -10,6 +10,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Database } from '../../db/client.js';
+import { tenantDatabase } from '../../db/tenant.js';
 import { ApiError } from '../../errors.js';
 import { MESSAGE_TYPES, recordFile } from '../../modules/datalog/datalog-service.js';
 import { DOMAIN_READ_ROLES } from '../../modules/domain/policy.js';

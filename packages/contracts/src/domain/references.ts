@@ -1,0 +1,62 @@
+import type { EntityKind } from './kinds.js';
+
+/**
+ * Every uuid reference a saved entity may hold, declared once: kind -> attribute -> the kind(s) it
+ * must name. The server refuses a save whose reference does not resolve to an entity of one of
+ * those kinds in the same area (issue 6 §2); the forms and the import read the same table to know
+ * which fields are references. A list attribute (consumptionPointRefs ...) checks every element.
+ */
+export const ENTITY_REFERENCES = {
+  tractionunit: {
+    owner: ['organisation'],
+    tractionUnitTypeRef: ['tractionunittype'],
+    exportLimitationRef: ['exportlimitation'],
+    consumptionPointRefs: ['consumptionpoint'],
+  },
+  tractionunittype: {
+    legalCombinations: ['tractionunittype'],
+    motorTypeRef: ['motortype'],
+    trainProfileRef: ['trainprofile'],
+  },
+  consumptionpoint: { tractionUnitRef: ['tractionunit'] },
+  exportlimitation: { blockedReceivers: ['organisation'] },
+  organisation: {
+    exchangeAdminRef: ['organisation'],
+    parentOrganisationRef: ['organisation'],
+    settlementAreaRef: ['settlementarea'],
+  },
+  trafficcategory: { trafficCategoryTypeRef: ['trafficcategorytype'] },
+  pricecategorytimeinterval: { priceCategoryRef: ['pricecategory'] },
+  contract: { organisationRef: ['organisation'], supplierRef: ['organisation'], priceAreaRef: ['pricearea'] },
+  gridarea: { energyUseSettlementAreaRef: ['energyusesettlementarea'], priceAreaRef: ['pricearea'] },
+} as const satisfies Partial<Record<EntityKind, Record<string, readonly EntityKind[]>>>;
+
+export interface EntityReference {
+  field: string;
+  targets: readonly EntityKind[];
+}
+
+/** The reference fields of a kind (empty for kinds without references). */
+export function referencesOf(kind: EntityKind): EntityReference[] {
+  const fields = (ENTITY_REFERENCES as Partial<Record<EntityKind, Record<string, readonly EntityKind[]>>>)[kind] ?? {};
+  return Object.entries(fields).map(([field, targets]) => ({ field, targets }));
+}
+
+/** The message of a reference that does not resolve: 'Unknown organisation', 'Unknown traction unit type' ... */
+export const unknownReferenceMessage = (targets: readonly EntityKind[]): string =>
+  `Unknown ${targets.map((t) => REFERENCE_NOUNS[t] ?? t).join(' or ')}`;
+
+const REFERENCE_NOUNS: Partial<Record<EntityKind, string>> = {
+  organisation: 'organisation',
+  tractionunit: 'traction unit',
+  tractionunittype: 'traction unit type',
+  consumptionpoint: 'consumption point',
+  motortype: 'motor type',
+  trainprofile: 'train profile',
+  exportlimitation: 'export limitation',
+  settlementarea: 'settlement area',
+  energyusesettlementarea: 'energy use settlement area',
+  pricearea: 'price area',
+  pricecategory: 'price category',
+  trafficcategorytype: 'traffic category type',
+};
