@@ -9,3 +9,4 @@ export * from './client-config.js';
 export * from './domain/index.js';
 export * from './excel.js';
 export * from './time.js';
+export * from './calls/index.js';
