@@ -14,7 +14,14 @@ import type { AuthContext, TokenVerifier } from './auth.js';
  * `current-tenant-id` header to name an area in which the token holds a function; the roles are
  * then those held in that area.
  */
-export type RouteAccess = { public: true } | { roles: readonly Role[] | 'any'; tenant?: boolean };
+export type RouteAccess =
+  | { public: true }
+  | {
+      roles: readonly Role[] | 'any';
+      tenant?: boolean;
+      /** Per-area replacement of `roles` (a named policy's, e.g. organisation writing in the exchange area). */
+      areaRoles?: Partial<Record<AreaKind, readonly Role[]>>;
+    };
 
 export interface TenantContext {
   uuid: string;
@@ -154,7 +161,8 @@ export const accessPlugin = fp<AccessPluginOptions>(
         request.roles = [...new Set(auth.functions.map((f) => f.role))];
       }
 
-      if (access.roles !== 'any' && !request.roles.some((role) => access.roles.includes(role))) {
+      const allowed = (needsTenant ? access.areaRoles?.[request.tenant.kind] : undefined) ?? access.roles;
+      if (allowed !== 'any' && !request.roles.some((role) => allowed.includes(role))) {
         throw ApiError.forbidden();
       }
       request.ctx = {
