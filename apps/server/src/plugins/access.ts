@@ -47,6 +47,10 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     access?: RouteAccess;
   }
+  interface FastifyInstance {
+    /** Every route registered under /api (method, url): the declared-calls test compares it with contracts. */
+    apiRoutes: readonly { method: string; url: string; access: RouteAccess }[];
+  }
   interface FastifyRequest {
     /** Set on every route that is not public. */
     auth: AuthContext;
@@ -107,13 +111,23 @@ export const accessPlugin = fp<AccessPluginOptions>(
     app.decorateRequest('roles', null as unknown as Role[]);
     app.decorateRequest('ctx', null as unknown as RequestContext);
 
+    const apiRoutes: { method: string; url: string; access: RouteAccess }[] = [];
+    app.decorate('apiRoutes', { getter: () => apiRoutes });
+    const remember = (route: RouteOptions, access: RouteAccess) => {
+      for (const method of [route.method].flat()) apiRoutes.push({ method, url: route.url, access });
+    };
+
     // Nothing under /api is open by accident: a route without config.access stops the start.
     app.addHook('onRoute', function (this: InstanceWithDefault, route: RouteOptions) {
       if (!isApiRoute(route.url)) return;
-      if (route.config?.access) return;
+      if (route.config?.access) {
+        remember(route, route.config.access);
+        return;
+      }
       const fallback = this[kDefaultAccess];
       if (fallback) {
         route.config = { ...route.config, access: fallback };
+        remember(route, fallback);
         return;
       }
       const methods = Array.isArray(route.method) ? route.method.join(',') : route.method;

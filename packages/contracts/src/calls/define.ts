@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { AccessPolicy } from './policies.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -29,6 +29,17 @@ export interface CallDeclaration {
 
 /** Declares a call, keeping its literal types (method, path, schemas) for the server and the web client. */
 export const defineCall = <const C extends CallDeclaration>(call: C): C => call;
+
+/**
+ * A free-text path segment (entity type, organisation type, uuid-or-orgId): bounded, without control
+ * characters. The router already answers 404 to a segment over 100 characters (maxParamLength).
+ */
+export const pathSegmentSchema = z
+  .string()
+  .min(1)
+  .max(100)
+  // eslint-disable-next-line no-control-regex -- refusing control characters is the point
+  .regex(/^[^\u0000-\u001f/]+$/, 'Must not contain control characters');
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 type In<S> = S extends z.ZodType ? z.input<S> : undefined;

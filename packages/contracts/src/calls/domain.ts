@@ -25,11 +25,11 @@ import {
 import { tractionUnitSaveRequestSchema } from '../domain/fleet-kinds.js';
 import { areaListQuerySchema, areaSummarySchema, settlementAreaOptionSchema } from '../domain/infrastructure.js';
 import { branchSchema } from '../domain/organisation.js';
-import { defineCall } from './define.js';
+import { defineCall, pathSegmentSchema } from './define.js';
 import { POLICIES } from './policies.js';
 
-const typeParams = z.object({ type: z.string().min(1).max(100) });
-const typeUuidParams = z.object({ type: z.string().min(1).max(100), uuid: z.uuid() });
+const typeParams = z.object({ type: pathSegmentSchema });
+const typeUuidParams = z.object({ type: pathSegmentSchema, uuid: z.uuid() });
 /** A validity window in the query (start, end); defaults are the service's. */
 export const windowQuerySchema = z.object({ start: instantSchema.optional(), end: instantSchema.optional() });
 const entities = z.array(versionedEntitySchema);
@@ -198,7 +198,7 @@ export const domainCalls = {
     method: 'GET',
     path: '/domain/organisations/{orgType}/all',
     access: POLICIES.domainLookup,
-    params: z.object({ orgType: z.string().min(1).max(100) }),
+    params: z.object({ orgType: pathSegmentSchema }),
     query: windowQuerySchema,
     response: entities,
   }),

@@ -6,7 +6,7 @@ import {
   organisationTypeWithCredentialsResultSchema,
   organisationTypeWithCredentialsSchema,
 } from '../domain/organisation.js';
-import { defineCall } from './define.js';
+import { defineCall, pathSegmentSchema } from './define.js';
 import { POLICIES } from './policies.js';
 
 const tenantParams = z.object({ tenantId: z.uuid() });
@@ -42,7 +42,7 @@ export const organisationCalls = {
     path: '/domain/organisations/{x}/marketfunction',
     access: POLICIES.domainLookup,
     summary: 'Market functions of one organisation (x: its uuid or orgId)',
-    params: z.object({ x: z.string().min(1).max(100) }),
+    params: z.object({ x: pathSegmentSchema }),
     response: organisationMarketFunctionsSchema,
   }),
   typeSave: defineCall({
