@@ -1,8 +1,14 @@
-import { domainCalls, FLEET_KINDS, type EntityKind, type Role, type TimeRangeQuery } from '@railwatt/contracts';
+import {
+  domainCalls,
+  FLEET_KINDS,
+  POLICIES,
+  policyAdmits,
+  type EntityKind,
+  type TimeRangeQuery,
+} from '@railwatt/contracts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/client.js';
 import { ApiError } from '../../errors.js';
-import { DOMAIN_READ_ROLES } from '../../modules/domain/policy.js';
 import { actorOf } from '../../plugins/access.js';
 import { route } from '../register-call.js';
 import {
@@ -54,14 +60,15 @@ const listParamsOf = (query: TimeRangeQuery): ListParams => ({
 });
 
 /**
- * Fleet kinds are read by the Fleet roles only (product.md §2: not the train-run-data-provider, a
- * consumer only when also area-responsible); other kinds back pickers every role meets.
+ * Fleet kinds are read by the Fleet roles only (the domainRead policy of POST /domain/fleet: not the
+ * train-run-data-provider, a consumer only when also area-responsible); other kinds back pickers every
+ * role meets, so the per-kind calls are domainLookup and narrow here.
  */
-function readableKind(request: Pick<FastifyRequest, 'roles'>, type: string): EntityKind {
+function readableKind(request: Pick<FastifyRequest, 'roles' | 'tenant'>, type: string): EntityKind {
   const kind = kindOf(type);
   if (
     (FLEET_KINDS as readonly string[]).includes(kind) &&
-    !request.roles.some((r: Role) => DOMAIN_READ_ROLES.includes(r))
+    !policyAdmits(POLICIES.domainRead, request.roles, request.tenant.kind)
   ) {
     throw ApiError.forbidden();
   }
