@@ -8,6 +8,8 @@ import { baseUrl, launch, menuLabels, signIn } from './browser.js';
  * derived from the app's route table, so that these journeys check the table rather than repeat it.
  */
 const ALL = ['Monitor', 'Settlement and verification', 'Fleet', 'Infrastructure', 'Administration'];
+/** A consumer is not offered Fleet: the menu follows the route's domainRead policy (issue 6). */
+const ALL_BUT_FLEET = ALL.filter((label) => label !== 'Fleet');
 const journeys: { user: string; area: string; path: RegExp; menu: string[] }[] = [
   {
     user: 'erex-administrator',
@@ -27,13 +29,13 @@ const journeys: { user: string; area: string; path: RegExp; menu: string[] }[] =
   { user: 'exchange-operator', area: 'Exchange', path: /\/$/, menu: ['Monitor', 'Fleet', 'Infrastructure'] },
   { user: 'cp-admin', area: 'Belgium', path: /\/$/, menu: ['Monitor', 'Fleet', 'Infrastructure'] },
   { user: 'vehicle-keeper', area: 'Belgium', path: /\/fleet\/overview$/, menu: ['Fleet'] },
-  { user: 'consumer', area: 'Belgium', path: /\/$/, menu: ALL },
+  { user: 'consumer', area: 'Belgium', path: /\/$/, menu: ALL_BUT_FLEET },
   { user: 'train-run-data-provider', area: 'Belgium', path: /\/monitor\/datalog$/, menu: ['Monitor'] },
   {
     user: 'consumer-provider',
     area: 'Belgium',
     path: /\/settlementandverification\/settlementbaseverification$/,
-    menu: ALL,
+    menu: ALL_BUT_FLEET,
   },
   { user: 'keeper-cpadmin', area: 'Belgium', path: /\/$/, menu: ['Monitor', 'Fleet', 'Infrastructure'] },
 ];

@@ -20,6 +20,7 @@ import { domainRoutes } from './routes/domain/index.js';
 import { organisationExtraRoutes } from './routes/domain/organisations-extra.js';
 import { userDomainRoutes } from './routes/domain/users.js';
 import { excelRoutes } from './routes/excel/index.js';
+import { API_PREFIX } from './routes/register-call.js';
 import { userRoutes } from './routes/user/index.js';
 
 declare module 'fastify' {
@@ -143,12 +144,14 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
   );
 
   if (identity) await app.register(identityPlugin, { identity, database });
-  await app.register(userRoutes, { prefix: '/api/user', database });
-  await app.register(domainRoutes, { prefix: '/api/domain', database });
+  // Every route file registers declared calls (packages/contracts/src/calls) whose paths are complete
+  // below /api (routes/register-call.ts), so each is registered under the same prefix.
+  await app.register(userRoutes, { prefix: API_PREFIX, database });
+  await app.register(domainRoutes, { prefix: API_PREFIX, database });
   // Beside domainRoutes rather than inside it, so routes/domain/index.ts stays one list per concern.
-  await app.register(userDomainRoutes, { prefix: '/api/domain/users', database });
-  await app.register(organisationExtraRoutes, { prefix: '/api/domain/organisations', database });
-  await app.register(excelRoutes, { prefix: '/api/excel', database, maxFileBytes: config.excelImportMaxFileBytes });
+  await app.register(userDomainRoutes, { prefix: API_PREFIX, database });
+  await app.register(organisationExtraRoutes, { prefix: API_PREFIX, database });
+  await app.register(excelRoutes, { prefix: API_PREFIX, database, maxFileBytes: config.excelImportMaxFileBytes });
   await app.register(webPlugin, { webDist: config.webDist });
 
   return app;

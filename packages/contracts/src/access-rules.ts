@@ -65,3 +65,11 @@ export const AREA_WIDE_ROLES: readonly Role[] = [
   'erex-settlement-operator',
   'audit-erex-settlement-operator',
 ];
+
+/**
+ * User management (product.md §6 "erex-administrator only: user registration and overview across
+ * areas"): the administrator everywhere; a settlement-area responsible lists, creates and edits the
+ * users of its own area only (the user service narrows it to the current tenant).
+ */
+export const USER_ADMINISTRATORS: readonly Role[] = ADMINISTRATOR_ONLY;
+export const USER_AREA_ADMINISTRATORS: readonly Role[] = ['erex-administrator', 'settlement-area-responsible'];

@@ -10,3 +10,4 @@ export * from './domain/index.js';
 export * from './excel.js';
 export * from './time.js';
 export * from './limits.js';
+export * from './calls/index.js';

@@ -14,7 +14,14 @@ import type { AuthContext, TokenVerifier } from './auth.js';
  * `current-tenant-id` header to name an area in which the token holds a function; the roles are
  * then those held in that area.
  */
-export type RouteAccess = { public: true } | { roles: readonly Role[] | 'any'; tenant?: boolean };
+export type RouteAccess =
+  | { public: true }
+  | {
+      roles: readonly Role[] | 'any';
+      tenant?: boolean;
+      /** Per-area replacement of `roles` (a named policy's, e.g. organisation writing in the exchange area). */
+      areaRoles?: Partial<Record<AreaKind, readonly Role[]>>;
+    };
 
 export interface TenantContext {
   uuid: string;
@@ -42,6 +49,10 @@ export interface RequestContext {
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: RouteAccess;
+  }
+  interface FastifyInstance {
+    /** Every route registered under /api (method, url): the declared-calls test compares it with contracts. */
+    apiRoutes: readonly { method: string; url: string; access: RouteAccess }[];
   }
   interface FastifyRequest {
     /** Set on every route that is not public. */
@@ -109,13 +120,23 @@ export const accessPlugin = fp<AccessPluginOptions>(
     app.decorateRequest('roles', null as unknown as Role[]);
     app.decorateRequest('ctx', null as unknown as RequestContext);
 
+    const apiRoutes: { method: string; url: string; access: RouteAccess }[] = [];
+    app.decorate('apiRoutes', { getter: () => apiRoutes });
+    const remember = (route: RouteOptions, access: RouteAccess) => {
+      for (const method of [route.method].flat()) apiRoutes.push({ method, url: route.url, access });
+    };
+
     // Nothing under /api is open by accident: a route without config.access stops the start.
     app.addHook('onRoute', function (this: InstanceWithDefault, route: RouteOptions) {
       if (!isApiRoute(route.url)) return;
-      if (route.config?.access) return;
+      if (route.config?.access) {
+        remember(route, route.config.access);
+        return;
+      }
       const fallback = this[kDefaultAccess];
       if (fallback) {
         route.config = { ...route.config, access: fallback };
+        remember(route, fallback);
         return;
       }
       const methods = Array.isArray(route.method) ? route.method.join(',') : route.method;
@@ -163,7 +184,8 @@ export const accessPlugin = fp<AccessPluginOptions>(
         request.roles = [...new Set(auth.functions.map((f) => f.role))];
       }
 
-      if (access.roles !== 'any' && !request.roles.some((role) => access.roles.includes(role))) {
+      const allowed = (needsTenant ? access.areaRoles?.[request.tenant.kind] : undefined) ?? access.roles;
+      if (allowed !== 'any' && !request.roles.some((role) => allowed.includes(role))) {
         throw ApiError.forbidden();
       }
       request.ctx = {

@@ -1,7 +1,21 @@
 // @vitest-environment node
-import { ROLES, type AreaKind, type Role } from '@railwatt/contracts';
+import {
+  AREA_KINDS,
+  domainCalls,
+  excelCalls,
+  organisationCalls,
+  ROLES,
+  userAdminCalls,
+  type AreaKind,
+  type Role,
+} from '@railwatt/contracts';
 import { describe, expect, it } from 'vitest';
+import { joinPath } from '../lib/routes';
+import type { MarketSnapshot } from '../lib/stores/market-store';
+import { guardRedirect, UNAUTHORIZED_PATH } from './guards';
 import { logoTarget, menuItems } from './menu';
+import { resolveRedirect } from './redirects';
+import { routeChain, routeExists, flattenRoutes } from './route-table';
 
 const M = 'menu.monitor';
 const S = 'menu.settlement';
@@ -44,7 +58,8 @@ const EXPECTED: Record<Role, Record<'belgium' | 'netherlands' | 'exchange' | 'ad
   'exchange-operator': { belgium: [M, F, I], netherlands: [M, F, I], exchange: [M, F, I], administration: [I] },
   'cp-admin': { belgium: [M, F, I], netherlands: [M, F, I], exchange: [M, F, I], administration: [I] },
   'vehicle-keeper': { belgium: [F], netherlands: [F], exchange: [F], administration: [] },
-  consumer: { belgium: [M, S, F, I, A], netherlands: [M, S, F, I, A], exchange: [M, F, I], administration: [I, A] },
+  // Fleet reads through domainRead, which leaves out the consumer (issue 6: the menu derives from route access).
+  consumer: { belgium: [M, S, I, A], netherlands: [M, S, I, A], exchange: [M, I], administration: [I, A] },
   'train-run-data-provider': { belgium: [M], netherlands: [M], exchange: [M], administration: [] },
 };
 
@@ -89,5 +104,80 @@ describe('logo target', () => {
   ];
   it.each(cases)('%j in %s -> %s', (roles, area, target) => {
     expect(logoTarget(roles, area)).toBe(target);
+  });
+});
+
+/**
+ * Where following a link ends, as the shell does it: the redirect rules, a default child that only
+ * redirects, then the guard (root-layout.tsx Content). Null when the guard refuses.
+ */
+function landing(start: string, roles: readonly Role[], area: AreaKind): string | null {
+  const market: MarketSnapshot = { areas: [], area: null, timeZone: null, rolesInArea: [...roles] };
+  let path = start;
+  for (let hop = 0; hop < 10; hop += 1) {
+    const redirect = resolveRedirect({ pathname: path, roles, area, exists: (p) => routeExists(p) });
+    if (redirect && redirect !== path) {
+      path = redirect;
+      continue;
+    }
+    const chain = routeChain(path);
+    const last = chain.at(-1);
+    if (last?.index && last.redirectTo && !last.component) {
+      path = joinPath(path, last.redirectTo);
+      continue;
+    }
+    const denied = guardRedirect({ chain, authenticated: true, roles, area, from: null, to: path, market });
+    return denied === UNAUTHORIZED_PATH ? null : path;
+  }
+  throw new Error(`redirect loop from ${start}`);
+}
+
+/** Users holding several roles in one area (the demo users consumer-provider and keeper-cpadmin, and more). */
+const DEMO_ROLE_SETS: readonly (readonly Role[])[] = [
+  ['consumer', 'train-run-data-provider'],
+  ['cp-admin', 'vehicle-keeper'],
+  ['consumer', 'settlement-area-responsible'],
+  ['consumer', 'audit-settlement-area-responsible'],
+  ['consumer', 'cp-admin'],
+];
+
+describe('menu and guards agree (issue 6: the menu never offers a link whose route refuses the user)', () => {
+  const roleSets: (readonly Role[])[] = [...ROLES.map((r) => [r]), ...DEMO_ROLE_SETS];
+  for (const roles of roleSets) {
+    it(`${roles.join(' + ')}: every menu link opens a page in every area`, () => {
+      for (const area of AREA_KINDS) {
+        // In master-data mode the user holds the administrator function only, or nothing (rolesForArea).
+        const held = area === 'masterdata' ? roles.filter((r) => r === 'erex-administrator') : roles;
+        for (const item of menuItems(held, area)) {
+          expect({ area, link: item.to, lands: landing(item.to, held, area) !== null }).toEqual({
+            area,
+            link: item.to,
+            lands: true,
+          });
+        }
+      }
+    });
+  }
+
+  it('offers a consumer in a country area no Fleet, and a consumer who is also area-responsible Fleet', () => {
+    expect(menuItems(['consumer'], 'norway').map((i) => i.to)).not.toContain('/fleet');
+    expect(landing('/fleet/overview', ['consumer'], 'norway')).toBeNull();
+    expect(menuItems(['consumer', 'settlement-area-responsible'], 'norway').map((i) => i.to)).toContain('/fleet');
+  });
+
+  it('lets the erex-settlement-operator, a fleet writer on the server, open fleet registration and import', () => {
+    expect(landing('/fleet/import', ['erex-settlement-operator'], 'norway')).toBe('/fleet/import');
+    expect(landing('/fleet/registration', ['erex-settlement-operator'], 'norway')).toBe('/fleet/registration');
+    expect(landing('/fleet/import', ['audit-erex-settlement-operator'], 'norway')).toBeNull();
+  });
+
+  it('gives the pages that make calls the policies of those calls, as the server enforces them', () => {
+    const policyAt = (path: string) => flattenRoutes().find((f) => f.fullPath === path)?.route.policy;
+    expect(policyAt('/fleet')).toBe(domainCalls.fleet.access);
+    expect(policyAt('/fleet/overview')).toBe(domainCalls.fleet.access);
+    expect(policyAt('/fleet/registration')).toBe(domainCalls.tractionUnitSave.access);
+    expect(policyAt('/fleet/import')).toBe(excelCalls.domainImport.access);
+    expect(policyAt('/administration/user/registration')).toBe(userAdminCalls.save.access);
+    expect(policyAt('/administration/organisation/registration')).toBe(organisationCalls.typeSave.access);
   });
 });

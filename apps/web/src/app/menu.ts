@@ -1,5 +1,6 @@
 import type { AreaKind, Role } from '@railwatt/contracts';
 import type { AppRoute } from '../lib/routes';
+import type { MarketSnapshot } from '../lib/stores/market-store';
 import { USER_REGISTRATION_PATH } from '../lib/stores/area-selection';
 import { routePermits } from './guards';
 import { isEnabled, routeTable } from './route-table';
@@ -12,16 +13,20 @@ export interface MenuItem {
 
 /**
  * The main menu: the sections that carry a menu entry and that the user may open in the selected area.
- * The visibility table of product.md §2 is the sections' own roles and areas, so menu and guard agree.
+ * Visibility is the guard's own rule for the section (its roles, which come from the named access
+ * policies of the calls where the section makes calls, its areas and its extra check), so the menu
+ * never offers a link the guard refuses; menu.test.ts follows every link through redirects and guards.
  */
 export function menuItems(
   roles: readonly Role[],
   area: AreaKind | null,
   routes: readonly AppRoute[] = routeTable,
+  market: MarketSnapshot = { areas: [], area: null, timeZone: null, rolesInArea: [...roles] },
 ): MenuItem[] {
   if (area === null) return [];
+  const checkPasses = (r: AppRoute) => (r.check ? r.check(roles, null, r.path!, market) : true);
   return routes
-    .filter((r) => r.menu && isEnabled(r) && routePermits(r, roles, area))
+    .filter((r) => r.menu && isEnabled(r) && routePermits(r, roles, area) && checkPasses(r))
     .sort((a, b) => a.menu!.order - b.menu!.order)
     .map((r) => ({ to: r.path!, labelKey: r.menu!.labelKey }));
 }

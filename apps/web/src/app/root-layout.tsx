@@ -34,6 +34,11 @@ function Content({ authenticated }: { authenticated: boolean }) {
   useEffect(() => {
     previous.current = location.pathname;
   }, [location.pathname]);
+  // An area switch is complete when the router reaches the new area's landing.
+  const headingTo = market.landing;
+  useEffect(() => {
+    if (headingTo !== null && headingTo === location.pathname) useMarketStore.getState().setLanding(null);
+  }, [headingTo, location.pathname]);
 
   const open = chain.some((r) => r.ignoreAuth);
   if (!open && !market.area) {
@@ -43,7 +48,8 @@ function Content({ authenticated }: { authenticated: boolean }) {
       </Title>
     );
   }
-  if (!market.rendered) return null;
+  // Not yet at the landing of a switch: the open page is the old area's; judge nothing, show nothing.
+  if (!market.rendered || (headingTo !== null && headingTo !== location.pathname)) return null;
   if (market.area && !open) {
     const redirect = resolveRedirect({
       pathname: location.pathname,

@@ -81,7 +81,8 @@ describe('the shell', () => {
       within(nav)
         .getAllByRole('link')
         .map((a) => a.textContent),
-    ).toEqual(['Monitor', 'Settlement and verification', 'Fleet', 'Infrastructure', 'Administration']);
+      // No Fleet for a consumer: the menu shows only what the route (and the server's domainRead) admits.
+    ).toEqual(['Monitor', 'Settlement and verification', 'Infrastructure', 'Administration']);
     expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument();
     expect(screen.getByText('Welcome to Belgium')).toBeInTheDocument();
     expect(screen.getByTestId('not-built')).toBeInTheDocument();

@@ -1,4 +1,4 @@
-import { settlementAreaSchema } from '@railwatt/contracts';
+import { userCalls } from '@railwatt/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api } from '../lib/api';
@@ -6,13 +6,10 @@ import type { AppAuth } from '../lib/auth/auth';
 import { pickInitialArea, toAreaOptions } from '../lib/stores/area-selection';
 import { selectInitialArea, storedAreaIds, useMarketStore } from '../lib/stores/market-store';
 
-const areaListSchema = settlementAreaSchema.array();
-
 /** GET /api/user/settlementareas (no tenant header: it is what the tenant is chosen from). */
 export const settlementAreasQuery = {
   queryKey: ['user', 'settlementareas'] as const,
-  queryFn: async ({ signal }: { signal: AbortSignal }) =>
-    areaListSchema.parse(await api.request('/user/settlementareas', { tenant: false, signal })),
+  queryFn: ({ signal }: { signal: AbortSignal }) => api.call(userCalls.settlementAreas, { signal }),
   staleTime: Infinity,
 };
 

@@ -1,13 +1,32 @@
 import {
+  ALL_ROLES,
   AREA_KINDS,
   COUNTRY_AREA_NAMES,
   ROLES,
   SETTLEMENT_ROLE_GROUP,
+  type AccessPolicy,
   type AreaKind,
   type Role,
 } from '@railwatt/contracts';
 
 /** Role lists and area lists the route files compose. Choices where the spec is silent are commented there. */
+
+/**
+ * A route's roles from the named access policy of the calls its page makes (packages/contracts
+ * calls/policies.ts): the server, the guard and the menu then admit the same roles, so no page opens
+ * for a user whose every call would be refused.
+ */
+export function fromPolicy(policy: AccessPolicy): {
+  roles: readonly Role[];
+  areaRoles?: Partial<Record<AreaKind, readonly Role[]>>;
+  policy: AccessPolicy;
+} {
+  return {
+    roles: policy.roles === 'any' ? ALL_ROLES : policy.roles,
+    ...(policy.areaRoles ? { areaRoles: policy.areaRoles } : {}),
+    policy,
+  };
+}
 
 export const ALL: readonly Role[] = ROLES;
 

@@ -1,4 +1,4 @@
-import type { AreaKind, Role } from '@railwatt/contracts';
+import type { AccessPolicy, AreaKind, Role } from '@railwatt/contracts';
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { MarketSnapshot } from './stores/market-store';
 
@@ -44,6 +44,8 @@ export interface AppRoute {
   roles: readonly Role[];
   /** Per-area replacement of `roles` (Administration in the exchange area: administrator only). */
   areaRoles?: Partial<Record<AreaKind, readonly Role[]>>;
+  /** The named policy `roles` and `areaRoles` come from (lib/access.ts fromPolicy), where the page makes calls. */
+  policy?: AccessPolicy;
   /** Where defined, the selected area's kind (lowercased name) must be one of these. */
   areas?: readonly AreaKind[];
   component?: Screen;

@@ -1,39 +1,20 @@
 import multipart from '@fastify/multipart';
-import {
-  domainExportRequestSchema,
-  EXCEL_IMPORT_FIELD,
-  masterdataExportRequestSchema,
-  MAX_UPLOAD_FILES,
-  uploadResultSchema,
-  type Role,
-} from '@railwatt/contracts';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { EXCEL_IMPORT_FIELD, excelCalls, MAX_UPLOAD_FILES } from '@railwatt/contracts';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/client.js';
-import { tenantDatabase } from '../../db/tenant.js';
 import { ApiError } from '../../errors.js';
 import { MESSAGE_TYPES, recordFile } from '../../modules/datalog/datalog-service.js';
-import { DOMAIN_READ_ROLES } from '../../modules/domain/policy.js';
 import { actorInTenantOf, actorOf } from '../../plugins/access.js';
 import { exportDomainEntities, exportMasterdata, type ExportedFile } from '../../modules/excel/export-service.js';
 import { importDomainFiles, type ImportFile } from '../../modules/excel/import-service.js';
 import { createWorkbookPool } from '../../workers/workbook-pool.js';
+import { route } from '../register-call.js';
 
 export interface ExcelRoutesOptions {
   database: Database;
   /** Per-file size limit in bytes (config.excelImportMaxFileBytes). */
   maxFileBytes: number;
 }
-
-/** Who may upload domain workbooks (issue 3); what each may write is decided per kind by the domain policy. */
-export const EXCEL_IMPORT_ROLES: readonly Role[] = [
-  'erex-administrator',
-  'settlement-area-responsible',
-  'vehicle-keeper',
-  'cp-admin',
-  'exchange-operator',
-  'erex-settlement-operator',
-];
 
 const exportContextOf = (request: FastifyRequest) => ({
   ...actorInTenantOf(request),
@@ -48,8 +29,8 @@ const sendFile = (reply: FastifyReply, file: ExportedFile) =>
     .header('cache-control', 'no-store')
     .send(file.bytes);
 
-/** calls.md §7 "Files": domain workbook import and export, fleet master data export. */
-export const excelRoutes: FastifyPluginAsyncZod<ExcelRoutesOptions> = async (app, options) => {
+/** calls.md §7 "Files" (declared in contracts calls/excel.ts): domain workbook import and export, fleet master data export. */
+export const excelRoutes: FastifyPluginAsync<ExcelRoutesOptions> = async (app, options) => {
   const { maxFileBytes } = options;
   await app.register(multipart, {
     limits: { files: MAX_UPLOAD_FILES, fileSize: maxFileBytes, fields: 10, parts: MAX_UPLOAD_FILES + 10 },
@@ -118,55 +99,21 @@ export const excelRoutes: FastifyPluginAsyncZod<ExcelRoutesOptions> = async (app
     return files;
   }
 
-  app.post(
-    '/domain/import',
-    {
-      config: { access: { roles: EXCEL_IMPORT_ROLES } },
-      schema: {
-        tags: ['excel'],
-        summary: 'Import domain workbooks (multipart, up to 5 files, one sheet per entity type)',
-        consumes: ['multipart/form-data'],
-        response: { 200: uploadResultSchema },
-      },
-    },
-    async (request) => {
-      if (!request.isMultipart()) throw ApiError.badRequest('invalid_input', 'Send the files as multipart/form-data');
-      const files = await receiveFiles(request);
-      return importDomainFiles(
-        { db: request.ctx.db, tenant: request.tenant.uuid, timeZone: request.tenant.timeZone, actor: actorOf(request) },
-        files,
-        { readWorkbook: (task) => workbooks.read(task) },
-      );
-    },
+  route(app, excelCalls.domainImport, async (request) => {
+    if (!request.isMultipart()) throw ApiError.badRequest('invalid_input', 'Send the files as multipart/form-data');
+    const files = await receiveFiles(request);
+    return importDomainFiles(
+      { db: request.ctx.db, tenant: request.tenant.uuid, timeZone: request.tenant.timeZone, actor: actorOf(request) },
+      files,
+      { readWorkbook: (task) => workbooks.read(task) },
+    );
+  });
+
+  route(app, excelCalls.domainExport, async (request, reply) =>
+    sendFile(reply, await exportDomainEntities(exportContextOf(request), request.body)),
   );
 
-  app.post(
-    '/domain/export',
-    {
-      config: { access: { roles: DOMAIN_READ_ROLES } },
-      schema: {
-        tags: ['excel'],
-        summary: 'Export entities as exportedentities.xlsx (the layout the import reads)',
-        body: domainExportRequestSchema,
-      },
-    },
-    async (request, reply) => {
-      return sendFile(reply, await exportDomainEntities(exportContextOf(request), request.body));
-    },
-  );
-
-  app.post(
-    '/masterdata/export',
-    {
-      config: { access: { roles: DOMAIN_READ_ROLES } },
-      schema: {
-        tags: ['excel'],
-        summary: 'Export the fleet master data as masterdata.csv (the fleet filter of POST /domain/fleet, or uuids)',
-        body: masterdataExportRequestSchema,
-      },
-    },
-    async (request, reply) => {
-      return sendFile(reply, await exportMasterdata(exportContextOf(request), request.body));
-    },
+  route(app, excelCalls.masterdataExport, async (request, reply) =>
+    sendFile(reply, await exportMasterdata(exportContextOf(request), request.body)),
   );
 };

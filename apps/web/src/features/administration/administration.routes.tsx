@@ -1,5 +1,5 @@
-import { ADMINISTRATION_KINDS, TRANSMISSION_UNIT_COUNTRIES } from '@railwatt/contracts';
-import { ADMINISTRATOR, COUNTRIES, SETTLEMENT_STAFF, without, writersAmong } from '../../lib/access';
+import { ADMINISTRATION_KINDS, POLICIES, TRANSMISSION_UNIT_COUNTRIES } from '@railwatt/contracts';
+import { ADMINISTRATOR, COUNTRIES, fromPolicy, SETTLEMENT_STAFF, without, writersAmong } from '../../lib/access';
 import { lazyScreen, pageBuilder, type AppRoute } from '../../lib/routes';
 
 const AdministrationScreen = lazyScreen(() => import('./components/administration-screen'), 'AdministrationScreen');
@@ -28,14 +28,17 @@ export const administrationRoutes: AppRoute = {
   menu: { labelKey: 'menu.administration', order: 5 },
   children: [
     { index: true, roles: ADMIN_ROLES, redirectTo: 'entities/overview' },
+    // The calls of these forms (contracts calls/users.ts, calls/organisations.ts) decide who may open them.
     page('user/registration', 'routes.administration.userRegistration', {
-      roles: ADMIN_WRITE,
+      ...fromPolicy(POLICIES.userAreaAdmin),
       names: ['userRegistration'],
     }),
     page('user/overview', 'routes.administration.userOverview'),
     adminOnly('user/registeracrosssettlementareas', 'routes.administration.userRegisterAcross'),
     adminOnly('user/viewacrosssettlementareas', 'routes.administration.userViewAcross'),
-    page('organisation/registration', 'routes.administration.organisationRegistration', { roles: ADMIN_WRITE }),
+    page('organisation/registration', 'routes.administration.organisationRegistration', {
+      ...fromPolicy(POLICIES.organisationWrite),
+    }),
     page('organisation/overview', 'routes.administration.organisationOverview'),
     page('segmentshistory', 'routes.common.segmentsHistory'),
     adminOnly('interface/config', 'routes.administration.interfaceConfig', {

@@ -1,6 +1,6 @@
-import { AREA_RESPONSIBLE_ROLES, rolesExcept } from '@railwatt/contracts';
-import { ALL, areasExcept, MASTER_DATA_UPDATES_ENABLED, writersAmong } from '../../lib/access';
-import { lazyScreen, pageBuilder, type AppRoute, type ExtraCheck } from '../../lib/routes';
+import { POLICIES } from '@railwatt/contracts';
+import { ALL, areasExcept, fromPolicy, MASTER_DATA_UPDATES_ENABLED } from '../../lib/access';
+import { lazyScreen, pageBuilder, type AppRoute } from '../../lib/routes';
 
 const FleetScreen = lazyScreen(() => import('./components/fleet-screen'), 'FleetScreen');
 const FleetOverviewPage = lazyScreen(() => import('./components/fleet-overview-page'), 'FleetOverviewPage');
@@ -13,40 +13,39 @@ const FleetErrorSummaryPage = lazyScreen(
 const FleetImportPage = lazyScreen(() => import('./components/fleet-import-page'), 'FleetImportPage');
 const MasterdataUpdatesPage = lazyScreen(() => import('./components/masterdata-updates-page'), 'MasterdataUpdatesPage');
 
-/** Fleet: all except train-run-data-provider; hidden in the administration area (product.md §2). */
-const FLEET_ROLES = rolesExcept('train-run-data-provider');
-/** Registration and import write data: not for the read-only audit roles (§6) nor the consumer. */
-const FLEET_WRITE = writersAmong(FLEET_ROLES);
-
 /**
- * "Fleet excludes consumer unless also area-responsible or audit-responsible" (product.md §2), read
- * literally: a user holding consumer in the area passes only if they also hold settlement-area-responsible
- * or audit-settlement-area-responsible there. The menu still lists Fleet for consumers (the menu table
- * says "all except train-run-data-provider"); this check is the guard's extra check.
+ * Fleet reads and writes through the calls of contracts calls/domain.ts and calls/excel.ts, so its
+ * pages take those calls' policies (issue 6 item 3): the section and its read pages domainRead (every
+ * role except the train-run-data-provider and the consumer; "Fleet excludes consumer unless also
+ * area-responsible or audit-responsible", product.md §2, holds because such a consumer passes through
+ * its other role), registration fleetWrite, import excelImport. The menu reads the same section, so a
+ * consumer is not offered Fleet, and the erex-settlement-operator, a fleet writer, may open the import
+ * that the server accepts from it.
  */
-export const fleetConsumerCheck: ExtraCheck = (roles) =>
-  !roles.includes('consumer') || roles.some((r) => AREA_RESPONSIBLE_ROLES.includes(r));
+const READ = fromPolicy(POLICIES.domainRead);
 
-const page = pageBuilder({ roles: FLEET_ROLES, component: FleetScreen });
+const page = pageBuilder({ ...READ, component: FleetScreen });
 
 export const fleetRoutes: AppRoute = {
   path: '/fleet',
   titleKey: 'routes.fleet.section',
-  roles: FLEET_ROLES,
+  ...READ,
   areas: areasExcept('administration'),
-  check: fleetConsumerCheck,
   menu: { labelKey: 'menu.fleet', order: 3 },
   children: [
     { index: true, roles: ALL, redirectTo: 'overview' },
     page('overview', 'routes.fleet.overview', { names: ['fleetOverview'], component: FleetOverviewPage }),
-    page('registration', 'routes.fleet.registration', { roles: FLEET_WRITE, component: FleetRegistrationPage }),
+    page('registration', 'routes.fleet.registration', {
+      ...fromPolicy(POLICIES.fleetWrite),
+      component: FleetRegistrationPage,
+    }),
     page('segmentshistory', 'routes.common.segmentsHistory', { component: SegmentsHistoryPage }),
     page('overview/errorsummary', 'routes.common.errorSummary', {
       names: ['fleetOverview_errorsummary'],
       component: FleetErrorSummaryPage,
     }),
     page('import', 'routes.common.import', {
-      roles: FLEET_WRITE,
+      ...fromPolicy(POLICIES.excelImport),
       names: ['fleetOverview_import'],
       component: FleetImportPage,
     }),

@@ -1,3 +1,4 @@
+import { domainCalls, excelCalls, userCalls } from '@railwatt/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, apiErrorMessages, CancelledError, isCancelled } from '../errors';
 import { createApiClient } from './client';
@@ -254,5 +255,78 @@ describe('API client upload (XMLHttpRequest)', () => {
     expect(xhr.requests).toHaveLength(1);
     xhr.latest().respond({ body: {} });
     await expect(answer).resolves.toEqual({});
+  });
+});
+
+describe('API client call (declared calls)', () => {
+  const entity = {
+    uuid: '11111111-1111-4111-8111-111111111111',
+    name: 'El18-2241',
+    type: 'TractionUnit',
+    active: true,
+    state: 'ACTIVE',
+    timeRange: { start: '1970-01-01T00:00:00Z', end: '2070-01-01T00:00:00Z' },
+    segments: [],
+    lastModified: '2024-01-01T00:00:00Z',
+    lastModifiedBy: 'keeper',
+    comments: null,
+    allInactive: false,
+  };
+
+  it('builds the URL from the declaration, sends its method and parses the answer with its schema', async () => {
+    const { calls, fetch } = fakeFetch();
+    const answer = client(fetch).call(domainCalls.byId, {
+      params: { type: 'tractionunit', uuid: entity.uuid },
+      query: { refTime: '2024-01-01T00:00:00Z' },
+    });
+    await flush();
+    expect(calls[0]!.url).toBe(`/api/domain/tractionunit/id/${entity.uuid}?refTime=2024-01-01T00%3A00%3A00Z`);
+    expect(calls[0]!.init.method).toBe('GET');
+    expect(calls[0]!.init.headers).toMatchObject({ 'current-tenant-id': 'tenant-1' });
+    calls[0]!.respond({ ...entity, evn: '917600100013' });
+    await expect(answer).resolves.toMatchObject({ name: 'El18-2241', evn: '917600100013' });
+  });
+
+  it('refuses an answer that does not match the contract', async () => {
+    const { calls, fetch } = fakeFetch();
+    const answer = client(fetch).call(domainCalls.byId, { params: { type: 'tractionunit', uuid: entity.uuid } });
+    await flush();
+    calls[0]!.respond({ uuid: entity.uuid });
+    await expect(answer).rejects.toThrow();
+  });
+
+  it('sends no tenant header for a call whose policy acts before an area is chosen', async () => {
+    const { calls, fetch } = fakeFetch();
+    void client(fetch).call(userCalls.settlementAreas);
+    await flush();
+    expect(calls[0]!.url).toBe('/api/user/settlementareas');
+    expect(calls[0]!.init.headers).not.toHaveProperty('current-tenant-id');
+  });
+
+  it('posts the body as JSON and answers a download as a Blob', async () => {
+    const { calls, fetch } = fakeFetch();
+    const answer = client(fetch).call(excelCalls.domainExport, { body: { uuids: [entity.uuid] } });
+    await flush();
+    expect(calls[0]!.url).toBe('/api/excel/domain/export');
+    expect(calls[0]!.init.method).toBe('POST');
+    expect(JSON.parse(String(calls[0]!.init.body))).toEqual({ uuids: [entity.uuid] });
+    calls[0]!.respond('xlsx bytes');
+    // The bytes as they came (a Blob of the fetch implementation), not a parsed JSON value.
+    expect(await (await answer).text()).toBe('"xlsx bytes"');
+  });
+
+  it('uploads a declared multipart call and parses its answer', async () => {
+    const xhr = createFakeXhr(() => ({ body: { success: true, sheetParseResults: [] } }));
+    const api = createApiClient({
+      baseUrl: () => '/api',
+      token: async () => 'tok',
+      tenantId: () => 'tenant-1',
+      limiter: createRateLimiter({ requests: 100, perMs: 1000 }),
+      xhr: xhr.create,
+    });
+    const body = new FormData();
+    body.append('files', new File(['x'], 'fleet.xlsx'), 'fleet.xlsx');
+    await expect(api.callUpload(excelCalls.domainImport, body)).resolves.toMatchObject({ success: true });
+    expect(xhr.latest().url).toBe('/api/excel/domain/import');
   });
 });

@@ -1,4 +1,13 @@
-import { API_RATE_LIMIT, TENANT_HEADER } from '@railwatt/contracts';
+import {
+  API_RATE_LIMIT,
+  fillPath,
+  TENANT_HEADER,
+  type CallAnswer,
+  type CallBodyInput,
+  type CallDeclaration,
+  type CallParamsInput,
+  type CallQueryInput,
+} from '@railwatt/contracts';
 import { ApiError, CancelledError, parseEnvelope } from '../errors';
 import { createRateLimiter, type RateLimiter } from './rate-limiter';
 
@@ -46,7 +55,41 @@ export interface ApiClientOptions {
   xhr?: () => XMLHttpRequest;
 }
 
+/** A field of a call's input: absent when the call has no such schema, optional when nothing in it is required. */
+type InputField<K extends string, T> = [T] extends [undefined]
+  ? { [P in K]?: never }
+  : undefined extends T
+    ? { [P in K]?: T }
+    : object extends T
+      ? { [P in K]?: T }
+      : { [P in K]: T };
+
+/** What `api.call` sends for a declared call: its path parameters, query and body, typed by its schemas. */
+export type CallInput<C extends CallDeclaration> = InputField<'params', CallParamsInput<C>> &
+  InputField<'query', CallQueryInput<C>> &
+  InputField<'body', CallBodyInput<C>> &
+  Pick<RequestOptions, 'key' | 'signal'>;
+
+/** The input may be left out when nothing in it is required. */
+type CallArgs<C extends CallDeclaration> = object extends CallInput<C> ? [input?: CallInput<C>] : [input: CallInput<C>];
+
+export type CallUploadOptions<C extends CallDeclaration> = InputField<'params', CallParamsInput<C>> &
+  InputField<'query', CallQueryInput<C>> &
+  Pick<UploadOptions, 'onProgress' | 'key' | 'signal'>;
+
 export interface ApiClient {
+  /**
+   * Makes a declared call (packages/contracts/src/calls): the URL from its path and parameters, the
+   * method, the tenant header when its policy acts in an area, the body as JSON, and the answer parsed
+   * by its response schema (a Blob for a download). The one way features call the server.
+   */
+  call<C extends CallDeclaration>(call: C, ...args: CallArgs<C>): Promise<CallAnswer<C>>;
+  /** The same for a multipart call (`upload: true`), with real upload progress. */
+  callUpload<C extends CallDeclaration & { upload: true }>(
+    call: C,
+    body: FormData,
+    options?: CallUploadOptions<C>,
+  ): Promise<CallAnswer<C>>;
   request<T = unknown>(path: string, options?: RequestOptions): Promise<T>;
   /**
    * Sends a multipart body with real upload progress. It is the same call as request() (base, token,
@@ -236,14 +279,54 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
   }
 
+  function request<T>(path: string, o: RequestOptions = {}) {
+    const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
+    return call<T>(path, o, (c) => sendFetch(fetchImpl, c, o));
+  }
+  function upload<T>(path: string, body: FormData, o: UploadOptions = {}) {
+    const makeXhr = options.xhr ?? (() => new XMLHttpRequest());
+    return call<T>(path, o, (c) => sendXhr(makeXhr(), c, body, o));
+  }
+  const parsed = <C extends CallDeclaration>(declared: C, answer: unknown) =>
+    (declared.response && !declared.download ? declared.response.parse(answer) : answer) as CallAnswer<C>;
+
   return {
-    request<T>(path: string, o: RequestOptions = {}) {
-      const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
-      return call<T>(path, o, (c) => sendFetch(fetchImpl, c, o));
+    request,
+    upload,
+    async call<C extends CallDeclaration>(declared: C, ...[input]: CallArgs<C>) {
+      const given = (input ?? {}) as { params?: object; query?: RequestOptions['query']; body?: unknown } & Pick<
+        RequestOptions,
+        'key' | 'signal'
+      >;
+      const answer = await request(fillPath(declared.path, given.params as Record<string, unknown> | undefined), {
+        method: declared.method,
+        query: given.query,
+        body: given.body,
+        key: given.key,
+        signal: given.signal,
+        tenant: declared.access.tenant,
+        responseType: declared.download ? 'blob' : 'json',
+      });
+      return parsed(declared, answer);
     },
-    upload<T>(path: string, body: FormData, o: UploadOptions = {}) {
-      const makeXhr = options.xhr ?? (() => new XMLHttpRequest());
-      return call<T>(path, o, (c) => sendXhr(makeXhr(), c, body, o));
+    async callUpload<C extends CallDeclaration & { upload: true }>(
+      declared: C,
+      body: FormData,
+      o: CallUploadOptions<C> = {} as CallUploadOptions<C>,
+    ) {
+      const given = o as { params?: object; query?: RequestOptions['query'] } & Pick<
+        UploadOptions,
+        'onProgress' | 'key' | 'signal'
+      >;
+      const answer = await upload(fillPath(declared.path, given.params as Record<string, unknown> | undefined), body, {
+        method: declared.method === 'PUT' ? 'PUT' : 'POST',
+        query: given.query,
+        key: given.key,
+        signal: given.signal,
+        onProgress: given.onProgress,
+        tenant: declared.access.tenant,
+      });
+      return parsed(declared, answer);
     },
     abortAll() {
       areaController.abort();

@@ -6,6 +6,8 @@ import { createApiClient } from './client';
 export {
   createApiClient,
   type ApiClient,
+  type CallInput,
+  type CallUploadOptions,
   type RequestOptions,
   type UploadOptions,
   type UploadProgress,

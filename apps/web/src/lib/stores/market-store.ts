@@ -13,9 +13,16 @@ export interface MarketState {
   rolesInArea: Role[];
   /** False during the 10 ms after a switch, so every screen mounts afresh for the new area. */
   rendered: boolean;
+  /**
+   * Where a switch is heading (the new area's landing) until the router is there: the page that was
+   * open belongs to the old area, and the guard must not judge it with the new area's functions
+   * (it would send the user to /unauthorized on the way, e.g. when choosing Master Data).
+   */
+  landing: string | null;
   setAreas(areas: AreaOption[], functions: MarketFunction[]): void;
   applyArea(area: AreaOption): void;
   setRendered(rendered: boolean): void;
+  setLanding(landing: string | null): void;
 }
 
 /** What guards and extra checks may read of the market store. */
@@ -28,9 +35,11 @@ export const useMarketStore = create<MarketState>()((set, get) => ({
   functions: [],
   rolesInArea: [],
   rendered: true,
+  landing: null,
   setAreas: (areas, functions) => set({ areas, functions }),
   applyArea: (area) => set({ area, timeZone: area.timeZone, rolesInArea: rolesForArea(get().functions, area) }),
   setRendered: (rendered) => set({ rendered }),
+  setLanding: (landing) => set({ landing }),
 }));
 
 export interface AreaStorage {
@@ -87,12 +96,14 @@ export async function switchArea(area: AreaOption, deps: AreaSwitchDeps): Promis
   }
   const store = useMarketStore.getState();
   store.applyArea(area);
+  const landing = landingAfterSwitch(area.kind, useMarketStore.getState().rolesInArea);
+  store.setLanding(landing);
   persistArea(area.uuid, deps.storage);
   deps.abortAll();
   deps.resetStores();
   store.setRendered(false);
   await (deps.wait ?? sleep)(AREA_SWITCH_RERENDER_MS);
   useMarketStore.getState().setRendered(true);
-  deps.navigate(landingAfterSwitch(area.kind, useMarketStore.getState().rolesInArea));
+  deps.navigate(landing);
   return true;
 }

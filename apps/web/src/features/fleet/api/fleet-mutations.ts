@@ -1,27 +1,24 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
+  domainCalls,
   EXCEL_IMPORT_FIELD,
+  excelCalls,
   EXPORT_FILE_NAMES,
-  uploadResultSchema,
-  statusChangeResultSchema,
   type FleetFilter,
   type MasterdataExportRequest,
   type StatusChangeRequest,
-  type StatusChangeResult,
   type TractionUnitSaveRequest,
-  type VersionedEntity,
 } from '@railwatt/contracts';
 import { outcomeFromImportAnswer, type UploadFn } from '../../../components/ui/upload-dialog';
 import { ApiError, isCancelled } from '../../../lib/errors';
-import { requestBlob, requestJson, uploadForm } from './http';
+import { api } from '../../../lib/api';
 import { fleetKeys } from './fleet-queries';
 
 /** POST /domain/status for the selected entities; the list pages are the only thing it changes. */
 export function useStatusChange() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (request: StatusChangeRequest): Promise<StatusChangeResult> =>
-      statusChangeResultSchema.parse(await requestJson('POST', '/domain/status', { body: request })),
+    mutationFn: (request: StatusChangeRequest) => api.call(domainCalls.status, { body: request }),
     onSuccess: (_result, request) => {
       void queryClient.invalidateQueries({ queryKey: fleetKeys.lists() });
       for (const uuid of request.uuids) {
@@ -35,8 +32,7 @@ export function useStatusChange() {
 export function useSaveTractionUnit() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (request: TractionUnitSaveRequest) =>
-      requestJson<VersionedEntity>('POST', '/domain/tractionunit/save', { body: request }),
+    mutationFn: (request: TractionUnitSaveRequest) => api.call(domainCalls.tractionUnitSave, { body: request }),
     onSuccess: (saved, request) => {
       void queryClient.invalidateQueries({ queryKey: fleetKeys.lists() });
       const uuid = saved?.uuid ?? request.tractionUnit.uuid;
@@ -65,7 +61,7 @@ export function saveBlob(blob: Blob, fileName: string) {
 }
 
 export async function exportEntities(uuids: string[]) {
-  saveBlob(await requestBlob('/excel/domain/export', { body: { uuids } }), EXPORT_FILE_NAMES.entities);
+  saveBlob(await api.call(excelCalls.domainExport, { body: { uuids } }), EXPORT_FILE_NAMES.entities);
 }
 
 /**
@@ -74,7 +70,7 @@ export async function exportEntities(uuids: string[]) {
  */
 export async function exportMasterdata(filter: FleetFilter, selected: string[]) {
   const body: MasterdataExportRequest = selected.length > 0 ? { ...filter, uuids: selected } : filter;
-  saveBlob(await requestBlob('/excel/masterdata/export', { body }), EXPORT_FILE_NAMES.masterdata);
+  saveBlob(await api.call(excelCalls.masterdataExport, { body }), EXPORT_FILE_NAMES.masterdata);
 }
 
 /**
@@ -100,7 +96,7 @@ export function createEntitiesUpload(translate: (key: string) => string): Upload
     const form = new FormData();
     form.append(EXCEL_IMPORT_FIELD, file, file.name);
     try {
-      const answer = uploadResultSchema.parse(await uploadForm('/excel/domain/import', form, { onProgress }));
+      const answer = await api.callUpload(excelCalls.domainImport, form, { onProgress });
       return outcomeFromImportAnswer(answer);
     } catch (error) {
       // Cancelled (area switch): not a failure of the file; the dialog puts it back silently.

@@ -1,13 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import {
-  fleetPageSchema,
-  type FleetFilter,
-  type FleetPage,
-  type MinimalEntity,
-  type Segment,
-  type VersionedEntity,
-} from '@railwatt/contracts';
-import { requestJson } from './http';
+import { domainCalls, type FleetFilter } from '@railwatt/contracts';
+import { api } from '../../../lib/api';
 
 /** Query keys of the fleet feature, narrowest last so a mutation can invalidate exactly what it touched. */
 export const fleetKeys = {
@@ -26,41 +19,29 @@ export const fleetKeys = {
 export const fleetListQuery = (filter: FleetFilter, page: number, size: number) =>
   queryOptions({
     queryKey: fleetKeys.list(filter, page, size),
-    queryFn: async ({ signal }) =>
-      fleetPageSchema.parse(
-        await requestJson<FleetPage>('POST', '/domain/fleet', {
-          query: { page: page - 1, size },
-          body: filter,
-          signal,
-          key: 'fleet-overview',
-        }),
-      ),
+    queryFn: ({ signal }) =>
+      api.call(domainCalls.fleet, { query: { page: page - 1, size }, body: filter, signal, key: 'fleet-overview' }),
     placeholderData: keepPreviousData,
   });
 
 export const entityQuery = (kind: string, uuid: string) =>
   queryOptions({
     queryKey: fleetKeys.entity(kind, uuid),
-    queryFn: ({ signal }) => requestJson<VersionedEntity>('GET', `/domain/${kind}/id/${uuid}`, { signal }),
+    queryFn: ({ signal }) => api.call(domainCalls.byId, { params: { type: kind, uuid }, signal }),
   });
 
 /** GET /domain/{type}/versions/{uuid}: every segment, superseded ones included. */
 export const versionsQuery = (kind: string, uuid: string) =>
   queryOptions({
     queryKey: fleetKeys.versions(kind, uuid),
-    queryFn: async ({ signal }) => {
-      const answer = await requestJson<Segment[] | { segments: Segment[] }>('GET', `/domain/${kind}/versions/${uuid}`, {
-        signal,
-      });
-      return Array.isArray(answer) ? answer : answer.segments;
-    },
+    queryFn: ({ signal }) => api.call(domainCalls.versions, { params: { type: kind, uuid }, signal }),
   });
 
 export const minimalAllQuery = (kind: string) =>
   queryOptions({
     queryKey: fleetKeys.minimal(kind),
     queryFn: ({ signal }) =>
-      requestJson<MinimalEntity[]>('GET', `/domain/${kind}/minimal/all`, { query: { includeInactive: true }, signal }),
+      api.call(domainCalls.minimalAll, { params: { type: kind }, query: { includeInactive: true }, signal }),
     staleTime: 60_000,
   });
 
@@ -72,8 +53,8 @@ export interface OrganisationOption {
 export const organisationsQuery = () =>
   queryOptions({
     queryKey: fleetKeys.organisations(),
-    queryFn: ({ signal }) =>
-      requestJson<OrganisationOption[]>('GET', '/domain/organisations', { query: { includeInactive: true }, signal }),
+    queryFn: async ({ signal }): Promise<OrganisationOption[]> =>
+      api.call(domainCalls.organisations, { query: { includeInactive: true }, signal }),
     staleTime: 60_000,
   });
 
@@ -82,7 +63,8 @@ export const masterdataUpdatesQuery = () =>
   queryOptions({
     queryKey: fleetKeys.masterdataUpdates(),
     queryFn: async ({ signal }) => {
-      const all = await requestJson<VersionedEntity[]>('GET', '/domain/tractionunit/all', {
+      const all = await api.call(domainCalls.all, {
+        params: { type: 'tractionunit' },
         query: { includeInactive: true },
         signal,
       });

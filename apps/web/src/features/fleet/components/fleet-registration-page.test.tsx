@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { mockFetch, renderFleet } from '../testing/render-fleet';
-import { UUID } from '../testing/fixtures';
+import { organisation, UUID, versionedEntity } from '../testing/fixtures';
 
 const lookups = {
   'GET /api/domain/tractionunittype/minimal/all': [
@@ -15,7 +15,7 @@ const lookups = {
       timeRange: { start: '1970-01-01T00:00:00Z', end: '2070-01-01T00:00:00Z' },
     },
   ],
-  'GET /api/domain/organisations': [{ uuid: UUID.ownerA, name: 'Vy' }],
+  'GET /api/domain/organisations': [organisation(UUID.ownerA, 'Vy')],
 };
 
 afterEach(() => vi.unstubAllGlobals());
@@ -56,7 +56,7 @@ describe('fleet registration', () => {
     const user = userEvent.setup();
     const { calls } = mockFetch({
       ...lookups,
-      'POST /api/domain/tractionunit/save': { uuid: UUID.unitA },
+      'POST /api/domain/tractionunit/save': versionedEntity({ uuid: UUID.unitA }),
     });
     renderFleet('/fleet/registration');
     await user.type(await screen.findByLabelText(/^Name/), 'El18-2241');
@@ -173,7 +173,7 @@ describe('fleet registration', () => {
         channels: 2,
         energyTypes: ['ACTIVE_CONSUMED'],
       },
-      'POST /api/domain/tractionunit/save': { uuid: UUID.unitA },
+      'POST /api/domain/tractionunit/save': versionedEntity({ uuid: UUID.unitA }),
     });
     renderFleet(`/fleet/registration?uuid=${UUID.unitA}`);
     expect(await screen.findByRole('heading', { level: 1, name: 'Edit traction unit' })).toBeInTheDocument();

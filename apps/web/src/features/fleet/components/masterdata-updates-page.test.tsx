@@ -1,17 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import { mockFetch, renderFleet } from '../testing/render-fleet';
+import { versionedEntity } from '../testing/fixtures';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const unit = (name: string, lastModified: string) => ({
-  uuid: '11111111-1111-4111-8111-111111111111',
-  name,
-  evn: '917600100013',
-  state: 'ACTIVE',
-  lastModified,
-  lastModifiedBy: 'keeper',
-});
+const unit = (name: string, lastModified: string) =>
+  versionedEntity({ name, evn: '917600100013', lastModified, lastModifiedBy: 'keeper' });
 
 describe('master data updates', () => {
   it('lists the latest change first', async () => {

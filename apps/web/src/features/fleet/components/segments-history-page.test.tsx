@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import { mockFetch, renderFleet } from '../testing/render-fleet';
-import { UUID } from '../testing/fixtures';
+import { organisation, UUID } from '../testing/fixtures';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -24,10 +24,7 @@ describe('segments history', () => {
         segment('1970-01-01T00:00:00Z', '2024-04-30T22:00:00Z', UUID.ownerA, 1),
         segment('2024-04-30T22:00:00Z', '2070-01-01T00:00:00Z', UUID.ownerB, 2),
       ],
-      'GET /api/domain/organisations': [
-        { uuid: UUID.ownerA, name: 'Vy' },
-        { uuid: UUID.ownerB, name: 'CargoNet' },
-      ],
+      'GET /api/domain/organisations': [organisation(UUID.ownerA, 'Vy'), organisation(UUID.ownerB, 'CargoNet')],
     });
     renderFleet(`/fleet/segmentshistory?uuid=${UUID.unitA}&type=tractionunit`);
     const table = await screen.findByTestId('segments-table');

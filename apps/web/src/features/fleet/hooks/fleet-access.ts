@@ -1,15 +1,7 @@
-import type { Role } from '@railwatt/contracts';
-
-/** Roles that may change fleet data (courtesy in the UI; the server decides). */
-export const FLEET_WRITE_ROLES: readonly Role[] = [
-  'erex-administrator',
-  'settlement-area-responsible',
-  'vehicle-keeper',
-  'cp-admin',
-  'exchange-operator',
-];
+import { POLICIES, policyAdmits, TYPE_APPROVERS, type Role } from '@railwatt/contracts';
 
 export interface FleetAccess {
+  /** The fleetWrite policy of the save calls (courtesy in the UI; the server decides). */
   canWrite: boolean;
   /** Only the erex-administrator approves traction unit types (product.md §6). */
   canApproveTypes: boolean;
@@ -17,7 +9,7 @@ export interface FleetAccess {
 
 export function fleetAccess(roles: readonly Role[]): FleetAccess {
   return {
-    canWrite: roles.some((r) => FLEET_WRITE_ROLES.includes(r)),
-    canApproveTypes: roles.includes('erex-administrator'),
+    canWrite: policyAdmits(POLICIES.fleetWrite, roles, null),
+    canApproveTypes: roles.some((r) => TYPE_APPROVERS.includes(r)),
   };
 }

@@ -1,0 +1,29 @@
+import type { CallDeclaration } from './define.js';
+import { domainCalls } from './domain.js';
+import { excelCalls } from './excel.js';
+import { organisationCalls } from './organisations.js';
+import { userCalls } from './user.js';
+import { userAdminCalls } from './users.js';
+
+export * from './define.js';
+export * from './policies.js';
+export { domainCalls, windowQuerySchema } from './domain.js';
+export { excelCalls } from './excel.js';
+export { organisationCalls } from './organisations.js';
+export { userCalls } from './user.js';
+export { userAdminCalls } from './users.js';
+
+/** Every call the server serves, by group: the route registration and the access tests read this. */
+export const CALL_GROUPS = {
+  user: userCalls,
+  domain: domainCalls,
+  organisations: organisationCalls,
+  users: userAdminCalls,
+  excel: excelCalls,
+} as const satisfies Record<string, Record<string, CallDeclaration>>;
+
+/** Every declared call, flat, named `group.name`. */
+export const ALL_CALLS: readonly (CallDeclaration & { id: string })[] = Object.entries(CALL_GROUPS).flatMap(
+  ([group, calls]) =>
+    Object.entries(calls).map(([name, call]) => ({ ...(call as CallDeclaration), id: `${group}.${name}` })),
+);

@@ -1,0 +1,91 @@
+import {
+  ADMINISTRATION_WRITERS,
+  ADMINISTRATOR_ONLY,
+  DOMAIN_READERS,
+  EXCHANGE_AREA_ADMINISTRATION_WRITERS,
+  FLEET_WRITERS,
+  MOTOR_TYPE_WRITERS,
+  USER_ADMINISTRATORS,
+  USER_AREA_ADMINISTRATORS,
+} from '../access-rules.js';
+import type { AreaKind } from '../areas.js';
+import type { Role } from '../roles.js';
+
+/**
+ * A named access policy: who may make a call. The server's access hook enforces it (config.access),
+ * the web route table and menu show a page only to roles its policy admits, and the access tests
+ * try a role outside it. The lists come from access-rules.ts; nothing here lists roles of its own.
+ */
+export interface AccessPolicy {
+  readonly name: string;
+  /** Roles held in the current area (or anywhere, for `tenant: false`); 'any' = any signed-in user. */
+  readonly roles: readonly Role[] | 'any';
+  /** Whether the call acts in an area (the current-tenant-id header). */
+  readonly tenant: boolean;
+  /** Per-area replacement of `roles` (Administration in the exchange area: the administrator only). */
+  readonly areaRoles?: Partial<Record<AreaKind, readonly Role[]>>;
+}
+
+const union = (...lists: (readonly Role[])[]): readonly Role[] => [...new Set(lists.flat())];
+
+export const POLICIES = {
+  /** Any signed-in user, before an area is chosen (who am I, which areas may I pick). */
+  signedIn: { name: 'signedIn', roles: 'any', tenant: false },
+  /** Option and name lookups (pickers) any role in the area meets; fleet kinds are narrowed in the handler. */
+  domainLookup: { name: 'domainLookup', roles: 'any', tenant: true },
+  /** Reading domain data and the fleet (Fleet screens, exports). */
+  domainRead: { name: 'domainRead', roles: DOMAIN_READERS, tenant: true },
+  /** Traction units with their type and consumption points. */
+  fleetWrite: { name: 'fleetWrite', roles: FLEET_WRITERS, tenant: true },
+  /** Motor types. */
+  motorTypeWrite: { name: 'motorTypeWrite', roles: MOTOR_TYPE_WRITERS, tenant: true },
+  /**
+   * Saving or changing the status of any entity kind: every writer of some kind; which kinds each
+   * may write is the per-entity policy's (apps/server/src/modules/domain/policy.ts).
+   */
+  entityWrite: {
+    name: 'entityWrite',
+    roles: union(FLEET_WRITERS, ADMINISTRATION_WRITERS, ADMINISTRATOR_ONLY),
+    tenant: true,
+  },
+  /** Domain workbook upload: the same writers; each sheet's kind is checked per entity. */
+  excelImport: {
+    name: 'excelImport',
+    roles: union(FLEET_WRITERS, ADMINISTRATION_WRITERS, ADMINISTRATOR_ONLY),
+    tenant: true,
+  },
+  /** Organisations (types, export credentials): the roles with the Administration section in the area. */
+  organisationWrite: {
+    name: 'organisationWrite',
+    roles: ADMINISTRATION_WRITERS,
+    tenant: true,
+    areaRoles: { exchange: EXCHANGE_AREA_ADMINISTRATION_WRITERS },
+  },
+  /** Administration kinds and pages (the Administration section). */
+  administrationWrite: {
+    name: 'administrationWrite',
+    roles: ADMINISTRATION_WRITERS,
+    tenant: true,
+    areaRoles: { exchange: EXCHANGE_AREA_ADMINISTRATION_WRITERS },
+  },
+  /** product.md §6: erex-administrator pages and calls. */
+  administratorOnly: { name: 'administratorOnly', roles: ADMINISTRATOR_ONLY, tenant: true },
+  /** Users of the current area: the administrator, and a settlement-area responsible for its own area. */
+  userAreaAdmin: { name: 'userAreaAdmin', roles: USER_AREA_ADMINISTRATORS, tenant: true },
+  /** Users across areas, enabling and passwords: the administrator only. */
+  userAdmin: { name: 'userAdmin', roles: USER_ADMINISTRATORS, tenant: true },
+} as const satisfies Record<string, AccessPolicy>;
+
+export type PolicyName = keyof typeof POLICIES;
+
+/** The roles a policy admits in an area (a per-area list replaces the general one). */
+export function policyRoles(policy: AccessPolicy, area: AreaKind | null): readonly Role[] | 'any' {
+  return (area ? policy.areaRoles?.[area] : undefined) ?? policy.roles;
+}
+
+/** Does a user holding `roles` (in `area`) pass the policy? */
+export function policyAdmits(policy: AccessPolicy, held: readonly Role[], area: AreaKind | null): boolean {
+  const allowed = policyRoles(policy, area);
+  if (allowed === 'any') return held.length > 0;
+  return held.some((r) => allowed.includes(r));
+}
