@@ -6,8 +6,46 @@ const optNumber = z.number().min(0).nullable().optional();
 const optMinutes = z.number().int().min(0).nullable().optional();
 const optRef = z.uuid().nullable().optional();
 
-/** European Vehicle Number: exactly 12 digits (spaces and dashes of the printed form are not stored). */
-export const evnSchema = z.string().regex(/^\d{12}$/, 'The EVN field must be exactly 12 digits');
+/**
+ * The UIC check digit of the first 11 digits of an EVN (UIC leaflet 920-1, a Luhn variant): weights
+ * 2,1,2,... from the left, the digit sum of the products, up to the next multiple of ten.
+ * '21812471217' gives 3.
+ */
+export function uicCheckDigit(eleven: string): number {
+  let sum = 0;
+  for (let i = 0; i < eleven.length; i++) {
+    const p = Number(eleven[i]) * (i % 2 === 0 ? 2 : 1);
+    sum += p > 9 ? p - 9 : p;
+  }
+  return (10 - (sum % 10)) % 10;
+}
+
+/** Messages of the EVN and VKM rules, in the form-message wording of product.md §5 (digits, is_not, regex). */
+export const FLEET_FIELD_MESSAGES = {
+  evnDigits: 'The EVN field must be exactly 12 digits',
+  evnCheckDigit: 'The EVN field is not valid',
+  vkmFormat: 'The VKM field format is invalid',
+} as const;
+
+/** True when the last digit of a 12-digit EVN is the UIC check digit of the first eleven. */
+export const hasValidEvnCheckDigit = (evn: string): boolean =>
+  /^\d{12}$/.test(evn) && uicCheckDigit(evn.slice(0, 11)) === Number(evn[11]);
+
+/**
+ * European Vehicle Number: exactly 12 digits (spaces and dashes of the printed form are not stored)
+ * whose last digit is the UIC check digit of the first eleven.
+ */
+export const evnSchema = z
+  .string()
+  .regex(/^\d{12}$/, FLEET_FIELD_MESSAGES.evnDigits)
+  .refine((evn) => !/^\d{12}$/.test(evn) || hasValidEvnCheckDigit(evn), FLEET_FIELD_MESSAGES.evnCheckDigit);
+
+/**
+ * VKM (Vehicle Keeper Marking, the OTIF/ERA register): 2 to 5 upper-case Latin letters. A lower-case
+ * marking is refused rather than upper-cased, so the CPID built from it is the one the keeper registered.
+ */
+export const VKM_PATTERN = /^[A-Z]{2,5}$/;
+export const vkmSchema = z.string().regex(VKM_PATTERN, FLEET_FIELD_MESSAGES.vkmFormat);
 
 export const tractionUnitAttributesSchema = z.object({
   evn: evnSchema,
@@ -80,9 +118,9 @@ export const NVR_PATTERN = /^[A-Z]{2}$/;
 export const consumptionPointAttributesSchema = z.object({
   /** Derived on save with buildCpid; sent values are overwritten. */
   cpid: z.string().optional(),
-  evn: z.string().regex(/^\d{12}$/, 'The EVN field must be exactly 12 digits'),
+  evn: evnSchema,
   nvr: z.string().regex(NVR_PATTERN, 'format is invalid'),
-  vkm: z.string().min(1),
+  vkm: vkmSchema,
   emsId: z
     .string()
     .min(1)

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  DEFAULT_TIME_RANGE,
   ENTITY_KINDS,
   ERROR_CODES,
   MESSAGES,
@@ -596,9 +597,12 @@ export async function changeStatus(
   const kind = kindOf(request.type);
   if (!mayWriteKind(actor, kind)) throw ApiError.forbidden();
   const target = STATUS_ACTIONS[request.action];
+  // No end is open-ended: the whole rest of the entity's life gets the new state, so no piece of the
+  // old state stays behind at the end of time (product.md §4, an empty "Valid to").
+  const range: TimeRange = { start: request.timeRange.start, end: request.timeRange.end ?? DEFAULT_TIME_RANGE.end };
   const items: StatusChangeItem[] = [];
   for (const uuid of request.uuids) {
-    const base = { uuid, validFrom: request.timeRange.start, validTo: request.timeRange.end };
+    const base = { uuid, validFrom: range.start, validTo: range.end };
     try {
       const item = await db.transaction(async (tx) => {
         const stored = (await loadCurrent(tx, tenant, [uuid])).get(uuid);
@@ -606,7 +610,7 @@ export async function changeStatus(
           return { ...base, name: uuid, status: 'UNKNOWN', error: 'Entity not found' };
         }
         const name = latestOf(stored.segments)!.name;
-        const current = latestOf(stored.segments, request.timeRange)!.state;
+        const current = latestOf(stored.segments, range)!.state;
         if (request.action === 'approve' && !mayApprove(actor, kind)) {
           return { ...base, name, status: current, error: 'Only the erex-administrator approves traction unit types' };
         }
@@ -616,7 +620,7 @@ export async function changeStatus(
             kind,
             uuid,
             name,
-            timeRange: request.timeRange,
+            timeRange: range,
             active: undefined,
             state: undefined,
             comments: null,
@@ -626,11 +630,11 @@ export async function changeStatus(
             tx,
             tenant,
             actor,
-            [{ record, uuid, range: request.timeRange, created: false }],
+            [{ record, uuid, range, created: false }],
             new Map([[uuid, stored]]),
           );
         }
-        const next = patchRange(stored.segments, request.timeRange, (s) => ({
+        const next = patchRange(stored.segments, range, (s) => ({
           name: s.name,
           attributes: s.attributes,
           state: target.state,

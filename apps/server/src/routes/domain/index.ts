@@ -53,6 +53,7 @@ import {
 import {
   activeConsumptionPoints,
   resolveCpid,
+  ownerChoices,
   saveTractionUnit,
   searchFleet,
   unitsByTypesAndOrganisations,
@@ -291,8 +292,19 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
   // --- Organisations -----------------------------------------------------------------------------
   app.get(
     '/organisations',
-    { config: LOOKUP, schema: { tags, querystring: timeRangeQuerySchema, response: { 200: entities } } },
-    async (request) => listOrganisations(request.ctx.db, request.tenant.uuid, listParamsOf(request.query)),
+    {
+      config: LOOKUP,
+      schema: {
+        tags,
+        // ownerChoices=true: only the owners the user may choose for a traction unit (modules/fleet).
+        querystring: timeRangeQuerySchema.extend({ ownerChoices: z.enum(['true', 'false']).optional() }),
+        response: { 200: entities },
+      },
+    },
+    async (request) =>
+      request.query.ownerChoices === 'true'
+        ? ownerChoices(request.ctx.db, request.tenant.uuid, actorOf(request), listParamsOf(request.query))
+        : listOrganisations(request.ctx.db, request.tenant.uuid, listParamsOf(request.query)),
   );
   app.get(
     '/organisations/areas/minimal',
