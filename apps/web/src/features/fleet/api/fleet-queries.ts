@@ -19,6 +19,7 @@ export const fleetKeys = {
   versions: (kind: string, uuid: string) => [...fleetKeys.all, 'versions', kind, uuid] as const,
   minimal: (kind: string) => [...fleetKeys.all, 'minimal', kind] as const,
   organisations: () => [...fleetKeys.all, 'organisations'] as const,
+  ownerChoices: () => [...fleetKeys.organisations(), 'owner-choices'] as const,
   masterdataUpdates: () => [...fleetKeys.all, 'masterdata-updates'] as const,
 };
 
@@ -74,6 +75,21 @@ export const organisationsQuery = () =>
     queryKey: fleetKeys.organisations(),
     queryFn: ({ signal }) =>
       requestJson<OrganisationOption[]>('GET', '/domain/organisations', { query: { includeInactive: true }, signal }),
+    staleTime: 60_000,
+  });
+
+/**
+ * The owners the user may choose for a traction unit (registration owner select, overview owner
+ * filter): the server answers its own organisations for a vehicle keeper and all for the others.
+ */
+export const ownerChoicesQuery = () =>
+  queryOptions({
+    queryKey: fleetKeys.ownerChoices(),
+    queryFn: ({ signal }) =>
+      requestJson<OrganisationOption[]>('GET', '/domain/organisations', {
+        query: { includeInactive: true, ownerChoices: true },
+        signal,
+      }),
     staleTime: 60_000,
   });
 

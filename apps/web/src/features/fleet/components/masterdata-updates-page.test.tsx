@@ -7,7 +7,7 @@ afterEach(() => vi.unstubAllGlobals());
 const unit = (name: string, lastModified: string) => ({
   uuid: '11111111-1111-4111-8111-111111111111',
   name,
-  evn: '917600100013',
+  evn: '917600100015',
   state: 'ACTIVE',
   lastModified,
   lastModifiedBy: 'keeper',

@@ -1,23 +1,22 @@
-import type { Role } from '@railwatt/contracts';
-
-/** Roles that may change fleet data (courtesy in the UI; the server decides). */
-export const FLEET_WRITE_ROLES: readonly Role[] = [
-  'erex-administrator',
-  'settlement-area-responsible',
-  'vehicle-keeper',
-  'cp-admin',
-  'exchange-operator',
-];
+import { FLEET_WRITERS, OWN_FLEET_ONLY, TYPE_APPROVERS, type Role } from '@railwatt/contracts';
 
 export interface FleetAccess {
   canWrite: boolean;
+  /**
+   * Writes only the units of its own organisations (a vehicle keeper without a wider fleet role): its
+   * owner choices are its organisations, and another organisation's unit opens read-only.
+   */
+  ownFleetOnly: boolean;
   /** Only the erex-administrator approves traction unit types (product.md §6). */
   canApproveTypes: boolean;
 }
 
+/** What the roles held in the area allow on fleet screens (courtesy in the UI; the server decides). */
 export function fleetAccess(roles: readonly Role[]): FleetAccess {
+  const canWrite = roles.some((r) => FLEET_WRITERS.includes(r));
   return {
-    canWrite: roles.some((r) => FLEET_WRITE_ROLES.includes(r)),
-    canApproveTypes: roles.includes('erex-administrator'),
+    canWrite,
+    ownFleetOnly: canWrite && roles.every((r) => OWN_FLEET_ONLY.includes(r) || !FLEET_WRITERS.includes(r)),
+    canApproveTypes: roles.some((r) => TYPE_APPROVERS.includes(r)),
   };
 }
