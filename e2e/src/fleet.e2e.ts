@@ -145,6 +145,11 @@ describe('fleet', () => {
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.getByText('success change').count(), { timeout: 15_000 }).toBeGreaterThan(0);
 
+    // An empty "Valid to" is open-ended: the overview shows the unit inactive, no ACTIVE tail at 2070.
+    await searchEvn(page, EVN);
+    const status = page.getByTestId('fleet-row').filter({ hasText: EVN }).getByTestId('fleet-status');
+    await expect.poll(() => status.textContent()).toBe('Inactive');
+
     await page.goto(`${baseUrl()}/fleet/segmentshistory?uuid=${uuid}&type=tractionunit`);
     const table = page.getByTestId('segments-table');
     await table.waitFor();
