@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { dayInZone, dayRangeInZone, dayStartInZone, OPEN_END, OPEN_START, wallClockToInstant } from './time.js';
+import {
+  dayEndInZone,
+  dayInZone,
+  dayRangeInZone,
+  dayStartInZone,
+  OPEN_END,
+  OPEN_START,
+  wallClockToInstant,
+} from './time.js';
 
 const at = (timeZone: string, y: number, mo: number, d: number, h = 0, mi = 0, s = 0) =>
   wallClockToInstant(Date.UTC(y, mo - 1, d, h, mi, s), timeZone).toISOString();
@@ -52,6 +60,9 @@ describe('calendar days typed without a time', () => {
       end: OPEN_END,
     });
     expect(OPEN_END).toBe('2070-01-01T00:00:00Z');
+    // The picker's last day is the end of time too, not 2069-12-31T23:00Z.
+    expect(dayEndInZone('2070-01-01', 'Europe/Oslo')).toBe(OPEN_END);
+    expect(dayEndInZone('2069-12-31', 'Europe/Oslo')).toBe('2069-12-30T23:00:00Z');
     expect(dayRangeInZone(undefined, '2024-06-01', 'Europe/Oslo')).toEqual({
       start: OPEN_START,
       end: '2024-05-31T22:00:00Z',

@@ -70,9 +70,22 @@ export function dayInZone(instant: string | Date, timeZone: string): string {
   return `${get('year')}-${get('month')}-${get('day')}`;
 }
 
+/** The last day a date picker offers (product.md §5: max 2070): as an end it is the end of time. */
+export const OPEN_END_DAY = '2070-01-01';
+
+/**
+ * A "to" day (exclusive) as an instant: its midnight in the area's zone, except that no day and the
+ * picker's last day (2070-01-01) are the open end. Midnight of 2070-01-01 in Oslo is
+ * 2069-12-31T23:00Z, one hour short of the end of time, which left the old state in that hour.
+ */
+export function dayEndInZone(day: string | null | undefined, timeZone: string): string {
+  return !day || day >= OPEN_END_DAY ? OPEN_END : dayStartInZone(day, timeZone);
+}
+
 /**
  * A range of days from a form or filter as instants in the area's zone: `from` starts at its midnight,
- * `to` (exclusive) at its midnight; an empty end is open (OPEN_END), an empty start is OPEN_START.
+ * `to` (exclusive) at its midnight; an empty end is open (OPEN_END, dayEndInZone), an empty start is
+ * OPEN_START.
  */
 export function dayRangeInZone(
   from: string | null | undefined,
@@ -81,6 +94,6 @@ export function dayRangeInZone(
 ): { start: string; end: string } {
   return {
     start: from ? dayStartInZone(from, timeZone) : OPEN_START,
-    end: to ? dayStartInZone(to, timeZone) : OPEN_END,
+    end: dayEndInZone(to, timeZone),
   };
 }
