@@ -77,6 +77,23 @@ describe('fleet input in a non-UTC area', () => {
       })
     ).json<FleetPage>();
     expect(overview.content.find((e) => e.uuid === unit.uuid)).toMatchObject({ status: 'INACTIVE', active: false });
+
+    // An end before the start is still a 400 naming the end, never a 500.
+    const backwards = await call(ADMIN, {
+      method: 'POST',
+      url: '/api/domain/status',
+      payload: {
+        action: 'setactive',
+        type: 'TractionUnit',
+        uuids: [unit.uuid],
+        timeRange: { start, end: '2025-01-01T00:00:00Z' },
+      },
+    });
+    expect(backwards.statusCode).toBe(400);
+    expect(backwards.json()).toMatchObject({
+      code: 'invalid_input',
+      errors: [{ field: expect.stringContaining('end') }],
+    });
   });
 
   it('refuses an EVN with a wrong UIC check digit and a lower-case VKM with the spec messages (400, field named)', async () => {

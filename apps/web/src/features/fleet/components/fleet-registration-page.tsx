@@ -220,7 +220,7 @@ function RegistrationForm({ initial, editing }: { initial: RegistrationFormValue
     <form noValidate onSubmit={(e) => void onSubmit(e)}>
       <Stack gap="md">
         <Title order={1}>{editing ? t('registration.title_edit') : t('registration.title')}</Title>
-        {readOnly && (
+        {readOnly && !(otherOwner && owners.isPending) && (
           <Alert color="yellow" data-testid="registration-read-only">
             {t(otherOwner && canWrite ? 'registration.read_only_other_owner' : 'registration.read_only')}
           </Alert>
