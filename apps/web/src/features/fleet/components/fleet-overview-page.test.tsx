@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { mockFetch, renderFleet } from '../testing/render-fleet';
-import { fleetEntry, fleetPage, TWO_UNITS, UUID } from '../testing/fixtures';
+import { fleetEntry, fleetPage, organisation, TWO_UNITS, UUID } from '../testing/fixtures';
 import { useStatusSummaryStore } from '../hooks/status-summary-store';
 
 const lookups = {
@@ -253,11 +253,8 @@ describe('fleet overview', () => {
       ...lookups,
       'GET /api/domain/organisations': ({ url }: { url: URL }) =>
         url.searchParams.get('ownerChoices') === 'true'
-          ? [{ uuid: UUID.ownerA, name: 'Norske tog AS' }]
-          : [
-              { uuid: UUID.ownerA, name: 'Norske tog AS' },
-              { uuid: UUID.ownerB, name: 'Vy Tog AS' },
-            ],
+          ? [organisation(UUID.ownerA, 'Norske tog AS')]
+          : [organisation(UUID.ownerA, 'Norske tog AS'), organisation(UUID.ownerB, 'Vy Tog AS')],
       'POST /api/domain/fleet': fleetPage(TWO_UNITS),
     });
     renderFleet('/fleet/overview?to=2024-07-01');

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { mockFetch, renderFleet } from '../testing/render-fleet';
-import { UUID } from '../testing/fixtures';
+import { organisation, UUID, versionedEntity } from '../testing/fixtures';
 
 const lookups = {
   'GET /api/domain/tractionunittype/minimal/all': [
@@ -258,28 +258,17 @@ describe('fleet registration', () => {
   describe('as a vehicle keeper', () => {
     const organisations = ({ url }: { url: URL }) =>
       url.searchParams.get('ownerChoices') === 'true'
-        ? [{ uuid: UUID.ownerA, name: 'Vy' }]
-        : [
-            { uuid: UUID.ownerA, name: 'Vy' },
-            { uuid: UUID.ownerB, name: 'Railcare Norge AS' },
-          ];
-    const unitOf = (owner: string) => ({
-      type: 'TractionUnit',
-      active: true,
-      state: 'ACTIVE',
-      timeRange: { start: '1970-01-01T00:00:00Z', end: '2070-01-01T00:00:00Z' },
-      segments: [],
-      lastModified: '2024-01-01T00:00:00Z',
-      lastModifiedBy: 'keeper',
-      comments: null,
-      allInactive: false,
-      uuid: UUID.unitB,
-      name: 'El18-2242',
-      evn: '917600100023',
-      owner,
-      tractionUnitTypeRef: UUID.type,
-      consumptionPointRefs: [],
-    });
+        ? [organisation(UUID.ownerA, 'Vy')]
+        : [organisation(UUID.ownerA, 'Vy'), organisation(UUID.ownerB, 'Railcare Norge AS')];
+    const unitOf = (owner: string) =>
+      versionedEntity({
+        uuid: UUID.unitB,
+        name: 'El18-2242',
+        evn: '917600100023',
+        owner,
+        tractionUnitTypeRef: UUID.type,
+        consumptionPointRefs: [],
+      });
 
     it('offers only its own organisations as owners', async () => {
       const user = userEvent.setup();

@@ -83,9 +83,14 @@ export function FleetRegistrationPage() {
   const refs = Array.isArray(unit.data?.consumptionPointRefs) ? (unit.data.consumptionPointRefs as string[]) : [];
   const points = useQueries({ queries: refs.map((ref) => entityQuery('consumptionpoint', ref)) });
   const { t } = useFleetT();
+  // Whether a vehicle keeper may edit the unit depends on its owner choices: known before the form shows.
+  const { ownFleetOnly } = useFleetContext();
+  const owners = useQuery({ ...ownerChoicesQuery(), enabled: Boolean(uuid) && ownFleetOnly });
 
   if (uuid) {
-    if (unit.isPending || points.some((p) => p.isPending)) return <Text>{t('registration.loading')}</Text>;
+    if (unit.isPending || points.some((p) => p.isPending) || (ownFleetOnly && owners.isPending)) {
+      return <Text>{t('registration.loading')}</Text>;
+    }
     if (unit.isError) return <RegistrationError error={unit.error} />;
     const loaded = points.map((p) => p.data).filter((p): p is VersionedEntity => Boolean(p));
     return <RegistrationForm key={uuid} initial={toFormValues(unit.data, loaded)} editing />;

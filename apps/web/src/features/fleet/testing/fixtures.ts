@@ -68,3 +68,26 @@ export const TWO_UNITS = [
     consumptionPoints: [],
   }),
 ];
+
+const OPEN_RANGE = { start: '1970-01-01T00:00:00Z', end: '2070-01-01T00:00:00Z' };
+
+/** A versioned entity as GET /domain/{type}/id, /all and /organisations answer it (versionedEntitySchema). */
+export function versionedEntity(overrides: Record<string, unknown> = {}) {
+  return {
+    uuid: UUID.unitA,
+    name: 'El18-2241',
+    type: 'TractionUnit',
+    active: true,
+    state: 'ACTIVE',
+    timeRange: OPEN_RANGE,
+    segments: [],
+    lastModified: '2024-01-01T00:00:00Z',
+    lastModifiedBy: 'keeper',
+    comments: null,
+    allInactive: false,
+    ...overrides,
+  };
+}
+
+/** An organisation as GET /domain/organisations lists it. */
+export const organisation = (uuid: string, name: string) => versionedEntity({ uuid, name, type: 'Organisation' });
