@@ -12,7 +12,16 @@ const OWN = 'Akiem Belgium SA';
 const OTHER = 'Railpool Belgium';
 const TYPE = 'HLE 18';
 const stamp = Date.now().toString().slice(-5);
-const EVN = `9188009${stamp}`;
+/** An EVN from 11 digits and their UIC check digit (weights 2,1,2,... from the left), as the contract demands. */
+const withCheckDigit = (eleven: string): string => {
+  let sum = 0;
+  for (let i = 0; i < eleven.length; i++) {
+    const p = Number(eleven[i]) * (i % 2 === 0 ? 2 : 1);
+    sum += p > 9 ? p - 9 : p;
+  }
+  return `${eleven}${(10 - (sum % 10)) % 10}`;
+};
+const EVN = withCheckDigit(`918809${stamp}`);
 
 let browser: Browser;
 beforeAll(async () => {
@@ -136,6 +145,11 @@ describe('fleet', () => {
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.getByText('success change').count(), { timeout: 15_000 }).toBeGreaterThan(0);
 
+    // An empty "Valid to" is open-ended: the overview shows the unit inactive, no ACTIVE tail at 2070.
+    await searchEvn(page, EVN);
+    const status = page.getByTestId('fleet-row').filter({ hasText: EVN }).getByTestId('fleet-status');
+    await expect.poll(() => status.textContent()).toBe('Inactive');
+
     await page.goto(`${baseUrl()}/fleet/segmentshistory?uuid=${uuid}&type=tractionunit`);
     const table = page.getByTestId('segments-table');
     await table.waitFor();
@@ -150,7 +164,7 @@ describe('fleet', () => {
     const workbook = new ExcelJS.Workbook();
     const sheet = workbook.addWorksheet('TractionUnit');
     sheet.addRow(['name', 'validFrom', 'validTo', 'state', 'evn', 'description', 'owner', 'tractionUnitTypeRef']);
-    const evnOf = (i: number) => `9188008${String(i).padStart(5, '0')}`;
+    const evnOf = (i: number) => withCheckDigit(`918808${String(i).padStart(5, '0')}`);
     for (let i = 1; i <= 500; i++) {
       const evn = i === 250 ? '12345' : evnOf(i);
       sheet.addRow([`Import ${stamp} ${i}`, '2024-01-01', '2070-01-01', 'ACTIVE', evn, `Bulk ${i}`, OWN, TYPE]);

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { wallClockToInstant } from './time.js';
+import {
+  dayEndInZone,
+  dayInZone,
+  dayRangeInZone,
+  dayStartInZone,
+  OPEN_END,
+  OPEN_START,
+  wallClockToInstant,
+} from './time.js';
 
 const at = (timeZone: string, y: number, mo: number, d: number, h = 0, mi = 0, s = 0) =>
   wallClockToInstant(Date.UTC(y, mo - 1, d, h, mi, s), timeZone).toISOString();
@@ -28,5 +36,36 @@ describe('wall-clock time in a time zone to an instant', () => {
     expect(wallClockToInstant(Date.UTC(2024, 0, 1, 0, 0, 0, 250), 'Europe/Oslo').toISOString()).toBe(
       '2023-12-31T23:00:00.250Z',
     );
+  });
+});
+
+describe('calendar days typed without a time', () => {
+  it('start at midnight in the area time zone, in winter, summer and on the day of a change', () => {
+    expect(dayStartInZone('2024-01-15', 'Europe/Oslo')).toBe('2024-01-14T23:00:00Z');
+    expect(dayStartInZone('2024-07-01', 'Europe/Oslo')).toBe('2024-06-30T22:00:00Z');
+    expect(dayStartInZone('2024-03-31', 'Europe/Oslo')).toBe('2024-03-30T23:00:00Z');
+    expect(dayStartInZone('2024-07-01', 'Europe/Helsinki')).toBe('2024-06-30T21:00:00Z');
+    expect(dayStartInZone('2024-07-01', 'UTC')).toBe('2024-07-01T00:00:00Z');
+    expect(() => dayStartInZone('01.07.2024', 'Europe/Oslo')).toThrow(RangeError);
+  });
+
+  it('read back as the same day in that zone', () => {
+    expect(dayInZone('2024-06-30T22:00:00Z', 'Europe/Oslo')).toBe('2024-07-01');
+    expect(dayInZone('2024-06-30T22:00:00Z', 'UTC')).toBe('2024-06-30');
+  });
+
+  it('make a range whose empty end is open (the fixed end of time, not midnight of 2070 in the zone)', () => {
+    expect(dayRangeInZone('2024-05-10', null, 'Europe/Oslo')).toEqual({
+      start: '2024-05-09T22:00:00Z',
+      end: OPEN_END,
+    });
+    expect(OPEN_END).toBe('2070-01-01T00:00:00Z');
+    // The picker's last day is the end of time too, not 2069-12-31T23:00Z.
+    expect(dayEndInZone('2070-01-01', 'Europe/Oslo')).toBe(OPEN_END);
+    expect(dayEndInZone('2069-12-31', 'Europe/Oslo')).toBe('2069-12-30T23:00:00Z');
+    expect(dayRangeInZone(undefined, '2024-06-01', 'Europe/Oslo')).toEqual({
+      start: OPEN_START,
+      end: '2024-05-31T22:00:00Z',
+    });
   });
 });

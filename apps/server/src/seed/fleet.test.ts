@@ -5,7 +5,8 @@ import { rows } from '../modules/domain/sql.js';
 import { areasOverlap, areaWithin } from '../modules/infrastructure/geometry.js';
 import { openTestDatabase } from '../test/database.js';
 import { seedAreas } from './areas.js';
-import { SEED_COUNTRIES, seedFleetData, uicCheckDigit } from './fleet.js';
+import { uicCheckDigit } from '@railwatt/contracts';
+import { SEED_COUNTRIES, seedFleetData } from './fleet.js';
 
 describe('demo fleet seeder', () => {
   let database: Database;

@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import { buildConsumptionPointName, buildCpid, type AreaGeometry, type CountryAreaName } from '@railwatt/contracts';
+import {
+  buildConsumptionPointName,
+  buildCpid,
+  uicCheckDigit,
+  type AreaGeometry,
+  type CountryAreaName,
+} from '@railwatt/contracts';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { insertEntities, insertSegments, type SegmentInsert } from '../modules/domain/repository.js';
@@ -24,16 +30,6 @@ const FOREVER = '2070-01-01T00:00:00.000Z';
 export function seedUuid(key: string): string {
   const h = createHash('sha1').update(`railwatt:${key}`).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
-
-/** UIC check digit: weights 2,1,2,... from the left, digit sum of the products, to the next ten. */
-export function uicCheckDigit(eleven: string): number {
-  let sum = 0;
-  for (let i = 0; i < eleven.length; i++) {
-    const p = Number(eleven[i]) * (i % 2 === 0 ? 2 : 1);
-    sum += p > 9 ? p - 9 : p;
-  }
-  return (10 - (sum % 10)) % 10;
 }
 
 interface Org {
@@ -267,7 +263,7 @@ const COUNTRIES: Country[] = [
     rus: [
       ru('sbb', 'SBB AG', 'CHE-102.909.704', 'SBB'),
       ru('bls', 'BLS AG', 'CHE-100.043.497', 'BLS'),
-      ru('rhb', 'Rhätische Bahn AG', 'CHE-101.131.525', 'RhB'),
+      ru('rhb', 'Rhätische Bahn AG', 'CHE-101.131.525', 'RHB'),
       ru('sbbcargo', 'SBB Cargo AG', 'CHE-105.910.574', 'SBBC'),
     ],
     keepers: [

@@ -174,7 +174,13 @@ export const domainCalls = {
     method: 'GET',
     path: '/domain/organisations',
     access: POLICIES.domainLookup,
-    query: timeRangeQuerySchema,
+    // ownerChoices=true: only the owners the user may choose for a traction unit (a vehicle keeper's own).
+    query: z
+      .object({
+        ...timeRangeQuerySchema.shape,
+        ownerChoices: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]).default(false),
+      })
+      .refine(orderedWindow, ORDERED_WINDOW_CHECK),
     response: entities,
   }),
   organisationAreasMinimal: defineCall({

@@ -156,12 +156,21 @@ export const likeQuerySchema = z.object({
   maxResult: z.coerce.number().int().min(1).max(1000).default(20),
 });
 
+/**
+ * The set-status dialog's range: an empty "Valid to" is sent as no end (null or left out) and means
+ * open-ended, up to DEFAULT_TIME_RANGE.end; the server fills it in, so no client turns the sentinel
+ * into a day in its own zone.
+ */
+export const statusChangeRangeSchema = z
+  .object({ start: instantSchema, end: instantSchema.nullish() })
+  .refine((r) => r.end == null || Date.parse(r.start) < Date.parse(r.end), ORDERED_WINDOW_CHECK);
+
 /** POST /domain/status: the set-status dialog (product.md §4). */
 export const statusChangeRequestSchema = z.object({
   action: statusActionSchema,
   uuids: list(z.uuid(), LIST_LIMITS.selection).min(1),
   type: typeNameSchema.min(1),
-  timeRange: timeRangeSchema,
+  timeRange: statusChangeRangeSchema,
   comment: text(TEXT_LIMITS.comment).nullable().optional(),
 });
 export type StatusChangeRequest = z.infer<typeof statusChangeRequestSchema>;

@@ -9,8 +9,45 @@ const optNumber = z.number().min(0).max(MAX_QUANTITY).nullable().optional();
 const optMinutes = z.number().int().min(0).max(MAX_QUANTITY).nullable().optional();
 const optRef = z.uuid().nullable().optional();
 
-/** European Vehicle Number: exactly 12 digits (spaces and dashes of the printed form are not stored). */
-export const evnSchema = text(TEXT_LIMITS.identifier).regex(/^\d{12}$/, 'The EVN field must be exactly 12 digits');
+/**
+ * The UIC check digit of the first 11 digits of an EVN (UIC leaflet 920-1, a Luhn variant): weights
+ * 2,1,2,... from the left, the digit sum of the products, up to the next multiple of ten.
+ * '21812471217' gives 3.
+ */
+export function uicCheckDigit(eleven: string): number {
+  let sum = 0;
+  for (let i = 0; i < eleven.length; i++) {
+    const p = Number(eleven[i]) * (i % 2 === 0 ? 2 : 1);
+    sum += p > 9 ? p - 9 : p;
+  }
+  return (10 - (sum % 10)) % 10;
+}
+
+/** Messages of the EVN and VKM rules, in the form-message wording of product.md §5 (digits, is_not, regex). */
+export const FLEET_FIELD_MESSAGES = {
+  evnDigits: 'The EVN field must be exactly 12 digits',
+  evnCheckDigit: 'The EVN field is not valid',
+  vkmFormat: 'The VKM field format is invalid',
+} as const;
+
+/** True when the last digit of a 12-digit EVN is the UIC check digit of the first eleven. */
+export const hasValidEvnCheckDigit = (evn: string): boolean =>
+  /^\d{12}$/.test(evn) && uicCheckDigit(evn.slice(0, 11)) === Number(evn[11]);
+
+/**
+ * European Vehicle Number: exactly 12 digits (spaces and dashes of the printed form are not stored)
+ * whose last digit is the UIC check digit of the first eleven.
+ */
+export const evnSchema = text(TEXT_LIMITS.identifier)
+  .regex(/^\d{12}$/, FLEET_FIELD_MESSAGES.evnDigits)
+  .refine((evn) => !/^\d{12}$/.test(evn) || hasValidEvnCheckDigit(evn), FLEET_FIELD_MESSAGES.evnCheckDigit);
+
+/**
+ * VKM (Vehicle Keeper Marking, the OTIF/ERA register): 2 to 5 upper-case Latin letters. A lower-case
+ * marking is refused rather than upper-cased, so the CPID built from it is the one the keeper registered.
+ */
+export const VKM_PATTERN = /^[A-Z]{2,5}$/;
+export const vkmSchema = text(TEXT_LIMITS.code).regex(VKM_PATTERN, FLEET_FIELD_MESSAGES.vkmFormat);
 
 export const tractionUnitAttributesSchema = z.object({
   evn: evnSchema,
@@ -83,9 +120,9 @@ export const NVR_PATTERN = /^[A-Z]{2}$/;
 export const consumptionPointAttributesSchema = z.object({
   /** Derived on save with buildCpid; sent values are overwritten. */
   cpid: text(TEXT_LIMITS.name).optional(),
-  evn: text(TEXT_LIMITS.identifier).regex(/^\d{12}$/, 'The EVN field must be exactly 12 digits'),
+  evn: evnSchema,
   nvr: text(TEXT_LIMITS.code).regex(NVR_PATTERN, 'format is invalid'),
-  vkm: text(TEXT_LIMITS.code).min(1),
+  vkm: vkmSchema,
   emsId: text(TEXT_LIMITS.identifier)
     .min(1)
     .regex(/^[A-Za-z0-9-]+$/, 'format is invalid'),

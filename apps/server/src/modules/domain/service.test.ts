@@ -38,11 +38,11 @@ describe('domain service API (used by the Excel import and export)', () => {
       { type: 'TractionUnit', evn: '123', owner: 'x' },
       { type: 'Nonsense', name: 'x' },
       { type: 'PriceCategory', name: '' },
-      { type: 'ConsumptionPoint', evn: '941000000017', nvr: 'FI', vkm: 'VR', emsId: 'EMS1', channels: 4 },
+      { type: 'ConsumptionPoint', evn: '941000000013', nvr: 'FI', vkm: 'VR', emsId: 'EMS1', channels: 4 },
     ]);
     expect(valid.map((v) => v.index)).toEqual([0, 4]);
-    expect(valid[1]!.attributes.cpid).toBe('FI_VR_941000000017_EMS1');
-    expect(valid[1]!.name).toBe('941000000017EMS1');
+    expect(valid[1]!.attributes.cpid).toBe('FI_VR_941000000013_EMS1');
+    expect(valid[1]!.name).toBe('941000000013EMS1');
     expect(errors.map((e) => [e.index, e.code])).toEqual([
       [1, 'invalid_input'],
       [1, 'invalid_input'],

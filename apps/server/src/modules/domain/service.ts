@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  DEFAULT_TIME_RANGE,
   ENTITY_KINDS,
   ERROR_CODES,
   MESSAGES,
@@ -692,9 +693,12 @@ export async function changeStatus(
   const kind = kindOf(request.type);
   if (!mayWriteKind(actor, kind)) throw ApiError.forbidden();
   const target = STATUS_ACTIONS[request.action];
+  // No end is open-ended: the whole rest of the entity's life gets the new state, so no piece of the
+  // old state stays behind at the end of time (product.md §4, an empty "Valid to").
+  const range: TimeRange = { start: request.timeRange.start, end: request.timeRange.end ?? DEFAULT_TIME_RANGE.end };
   const items: StatusChangeItem[] = [];
   for (const uuid of request.uuids) {
-    const base = { uuid, validFrom: request.timeRange.start, validTo: request.timeRange.end };
+    const base = { uuid, validFrom: range.start, validTo: range.end };
     try {
       const item = await db.transaction(async (tx) => {
         const stored = (await loadCurrent(tx, tenant, [uuid])).get(uuid);
@@ -702,9 +706,9 @@ export async function changeStatus(
           return { ...base, name: uuid, status: 'UNKNOWN', error: 'Entity not found' };
         }
         const name = latestOf(stored.segments)!.name;
-        const current = latestOf(stored.segments, request.timeRange)!.state;
+        const current = latestOf(stored.segments, range)!.state;
         // Approving, and changing an approved entity in any way, belong to the approvers (policy.ts).
-        const approvedInRange = stored.segments.some((s) => s.state === APPROVED && overlaps(s, request.timeRange));
+        const approvedInRange = stored.segments.some((s) => s.state === APPROVED && overlaps(s, range));
         if ((request.action === 'approve' || approvedInRange) && !mayApprove(actor, kind)) {
           return { ...base, name, status: current, error: approvalRefusal(kind) };
         }
@@ -714,7 +718,7 @@ export async function changeStatus(
             kind,
             uuid,
             name,
-            timeRange: request.timeRange,
+            timeRange: range,
             active: undefined,
             state: undefined,
             comments: null,
@@ -724,11 +728,11 @@ export async function changeStatus(
             tx,
             tenant,
             actor,
-            [{ record, uuid, range: request.timeRange, created: false }],
+            [{ record, uuid, range, created: false }],
             new Map([[uuid, stored]]),
           );
         }
-        const next = patchRange(stored.segments, request.timeRange, (s) => ({
+        const next = patchRange(stored.segments, range, (s) => ({
           name: s.name,
           attributes: s.attributes,
           state: target.state,

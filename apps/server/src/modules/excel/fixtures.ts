@@ -1,3 +1,4 @@
+import { uicCheckDigit } from '@railwatt/contracts';
 import ExcelJS from 'exceljs';
 
 /**
@@ -37,7 +38,11 @@ export const TYPE_ROWS = [
   { name: 'Vectron', validFrom: '1970-01-01T00:00:00Z', validTo: '2070-01-01T00:00:00Z', maxSpeed: 200, maxPower: 6.4 },
 ];
 
-export const evnFor = (i: number) => `917600${String(i).padStart(6, '0')}`;
+/** The i-th test EVN: 11 digits and their UIC check digit, so the contract accepts it (i < 1,000,000). */
+export const evnFor = (i: number): string => {
+  const serial = `91760${String(i).padStart(6, '0')}`;
+  return `${serial}${uicCheckDigit(serial)}`;
+};
 
 export function tractionUnitRows(count: number, from = 1): Record<string, FixtureCell>[] {
   return Array.from({ length: count }, (_, k) => {

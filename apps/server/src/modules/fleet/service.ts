@@ -3,17 +3,20 @@ import {
   type FleetEntry,
   type FleetFilter,
   type FleetPage,
+  type FieldError,
   type MinimalEntity,
   type TractionUnitSaveRequest,
   type VersionedEntity,
 } from '@railwatt/contracts';
 import { randomUUID } from 'node:crypto';
+import { ApiError } from '../../errors.js';
 import { latestSegments } from '../domain/repository.js';
 import { getEntity, saveEntities, toMinimal, windowOf, type Actor } from '../domain/service.js';
 import { listSegments, type TimeWindow } from '../domain/repository.js';
-import { mayWriteKind, ownDataIsWholeArea } from '../domain/policy.js';
+import { mayWriteKind, ownDataIsWholeArea, writesOnlyOwnFleet } from '../domain/policy.js';
 import type { Executor, TxExecutor } from '../domain/sql.js';
 import { organisationsOfUser } from '../organisation/repository.js';
+import { listOrganisations } from '../organisation/service.js';
 import { fleetPage, resolveCpids, unitsWithPoints, type FleetRow, type UnitWithPoints } from './repository.js';
 
 /** The overview's query for a filter: the time window and, in the "own" modes, the owners in scope. */
@@ -87,6 +90,24 @@ export async function searchFleet(
 }
 
 /**
+ * GET /domain/organisations?ownerChoices=true: the owners a user may choose for a traction unit (the
+ * registration form's owner select and the overview's owner filter). A writer restricted to its own
+ * fleet (OWN_FLEET_ONLY, the vehicle keeper) gets the organisations it belongs to in this area
+ * (user_organisation), exactly the owners the save policy lets it write; every other role gets all.
+ */
+export async function ownerChoices(
+  ex: Executor,
+  tenant: string,
+  actor: Actor,
+  params: { window: TimeWindow; includeInactive: boolean },
+): Promise<VersionedEntity[]> {
+  const all = await listOrganisations(ex, tenant, params);
+  if (!writesOnlyOwnFleet(actor)) return all;
+  const own = new Set((await organisationsOfUser(ex, tenant, actor.username)).map((o) => o.uuid));
+  return all.filter((o) => own.has(o.uuid));
+}
+
+/**
  * POST /domain/tractionunit/save: the unit, optionally a new or changed type, and its consumption
  * points in one transaction. Points get the unit's EVN and a back reference; the unit lists them.
  */
@@ -117,8 +138,36 @@ export async function saveTractionUnit(
     : [];
   unit.consumptionPointRefs = [...new Set([...listed, ...points.map((p) => p.uuid)])];
   records.push(unit, ...points);
-  await db.transaction((tx) => saveEntities(tx, tenant, actor, records));
+  try {
+    await db.transaction((tx) => saveEntities(tx, tenant, actor, records));
+  } catch (error) {
+    throw withoutEchoesOfTheEvn(error, records.indexOf(unit) + 1);
+  }
   return getEntity(db, tenant, 'tractionunit', unitUuid, {});
+}
+
+/** '#3: evn: ...' -> record 3 and the message without the record number (domain service's many-error form). */
+const RECORD_PREFIX = /^#(\d+): /;
+
+/**
+ * A consumption point's EVN is the unit's, and its name and CPID are built from it. When the unit's
+ * EVN is refused (check digit, or 'Property must be unique'), the points' copies would repeat the
+ * refusal as more errors (the EVN again, 'name already exists', the CPID), and the form would show
+ * the one mistake twice or three times. Those echoes are dropped, so the EVN field gets one message.
+ */
+function withoutEchoesOfTheEvn(error: unknown, unitRecord: number): unknown {
+  if (!(error instanceof ApiError) || !error.errors || error.errors.length < 2) return error;
+  const recordOf = (message: string) => Number(RECORD_PREFIX.exec(message)?.[1] ?? 0);
+  const unitEvn = error.errors.find((e) => e.field === 'evn' && recordOf(e.message) === unitRecord);
+  if (!unitEvn) return error;
+  const echo = (e: FieldError) =>
+    recordOf(e.message) !== unitRecord &&
+    (e.field === 'evn' ||
+      (unitEvn.code === 'uniqueproperties' && (e.field === 'cpid' || (e.field === 'name' && e.code === 'uniquename'))));
+  const kept = error.errors.filter((e) => !echo(e));
+  if (kept.length > 1) return ApiError.badRequestMany(kept);
+  const message = unitEvn.message.replace(RECORD_PREFIX, '');
+  return new ApiError(400, message, { code: unitEvn.code, errors: [{ ...unitEvn, message }] });
 }
 
 const toUnitOutput = (u: UnitWithPoints) => ({

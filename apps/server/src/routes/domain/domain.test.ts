@@ -113,7 +113,7 @@ describe('domain calls', () => {
       const save = await call(username, {
         method: 'POST',
         url: '/api/domain/save',
-        payload: unit('917600999990', org('norway', 'vy')),
+        payload: unit('917600999994', org('norway', 'vy')),
       });
       expect({ username, status: save.statusCode }).toEqual({ username, status: 403 });
       const status = await call(username, {
@@ -144,7 +144,7 @@ describe('domain calls', () => {
     const foreign = await call('vehicle-keeper', {
       method: 'POST',
       url: '/api/domain/save',
-      payload: unit('917600999982', org('norway', 'vy')),
+      payload: unit('917600999986', org('norway', 'vy')),
     });
     expect(foreign.statusCode).toBe(403);
   });
@@ -197,7 +197,7 @@ describe('domain calls', () => {
       method: 'POST',
       url: '/api/domain/tractionunit/save',
       payload: {
-        tractionUnit: unit('917600999974', org('norway', 'vy')),
+        tractionUnit: unit('917600999978', org('norway', 'vy')),
         consumptionPoints: [{ nvr: 'NO', vkm: 'NSB', emsId: 'EMS1', channels: 100 }],
       },
     });
@@ -298,7 +298,7 @@ describe('domain calls', () => {
     const changed = await call(ADMIN, {
       method: 'POST',
       url: '/api/domain/save',
-      payload: { ...unit('917600999966', String(existing.owner)), uuid: existing.uuid, name: existing.name },
+      payload: { ...unit('917600999960', String(existing.owner)), uuid: existing.uuid, name: existing.name },
     });
     expect(changed.json()).toMatchObject({ status: 400, code: 'immutableproperty' });
     const asType = await call(ADMIN, {
@@ -326,7 +326,7 @@ describe('domain calls', () => {
       method: 'POST',
       url: '/api/domain/tractionunit/save',
       payload: {
-        tractionUnit: unit('917600123458', org('norway', 'norsketog'), {
+        tractionUnit: unit('917600123454', org('norway', 'norsketog'), {
           timeRange: { start: '2020-01-01T00:00:00Z', end: '2070-01-01T00:00:00Z' },
         }),
         tractionUnitType: {
@@ -341,7 +341,7 @@ describe('domain calls', () => {
     expect(saved.statusCode).toBe(200);
     const entity = saved.json<VersionedEntity>();
     expect(entity).toMatchObject({
-      evn: '917600123458',
+      evn: '917600123454',
       owner: org('norway', 'norsketog'),
       createdBy: 'vehicle-keeper',
     });
@@ -349,10 +349,10 @@ describe('domain calls', () => {
     const cpid = await call(ADMIN, {
       method: 'POST',
       url: '/api/domain/tractionunit/resolve/cpid',
-      payload: ['917600123458'],
+      payload: ['917600123454'],
     });
     expect(cpid.json()).toEqual([
-      expect.objectContaining({ cpid: 'NO_NT_917600123458_EMS1', tractionUnitUuid: entity.uuid }),
+      expect.objectContaining({ cpid: 'NO_NT_917600123454_EMS1', tractionUnitUuid: entity.uuid }),
     ]);
 
     // Change of owner from 2024-06-01 (an administrator: the new owner is not the keeper's).
@@ -360,7 +360,7 @@ describe('domain calls', () => {
       method: 'POST',
       url: '/api/domain/save',
       payload: {
-        ...unit('917600123458', org('norway', 'vy')),
+        ...unit('917600123454', org('norway', 'vy')),
         uuid: entity.uuid,
         name: entity.name,
         tractionUnitTypeRef: entity.tractionUnitTypeRef,
@@ -403,7 +403,7 @@ describe('domain calls', () => {
 
     // The fleet overview shows the latest segment; the keeper's own units no longer include it.
     const fleet = (
-      await call(ADMIN, { method: 'POST', url: '/api/domain/fleet', payload: { evn: '917600123458' } })
+      await call(ADMIN, { method: 'POST', url: '/api/domain/fleet', payload: { evn: '917600123454' } })
     ).json<FleetPage>();
     expect(fleet).toMatchObject({ totalElements: 1, totalPages: 1, number: 0, size: 10 });
     expect(fleet.content[0]).toMatchObject({
@@ -489,14 +489,14 @@ describe('domain calls', () => {
     const response = await call('keeper-cpadmin', {
       method: 'POST',
       url: '/api/domain/tractionunit/save',
-      payload: { tractionUnit: unit('917600555557', org('norway', 'railcare')), consumptionPoints: [] },
+      payload: { tractionUnit: unit('917600555556', org('norway', 'railcare')), consumptionPoints: [] },
     });
     expect(response.statusCode).toBe(403);
     expect(response.json()).toMatchObject({ message: MESSAGES.notAllowedOtherExchangeAdmin });
     const ok = await call('keeper-cpadmin', {
       method: 'POST',
       url: '/api/domain/tractionunit/save',
-      payload: { tractionUnit: unit('917600555565', org('norway', 'vy')), consumptionPoints: [] },
+      payload: { tractionUnit: unit('917600555564', org('norway', 'vy')), consumptionPoints: [] },
     });
     expect(ok.statusCode).toBe(200);
   });

@@ -28,6 +28,7 @@ import {
 import {
   activeConsumptionPoints,
   resolveCpid,
+  ownerChoices,
   saveTractionUnit,
   searchFleet,
   unitsByTypesAndOrganisations,
@@ -149,7 +150,10 @@ export const domainRoutes: FastifyPluginAsync<DomainRoutesOptions> = async (app)
 
   // --- Organisations -----------------------------------------------------------------------------
   route(app, c.organisations, async (request) =>
-    listOrganisations(request.ctx.db, request.tenant.uuid, listParamsOf(request.query)),
+    // ownerChoices=true: only the owners the user may choose for a traction unit (modules/fleet).
+    request.query.ownerChoices
+      ? ownerChoices(request.ctx.db, request.tenant.uuid, actorOf(request), listParamsOf(request.query))
+      : listOrganisations(request.ctx.db, request.tenant.uuid, listParamsOf(request.query)),
   );
   route(app, c.organisationAreasMinimal, async (request) =>
     organisationAreasMinimal(request.ctx.db, request.tenant.uuid, windowOf(request.query.start, request.query.end)),

@@ -1,4 +1,4 @@
 export { SetStatusDialog } from './set-status-dialog';
 export type { SetStatusDialogProps, SetStatusFormValues } from './set-status-dialog';
 export { DayInput } from './day-input';
-export { dayInZone, dayStartInZone, formatDay, parseDayInput } from './zoned-date';
+export { dayInZone, dayRangeInZone, dayStartInZone, formatDay, parseDayInput } from './zoned-date';

@@ -49,6 +49,23 @@ describe('set-status dialog', () => {
       expect(onSubmit).toHaveBeenCalledWith({ from: '2024-05-10', to: '2024-06-01', comment: 'billing ok' }),
     );
   });
+
+  it('hands over an empty "Valid to" as no end (open-ended), not as a day', async () => {
+    const user = userEvent.setup();
+    const onSubmit = vi.fn();
+    renderUi(
+      <SetStatusDialog
+        opened
+        action="setinactive"
+        count={1}
+        onClose={() => {}}
+        onSubmit={onSubmit}
+        defaultFrom="2025-03-01"
+      />,
+    );
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledWith({ from: '2025-03-01', to: null, comment: '' }));
+  });
 });
 
 describe('zoned dates', () => {

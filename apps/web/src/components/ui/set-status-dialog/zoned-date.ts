@@ -1,29 +1,10 @@
-import { wallClockToInstant } from '@railwatt/contracts';
-
 /**
  * Dates in the forms are calendar days ('YYYY-MM-DD'); the server takes instants. A day starts at
- * midnight in the selected area's time zone (DOMAIN.md: days are in the area's zone), so 2024-03-31
- * in Europe/Oslo is 2024-03-30T23:00:00Z. The conversion is the contracts' one, which the server's
- * workbook import uses too.
+ * midnight in the selected area's time zone, and an empty end is open: the contracts' dayStartInZone,
+ * dayInZone and dayRangeInZone (packages/contracts/src/time.ts) are the one conversion, which the
+ * server's workbook import uses too.
  */
-export function dayStartInZone(day: string, timeZone: string): string {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  return wallClockToInstant(Date.UTC(y, m - 1, d), timeZone)
-    .toISOString()
-    .replace('.000Z', 'Z');
-}
-
-/** The calendar day ('YYYY-MM-DD') an instant falls on in a time zone. */
-export function dayInZone(instant: string, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).formatToParts(new Date(instant));
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${get('year')}-${get('month')}-${get('day')}`;
-}
+export { dayInZone, dayRangeInZone, dayStartInZone } from '@railwatt/contracts';
 
 /** 'dd.MM.yyyy' (the spec's date format) or ISO 'YYYY-MM-DD' typed by a user, to 'YYYY-MM-DD'. */
 export function parseDayInput(value: string): string | null {

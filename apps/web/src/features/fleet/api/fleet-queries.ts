@@ -12,6 +12,7 @@ export const fleetKeys = {
   versions: (kind: string, uuid: string) => [...fleetKeys.all, 'versions', kind, uuid] as const,
   minimal: (kind: string) => [...fleetKeys.all, 'minimal', kind] as const,
   organisations: () => [...fleetKeys.all, 'organisations'] as const,
+  ownerChoices: () => [...fleetKeys.organisations(), 'owner-choices'] as const,
   masterdataUpdates: () => [...fleetKeys.all, 'masterdata-updates'] as const,
 };
 
@@ -55,6 +56,18 @@ export const organisationsQuery = () =>
     queryKey: fleetKeys.organisations(),
     queryFn: async ({ signal }): Promise<OrganisationOption[]> =>
       api.call(domainCalls.organisations, { query: { includeInactive: true }, signal }),
+    staleTime: 60_000,
+  });
+
+/**
+ * The owners the user may choose for a traction unit (registration owner select, overview owner
+ * filter): the server answers its own organisations for a vehicle keeper and all for the others.
+ */
+export const ownerChoicesQuery = () =>
+  queryOptions({
+    queryKey: fleetKeys.ownerChoices(),
+    queryFn: async ({ signal }): Promise<OrganisationOption[]> =>
+      api.call(domainCalls.organisations, { query: { includeInactive: true, ownerChoices: true }, signal }),
     staleTime: 60_000,
   });
 

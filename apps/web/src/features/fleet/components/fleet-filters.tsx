@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useFleetT } from '../hooks/use-fleet-t';
 import { ENTITY_STATES } from '@railwatt/contracts';
 import { DayInput } from '../../../components/ui/set-status-dialog';
-import { minimalAllQuery, organisationsQuery } from '../api/fleet-queries';
+import { minimalAllQuery, ownerChoicesQuery } from '../api/fleet-queries';
 import { EMPTY_FILTERS, type FleetFilterFields } from '../hooks/use-fleet-search';
 
 const byName = (a: { label: string }, b: { label: string }) =>
@@ -21,7 +21,8 @@ export function FleetFilters({
   const { t } = useFleetT();
   const [draft, setDraft] = useState<FleetFilterFields>(value);
   const types = useQuery(minimalAllQuery('tractionunittype'));
-  const organisations = useQuery(organisationsQuery());
+  // A vehicle keeper filters by the organisations it may write for, not by every owner in the area.
+  const organisations = useQuery(ownerChoicesQuery());
 
   const set = <K extends keyof FleetFilterFields>(key: K, v: FleetFilterFields[K]) =>
     setDraft((d) => ({ ...d, [key]: v }));

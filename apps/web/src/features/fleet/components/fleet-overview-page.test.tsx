@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { mockFetch, renderFleet } from '../testing/render-fleet';
-import { fleetEntry, fleetPage, TWO_UNITS, UUID } from '../testing/fixtures';
+import { fleetEntry, fleetPage, organisation, TWO_UNITS, UUID } from '../testing/fixtures';
 import { useStatusSummaryStore } from '../hooks/status-summary-store';
 
 const lookups = {
@@ -134,9 +134,9 @@ describe('fleet overview', () => {
     renderFleet('/fleet/overview');
     await screen.findAllByTestId('fleet-row');
     await user.click(screen.getByRole('button', { name: 'Expand all' }));
-    expect(screen.getByText('NO_NSB_917600100013_EMS1')).toBeInTheDocument();
+    expect(screen.getByText('NO_NSB_917600100015_EMS1')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Collapse all' }));
-    expect(screen.queryByText('NO_NSB_917600100013_EMS1')).not.toBeInTheDocument();
+    expect(screen.queryByText('NO_NSB_917600100015_EMS1')).not.toBeInTheDocument();
   });
 
   it('applies the range and comment to every selected uuid and goes to the error summary when some fail', async () => {
@@ -220,6 +220,53 @@ describe('fleet overview', () => {
     await user.click(within(await screen.findByTestId('set-status-dialog')).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('success change')).toBeInTheDocument();
     expect(screen.getByTestId('location')).toHaveTextContent('/fleet/overview');
+  });
+
+  it("sends an empty 'Valid to' as open-ended: the fixed end of time, not midnight of 2070 in Oslo", async () => {
+    const user = userEvent.setup();
+    const { calls } = mockFetch({
+      ...lookups,
+      'POST /api/domain/fleet': fleetPage(TWO_UNITS),
+      'POST /api/domain/status': { success: true, items: [] },
+    });
+    renderFleet('/fleet/overview');
+    const rows = await screen.findAllByTestId('fleet-row');
+    await user.click(within(rows[0]!).getByRole('checkbox'));
+    await user.click(screen.getByRole('button', { name: 'Set status' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Set inactive' }));
+    const dialog = await screen.findByTestId('set-status-dialog');
+    const from = within(dialog).getByLabelText(/Valid from/);
+    await user.clear(from);
+    await user.type(from, '01.03.2025');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.some((c) => c.url.pathname === '/api/domain/status')).toBe(true));
+    expect(calls.find((c) => c.url.pathname === '/api/domain/status')!.body).toMatchObject({
+      action: 'setinactive',
+      // 1 March 2025 starts at 00:00 in Oslo (23:00 UTC the day before); no 2069-12-31T23:00Z end.
+      timeRange: { start: '2025-02-28T23:00:00Z', end: '2070-01-01T00:00:00Z' },
+    });
+  });
+
+  it("filters by days at midnight in the area's zone and offers a vehicle keeper only its own owners", async () => {
+    const user = userEvent.setup();
+    const { calls } = mockFetch({
+      ...lookups,
+      'GET /api/domain/organisations': ({ url }: { url: URL }) =>
+        url.searchParams.get('ownerChoices') === 'true'
+          ? [organisation(UUID.ownerA, 'Norske tog AS')]
+          : [organisation(UUID.ownerA, 'Norske tog AS'), organisation(UUID.ownerB, 'Vy Tog AS')],
+      'POST /api/domain/fleet': fleetPage(TWO_UNITS),
+    });
+    renderFleet('/fleet/overview?to=2024-07-01');
+    await screen.findAllByTestId('fleet-row');
+    // Only a "to": the range starts at the start of time and ends at midnight of 1 July in Oslo.
+    expect(fleetCalls(calls)[0]!.body).toMatchObject({
+      timeRange: { start: '1970-01-01T00:00:00Z', end: '2024-06-30T22:00:00Z' },
+    });
+
+    await user.click(screen.getByRole('textbox', { name: 'Responsible / owner' }));
+    expect(await screen.findByRole('option', { name: 'Norske tog AS' })).toBeInTheDocument();
+    expect(screen.queryByRole('option', { name: 'Vy Tog AS' })).not.toBeInTheDocument();
   });
 
   it('offers no write actions to an audit role', async () => {

@@ -37,12 +37,12 @@ export function FleetOverviewPage(props: Partial<ScreenProps>) {
   const location = useLocation();
   const openModal = useModalStore((s) => s.open);
   const showSummary = useStatusSummaryStore((s) => s.show);
-  const { canWrite, toInstant, timeZone } = useFleetContext();
+  const { canWrite, toRange, timeZone } = useFleetContext();
   const { search, update } = useFleetSearch();
   const mode: FleetSearchMode = search.mode ?? (canWrite ? 'OWN_READ_WRITE' : 'ALL_READ_ONLY');
   const writable = canWrite && mode === 'OWN_READ_WRITE';
 
-  const filter = useMemo(() => toFleetFilter(search, mode, toInstant), [search, mode, toInstant]);
+  const filter = useMemo(() => toFleetFilter(search, mode, toRange), [search, mode, toRange]);
   const list = useQuery(fleetListQuery(filter, search.page, search.size));
   const rows = list.data?.content ?? [];
 
@@ -92,7 +92,8 @@ export function FleetOverviewPage(props: Partial<ScreenProps>) {
         action,
         uuids: selected,
         type: 'TractionUnit',
-        timeRange: { start: toInstant(values.from), end: toInstant(values.to ?? '2070-01-01') },
+        // An empty "Valid to" is open-ended: toRange gives the fixed end of time, never a zoned 2070-01-01.
+        timeRange: toRange(values.from, values.to),
         comment: values.comment.trim() === '' ? null : values.comment,
       });
       const failed = result.items.filter((item) => item.error);

@@ -60,7 +60,7 @@ describe('fleet registration', () => {
     });
     renderFleet('/fleet/registration');
     await user.type(await screen.findByLabelText(/^Name/), 'El18-2241');
-    await user.type(screen.getByLabelText(/^EVN/), '917600100013');
+    await user.type(screen.getByLabelText(/^EVN/), '917600100015');
     await user.click(screen.getByRole('textbox', { name: /^Owner/ }));
     await user.click(await screen.findByRole('option', { name: 'Vy' }));
     await user.click(screen.getByRole('textbox', { name: /^Type/ }));
@@ -70,7 +70,7 @@ describe('fleet registration', () => {
     await user.type(within(cp).getByLabelText(/^VKM/), 'NSB');
     await user.type(within(cp).getByLabelText(/^EMS id/), 'EMS1');
     await user.type(within(cp).getByLabelText(/^Channels/), '2');
-    expect(within(cp).getByTestId('cp-cpid')).toHaveTextContent('NO_NSB_917600100013_EMS1');
+    expect(within(cp).getByTestId('cp-cpid')).toHaveTextContent('NO_NSB_917600100015_EMS1');
 
     await user.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/fleet/overview'));
@@ -79,7 +79,7 @@ describe('fleet registration', () => {
       tractionUnit: {
         type: 'TractionUnit',
         name: 'El18-2241',
-        evn: '917600100013',
+        evn: '917600100015',
         owner: UUID.ownerA,
         tractionUnitTypeRef: UUID.type,
         timeRange: { start: '1970-01-01T00:00:00Z', end: '2070-01-01T00:00:00Z' },
@@ -87,7 +87,7 @@ describe('fleet registration', () => {
       consumptionPoints: [
         {
           type: 'ConsumptionPoint',
-          name: '917600100013EMS1',
+          name: '917600100015EMS1',
           nvr: 'NO',
           vkm: 'NSB',
           emsId: 'EMS1',
@@ -118,7 +118,7 @@ describe('fleet registration', () => {
     });
     renderFleet('/fleet/registration');
     await user.type(await screen.findByLabelText(/^Name/), 'El18-2241');
-    await user.type(screen.getByLabelText(/^EVN/), '917600100013');
+    await user.type(screen.getByLabelText(/^EVN/), '917600100015');
     await user.click(screen.getByRole('textbox', { name: /^Owner/ }));
     await user.click(await screen.findByRole('option', { name: 'Vy' }));
     await user.click(screen.getByRole('textbox', { name: /^Type/ }));
@@ -156,7 +156,7 @@ describe('fleet registration', () => {
         ...base,
         uuid: UUID.unitA,
         name: 'El18-2241',
-        evn: '917600100013',
+        evn: '917600100015',
         owner: UUID.ownerA,
         tractionUnitTypeRef: UUID.type,
         consumptionPointRefs: [UUID.cp],
@@ -165,7 +165,7 @@ describe('fleet registration', () => {
         ...base,
         type: 'ConsumptionPoint',
         uuid: UUID.cp,
-        name: '917600100013EMS1',
+        name: '917600100015EMS1',
         nvr: 'NO',
         vkm: 'NSB',
         emsId: 'EMS1',
@@ -177,8 +177,8 @@ describe('fleet registration', () => {
     });
     renderFleet(`/fleet/registration?uuid=${UUID.unitA}`);
     expect(await screen.findByRole('heading', { level: 1, name: 'Edit traction unit' })).toBeInTheDocument();
-    expect(screen.getByLabelText(/^EVN/)).toHaveValue('917600100013');
-    expect(screen.getByTestId('cp-cpid')).toHaveTextContent('NO_NSB_917600100013_EMS1');
+    expect(screen.getByLabelText(/^EVN/)).toHaveValue('917600100015');
+    expect(screen.getByTestId('cp-cpid')).toHaveTextContent('NO_NSB_917600100015_EMS1');
 
     await user.type(screen.getByLabelText('Valid from'), '01.05.2024');
     await user.click(screen.getByRole('button', { name: 'Save' }));
@@ -191,6 +191,120 @@ describe('fleet registration', () => {
         timeRange: { start: '2024-04-30T22:00:00Z', end: '2070-01-01T00:00:00Z' },
       },
       consumptionPoints: [{ uuid: UUID.cp, channels: 2, energyTypes: ['ACTIVE_CONSUMED'] }],
+    });
+  });
+
+  const fillUnit = async (user: ReturnType<typeof userEvent.setup>, evn: string) => {
+    await user.type(await screen.findByLabelText(/^Name/), 'El18-2241');
+    await user.type(screen.getByLabelText(/^EVN/), evn);
+    await user.click(screen.getByRole('textbox', { name: /^Owner/ }));
+    await user.click(await screen.findByRole('option', { name: 'Vy' }));
+    await user.click(screen.getByRole('textbox', { name: /^Type/ }));
+    await user.click(await screen.findByRole('option', { name: 'El 18' }));
+    await user.click(screen.getByRole('button', { name: 'Remove consumption point' }));
+  };
+
+  it("shows a duplicate EVN's 'Property must be unique' once, on the EVN field", async () => {
+    const user = userEvent.setup();
+    mockFetch({
+      ...lookups,
+      'POST /api/domain/tractionunit/save': () =>
+        new Response(
+          JSON.stringify({
+            status: 400,
+            error: 'Bad Request',
+            code: 'uniqueproperties',
+            message: 'evn: Property must be unique',
+            errors: [{ code: 'uniqueproperties', field: 'evn', message: 'evn: Property must be unique' }],
+          }),
+          { status: 400, statusText: 'Bad Request' },
+        ),
+    });
+    renderFleet('/fleet/registration');
+    await fillUnit(user, '917600100015');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    const evn = screen.getByLabelText(/^EVN/);
+    await waitFor(() => expect(evn).toHaveAttribute('aria-invalid', 'true'));
+    expect(screen.getAllByText(/Property must be unique/)).toHaveLength(1);
+    expect(evn.getAttribute('aria-describedby')).toBeTruthy();
+    expect(
+      document.getElementById(
+        evn
+          .getAttribute('aria-describedby')!
+          .split(' ')
+          .find((id) => id.endsWith('-error'))!,
+      ),
+    ).toHaveTextContent(/^Property must be unique$/);
+    expect(screen.queryByTestId('registration-server-errors')).not.toBeInTheDocument();
+  });
+
+  it('refuses a wrong UIC check digit and a lower-case VKM with the spec messages before sending', async () => {
+    const user = userEvent.setup();
+    const { calls } = mockFetch(lookups);
+    renderFleet('/fleet/registration');
+    await user.type(await screen.findByLabelText(/^EVN/), '917600100013');
+    await user.type(screen.getByLabelText(/^VKM/), 'nsb');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('The EVN field is not valid')).toBeInTheDocument();
+    expect(screen.getByText('The VKM field format is invalid')).toBeInTheDocument();
+    expect(calls.some((c) => c.url.pathname === '/api/domain/tractionunit/save')).toBe(false);
+
+    await user.clear(screen.getByLabelText(/^EVN/));
+    await user.type(screen.getByLabelText(/^EVN/), '917600100015');
+    await waitFor(() => expect(screen.queryByText('The EVN field is not valid')).not.toBeInTheDocument());
+  });
+
+  describe('as a vehicle keeper', () => {
+    const organisations = ({ url }: { url: URL }) =>
+      url.searchParams.get('ownerChoices') === 'true'
+        ? [organisation(UUID.ownerA, 'Vy')]
+        : [organisation(UUID.ownerA, 'Vy'), organisation(UUID.ownerB, 'Railcare Norge AS')];
+    const unitOf = (owner: string) =>
+      versionedEntity({
+        uuid: UUID.unitB,
+        name: 'El18-2242',
+        evn: '917600100023',
+        owner,
+        tractionUnitTypeRef: UUID.type,
+        consumptionPointRefs: [],
+      });
+
+    it('offers only its own organisations as owners', async () => {
+      const user = userEvent.setup();
+      const { calls } = mockFetch({ ...lookups, 'GET /api/domain/organisations': organisations });
+      renderFleet('/fleet/registration');
+      await user.click(await screen.findByRole('textbox', { name: /^Owner/ }));
+      expect(await screen.findByRole('option', { name: 'Vy' })).toBeInTheDocument();
+      expect(screen.queryByRole('option', { name: 'Railcare Norge AS' })).not.toBeInTheDocument();
+      expect(calls.some((c) => c.url.searchParams.get('ownerChoices') === 'true')).toBe(true);
+    });
+
+    it("opens another organisation's unit read-only: its owner shown, no save", async () => {
+      mockFetch({
+        ...lookups,
+        'GET /api/domain/organisations': organisations,
+        [`GET /api/domain/tractionunit/id/${UUID.unitB}`]: unitOf(UUID.ownerB),
+      });
+      renderFleet(`/fleet/registration?uuid=${UUID.unitB}`);
+      expect(await screen.findByTestId('registration-read-only')).toHaveTextContent(
+        'This unit belongs to another organisation: you can view it but not change it.',
+      );
+      await waitFor(() => expect(screen.getByRole('textbox', { name: /^Owner/ })).toHaveValue('Railcare Norge AS'));
+      expect(screen.getByLabelText(/^EVN/)).toBeDisabled();
+      expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
+    });
+
+    it('edits its own unit', async () => {
+      mockFetch({
+        ...lookups,
+        'GET /api/domain/organisations': organisations,
+        [`GET /api/domain/tractionunit/id/${UUID.unitB}`]: unitOf(UUID.ownerA),
+      });
+      renderFleet(`/fleet/registration?uuid=${UUID.unitB}`);
+      expect(await screen.findByRole('button', { name: 'Save' })).toBeEnabled();
+      expect(screen.queryByTestId('registration-read-only')).not.toBeInTheDocument();
+      expect(screen.getByLabelText(/^EVN/)).toBeEnabled();
     });
   });
 });

@@ -6,7 +6,7 @@ import { versionedEntity } from '../testing/fixtures';
 afterEach(() => vi.unstubAllGlobals());
 
 const unit = (name: string, lastModified: string) =>
-  versionedEntity({ name, evn: '917600100013', lastModified, lastModifiedBy: 'keeper' });
+  versionedEntity({ name, evn: '917600100015', lastModified, lastModifiedBy: 'keeper' });
 
 describe('master data updates', () => {
   it('lists the latest change first', async () => {

@@ -1,12 +1,13 @@
 import { z } from 'zod';
-import { ENERGY_TYPES, NVR_PATTERN } from '@railwatt/contracts';
+import { ENERGY_TYPES, hasValidEvnCheckDigit, NVR_PATTERN, VKM_PATTERN } from '@railwatt/contracts';
 
 /**
  * Form messages of product.md §5 travel through zod as a small JSON token (rule + params) and are
  * translated where they are shown, with the field's translated label put in. The English texts are
  * verbatim from the spec ('The {field} field is required', 'The {field} field must be a decimal' ...).
  */
-export type RuleName = 'required' | 'decimal' | 'digits' | 'integer' | 'max' | 'max_value' | 'min_value' | 'regex';
+export type RuleName =
+  'required' | 'decimal' | 'digits' | 'integer' | 'is_not' | 'max' | 'max_value' | 'min_value' | 'regex';
 export interface RuleMessage {
   rule: RuleName;
   field: string;
@@ -58,9 +59,10 @@ const requiredInteger = (field: string, min: number, max: number) =>
 export const consumptionPointFormSchema = z.object({
   uuid: z.string().optional(),
   nvr: required('nvr').pipe(z.string().regex(NVR_PATTERN, msg({ rule: 'regex', field: 'nvr' }))),
+  // The contract's VKM rule (2-5 upper-case letters), so the form refuses what the server refuses.
   vkm: required('vkm')
     .pipe(maxChars('vkm', 5))
-    .pipe(z.string().regex(/^[A-Za-z0-9]+$/, msg({ rule: 'regex', field: 'vkm' }))),
+    .pipe(z.string().regex(VKM_PATTERN, msg({ rule: 'regex', field: 'vkm' }))),
   emsId: required('ems_id')
     .pipe(maxChars('ems_id', 50))
     .pipe(z.string().regex(/^[A-Za-z0-9-]+$/, msg({ rule: 'regex', field: 'ems_id' }))),
@@ -74,8 +76,11 @@ export const registrationFormSchema = z
   .object({
     uuid: z.string().optional(),
     name: required('name').pipe(maxChars('name', 100)),
-    // EVN: exactly 12 digits (product.md §3).
-    evn: digits('evn', 12),
+    // EVN: exactly 12 digits (product.md §3), the last the UIC check digit (the contract's rule).
+    evn: digits('evn', 12).refine(
+      (v) => !/^\d{12}$/.test(v) || hasValidEvnCheckDigit(v),
+      msg({ rule: 'is_not', field: 'evn' }),
+    ),
     description: maxChars('description', 255),
     owner: required('owner'),
     typeMode: z.enum(['existing', 'new']),

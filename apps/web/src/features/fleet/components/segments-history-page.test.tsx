@@ -14,7 +14,7 @@ const segment = (start: string, end: string, owner: string, id: number) => ({
   comments: id === 2 ? 'sold to CargoNet' : null,
   lastModified: '2024-05-01T08:00:00Z',
   lastModifiedBy: 'keeper',
-  attributes: { owner, evn: '917600100013' },
+  attributes: { owner, evn: '917600100015' },
 });
 
 describe('segments history', () => {

@@ -64,11 +64,14 @@ export const EMPTY_FILTERS: FleetFilterFields = {
   to: undefined,
 };
 
-/** The body of POST /domain/fleet for a URL state. Days are turned into instants by `toInstant`. */
+/**
+ * The body of POST /domain/fleet for a URL state. Days are turned into a range by `toRange` (midnight
+ * in the area's zone; an empty side is open).
+ */
 export function toFleetFilter(
   search: FleetSearch,
   mode: FleetSearchMode,
-  toInstant: (day: string) => string,
+  toRange: (from: string | undefined, to: string | undefined) => { start: string; end: string },
 ): FleetFilter {
   const nonEmpty = <T>(v: T[] | undefined) => (v && v.length > 0 ? v : undefined);
   return {
@@ -84,13 +87,7 @@ export function toFleetFilter(
     owners: nonEmpty(search.owners),
     statuses: nonEmpty(search.statuses),
     includeInactive: true,
-    timeRange:
-      search.from || search.to
-        ? {
-            start: toInstant(search.from ?? '1970-01-01'),
-            end: toInstant(search.to ?? '2070-01-01'),
-          }
-        : undefined,
+    timeRange: search.from || search.to ? toRange(search.from, search.to) : undefined,
     sortBy: 'evn',
     descendingOrder: false,
   };

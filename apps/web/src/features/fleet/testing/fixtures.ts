@@ -12,7 +12,7 @@ export const UUID = {
 export function fleetEntry(overrides: Partial<FleetEntry> = {}): FleetEntry {
   return {
     uuid: UUID.unitA,
-    evn: '917600100013',
+    evn: '917600100015',
     vkm: 'NSB',
     nvr: 'NO',
     description: 'El 18',
@@ -34,8 +34,8 @@ export function fleetEntry(overrides: Partial<FleetEntry> = {}): FleetEntry {
     consumptionPoints: [
       {
         uuid: UUID.cp,
-        name: '917600100013EMS1',
-        cpid: 'NO_NSB_917600100013_EMS1',
+        name: '917600100015EMS1',
+        cpid: 'NO_NSB_917600100015_EMS1',
         emsId: 'EMS1',
         emsType: 'EMS-A',
         channels: 2,
@@ -62,7 +62,7 @@ export const TWO_UNITS = [
   fleetEntry(),
   fleetEntry({
     uuid: UUID.unitB,
-    evn: '917600100021',
+    evn: '917600100023',
     tractionUnitName: 'El18-2242',
     emsId: 'EMS2',
     consumptionPoints: [],
