@@ -25,9 +25,7 @@ export const userDomainRoutes: FastifyPluginAsync<UserDomainRoutesOptions> = asy
   // user policy (modules/user/policy.ts) decides which areas an actor may touch.
   const usersDb = allAreasExecutor(database);
 
-  route(app, userAdminCalls.save, async (request) =>
-    createUser(usersDb, actorInTenantOf(request), request.body),
-  );
+  route(app, userAdminCalls.save, async (request) => createUser(usersDb, actorInTenantOf(request), request.body));
 
   route(app, userAdminCalls.edit, async (request) => editUser(usersDb, actorInTenantOf(request), request.body));
 
@@ -46,11 +44,7 @@ export const userDomainRoutes: FastifyPluginAsync<UserDomainRoutesOptions> = asy
   );
 
   route(app, userAdminCalls.allAcrossTenants, async (request) =>
-    usersAcrossTenants(
-      usersDb,
-      request.body ?? { active: true, inactive: false, searchString: '' },
-      request.query,
-    ),
+    usersAcrossTenants(usersDb, request.body ?? { active: true, inactive: false, searchString: '' }, request.query),
   );
 
   route(app, userAdminCalls.get, async (request) =>
