@@ -63,11 +63,11 @@ describe('references resolve in the same area (issue 6 §2)', () => {
     const local = (k: EntityKind) => target('norway', k);
     switch (kind) {
       case 'tractionunit':
-        return { type: 'TractionUnit', name: 'Ref unit', evn: '917600999913', owner: local('organisation') };
+        return { type: 'TractionUnit', name: 'Ref unit', evn: '917600999911', owner: local('organisation') };
       case 'tractionunittype':
         return { type: 'TractionUnitType', name: 'Ref type' };
       case 'consumptionpoint':
-        return { type: 'ConsumptionPoint', evn: '917600999913', nvr: 'NO', vkm: 'NSB', emsId: 'EMS9', channels: 4 };
+        return { type: 'ConsumptionPoint', evn: '917600999911', nvr: 'NO', vkm: 'NSB', emsId: 'EMS9', channels: 4 };
       case 'exportlimitation':
         return { type: 'ExportLimitation', name: 'Ref limitation' };
       case 'organisation':
@@ -106,7 +106,7 @@ describe('references resolve in the same area (issue 6 §2)', () => {
     })),
   );
 
-  it.each(cases)('refuses $kind.$field naming another area', async ({ kind, field, targetKind, list }) => {
+  it.each(cases)('refuses $kind / $field naming another area', async ({ kind, field, targetKind, list }) => {
     const foreign = target('finland', targetKind);
     const response = await t.callAs(ADMIN, {
       method: 'POST',
