@@ -1,4 +1,4 @@
-import { instantToWallClock, wallClockToInstant } from '@railwatt/contracts';
+import { instantToWallClock, OPEN_END, wallClockToInstant } from '@railwatt/contracts';
 
 /**
  * Dates in files as people in our markets read and type them: dd.MM.yyyy on the wall clock of the
@@ -12,9 +12,14 @@ const pad = (n: number, width = 2) => String(n).padStart(width, '0');
  * (':ss' when the seconds are not zero). Where that text would not read back as the same instant
  * (milliseconds, or the hour repeated when daylight saving ends) the exact ISO instant is written.
  */
+const OPEN_END_MS = Date.parse(OPEN_END);
+
 export function formatAreaInstant(iso: string, timeZone: string): string {
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) return iso;
+  // The open end (2070-01-01T00:00Z) is written as the picker's last day; the import reads that back
+  // as the open end in every zone.
+  if (ms === OPEN_END_MS) return formatDay(2070, 1, 1);
   const wall = new Date(instantToWallClock(ms, timeZone));
   const exact = new Date(ms).toISOString();
   if (wall.getUTCMilliseconds() !== 0 || wallClockToInstant(wall.getTime(), timeZone).getTime() !== ms) return exact;

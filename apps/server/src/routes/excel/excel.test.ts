@@ -306,12 +306,15 @@ describe('/api/excel', () => {
         { fileName: 'typed.xlsx', bytes: await fixtureWorkbook([{ name: 'TractionUnit', rows: [typed] }]) },
       ]);
       expect(first.json()).toMatchObject({ success: true });
-      const [stored] = await t.allAreas.query<{ entity_uuid: string; lower: string }>(
-        `SELECT entity_uuid, to_char(lower(valid) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI') AS lower
+      const [stored] = await t.allAreas.query<{ entity_uuid: string; lower: string; upper: string }>(
+        `SELECT entity_uuid, to_char(lower(valid) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI') AS lower,
+                to_char(upper(valid) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI') AS upper
            FROM entity_segment WHERE tenant = $1 AND name = $2 AND superseded_at IS NULL`,
         [tenant, row!.name],
       );
       expect(stored!.lower).toBe('2024-03-14T23:00');
+      // 01.01.2070 typed as the end is the open end, not midnight in Oslo (2069-12-31T23:00Z).
+      expect(stored!.upper).toBe('2070-01-01T00:00');
 
       const exported = await exportEntities({ uuids: [stored!.entity_uuid] });
       const workbook = new ExcelJS.Workbook();
