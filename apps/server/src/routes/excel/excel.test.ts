@@ -57,7 +57,14 @@ describe('/api/excel', () => {
   beforeAll(async () => {
     t = await createTestApp({ config: { excelImportMaxFileBytes: 1_000_000 } });
     tenant = t.areaUuid('norway');
-  });
+    // Start the workbook worker thread (tsx and exceljs load in it) before the tests: on a loaded
+    // machine that start alone can take many seconds, which a test's own timeout should not measure.
+    // The upload is refused (cp-admin does not write organisations), so it stores nothing.
+    await upload(
+      [{ fileName: 'warm-up.xlsx', bytes: await fixtureWorkbook([{ name: 'Organisation', rows: ORGANISATION_ROWS }]) }],
+      'cp-admin',
+    );
+  }, 120_000);
   afterAll(async () => {
     await t?.close();
   });
