@@ -1,22 +1,17 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { saveEntities, type Actor } from '../modules/domain/service.js';
+import { saveEntities } from '../modules/domain/service.js';
 import { rows } from '../modules/domain/sql.js';
 import { areaUuid, seedAreas } from '../seed/areas.js';
 import { openTestDatabase } from '../test/database.js';
 import type { Database } from './client.js';
 import { allAreasDatabase, allAreasExecutor, tenantDatabase, tenantExecutor } from './tenant.js';
+import { ADMIN_ACTOR, organisationRecord } from '../test/records.js';
 
 const NORWAY = areaUuid('norway');
 const FINLAND = areaUuid('finland');
-const admin: Actor = { username: 'erex-administrator', roles: ['erex-administrator'] };
-const organisation = (name: string, orgId: string) => ({
-  type: 'Organisation',
-  name,
-  orgId,
-  organisationTypes: ['VEHICLE_KEEPER'],
-  emails: `${orgId}@example.com`,
-});
+const admin = ADMIN_ACTOR;
+const organisation = (name: string, orgId: string) => organisationRecord(name, orgId);
 
 // Row-level security (migration 0070) on PGlite, or on PostgreSQL with TEST_DATABASE_URL: the app's
 // role sees an area's rows only in a transaction that names the area.

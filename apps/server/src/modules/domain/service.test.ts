@@ -13,16 +13,11 @@ import {
   windowOf,
   type Actor,
 } from './service.js';
+import { ADMIN_ACTOR, organisationRecord } from '../../test/records.js';
 
 const tenant = areaUuid('finland');
-const admin: Actor = { username: 'erex-administrator', roles: ['erex-administrator'] };
-const organisation = (name: string, orgId: string) => ({
-  type: 'Organisation',
-  name,
-  orgId,
-  organisationTypes: ['VEHICLE_KEEPER'],
-  emails: `${orgId}@example.fi`,
-});
+const admin = ADMIN_ACTOR;
+const organisation = (name: string, orgId: string) => organisationRecord(name, orgId, 'example.fi');
 
 describe('domain service API (used by the Excel import and export)', () => {
   let database: Database;
