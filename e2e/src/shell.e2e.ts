@@ -84,6 +84,19 @@ describe('the shell', () => {
     await page.context().close();
   });
 
+  it('lands on the Master Data dashboard, not on /unauthorized, when the administrator chooses Master Data (issue 6)', async () => {
+    const page = await freshPage();
+    await signIn(page, 'erex-administrator');
+    await page.goto(`${baseUrl()}/administration/organisation/overview`);
+    await page.getByTestId('area-selector').click();
+    await page.getByRole('option', { name: 'Master Data' }).click();
+    await expect.poll(() => selectedArea(page)).toBe('Master Data');
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/');
+    await page.waitForTimeout(500);
+    expect(new URL(page.url()).pathname).toBe('/');
+    await page.context().close();
+  });
+
   it('sends a user without the role to /unauthorized and an unknown path to /notfound', async () => {
     const page = await freshPage();
     await signIn(page, 'vehicle-keeper');
