@@ -26,6 +26,15 @@ export function findChromium() {
   return candidates.find((p) => p && existsSync(p));
 }
 
+// A runaway edit (a script that repeats a paragraph, a dump written into the tree) shows as a huge
+// file long before anyone reads it: every tracked file stays under 1 MB (the lockfile is 0.4 MB).
+step('file sizes', process.execPath, [
+  '-e',
+  `const { execFileSync } = require('node:child_process'); const { statSync, existsSync } = require('node:fs');
+   const big = execFileSync('git', ['ls-files', '-z']).toString().split('\\0')
+     .filter((f) => f && existsSync(f) && statSync(f).size > 1_000_000);
+   if (big.length) { console.error('Tracked files over 1 MB: ' + big.join(', ')); process.exit(1); }`,
+]);
 step('lint', 'npx', ['eslint', '.']);
 step('format', 'npx', ['prettier', '--check', '.']);
 step('typecheck', 'npx', ['tsc', '-b']);

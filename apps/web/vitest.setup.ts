@@ -2,13 +2,14 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { setI18n } from 'react-i18next';
 import { afterEach, beforeEach, vi } from 'vitest';
-import { i18n } from './src/lib/i18n';
+import { i18n, messagesReady } from './src/lib/i18n';
 
 // Test files share a worker's modules (isolate: false in vitest.config.ts), so what one file changes
 // in module-level singletons is undone here: the app's i18n instance is react-i18next's default again
 // (test-harness's createTestI18n replaces it) and speaks English.
 // Stubbed globals and fake timers are put back too, for a file that forgets.
 beforeEach(async () => {
+  await messagesReady;
   setI18n(i18n);
   if (i18n.language !== 'en') await i18n.changeLanguage('en');
 });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, launch, signIn } from './browser.js';
+import { baseUrl, field, launch, signedIn as signedInTo } from './browser.js';
 
 /*
  * Issue 3's journeys, in the Belgium area of the demo data: the demo vehicle keeper belongs to
@@ -31,20 +31,8 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function signedIn(user: string, area: string): Promise<Page> {
-  const context = await browser.newContext({ acceptDownloads: true });
-  const page = await context.newPage();
-  await signIn(page, user);
-  if ((await page.getByTestId('area-selector').inputValue()) !== area) {
-    await page.getByTestId('area-selector').click();
-    await page.getByRole('option', { name: area, exact: true }).click();
-    await expect.poll(() => page.getByTestId('area-selector').inputValue()).toBe(area);
-  }
-  return page;
-}
-
-/** A form field by its label; required fields carry Mantine's asterisk after the label text. */
-const field = (page: Page, label: string) => page.getByRole('textbox', { name: new RegExp(`^${label}( \\*)?$`) });
+const signedIn = (user: string, area: string): Promise<Page> =>
+  signedInTo(browser, user, area, { acceptDownloads: true });
 
 /** Types a dd.MM.yyyy date and closes the calendar so it does not cover the next field. */
 async function typeDate(page: Page, label: string, value: string): Promise<void> {

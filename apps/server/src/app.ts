@@ -19,8 +19,10 @@ import { webPlugin } from './plugins/web.js';
 import { domainRoutes } from './routes/domain/index.js';
 import { organisationExtraRoutes } from './routes/domain/organisations-extra.js';
 import { userDomainRoutes } from './routes/domain/users.js';
+import { keycloakDirectory } from './modules/user/keycloak-admin.js';
 import { excelRoutes } from './routes/excel/index.js';
 import { API_PREFIX } from './routes/register-call.js';
+import { sftpIntegrationRoutes } from './routes/sftpintegration/index.js';
 import { userRoutes } from './routes/user/index.js';
 
 declare module 'fastify' {
@@ -149,9 +151,18 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
   await app.register(userRoutes, { prefix: API_PREFIX, database });
   await app.register(domainRoutes, { prefix: API_PREFIX, database });
   // Beside domainRoutes rather than inside it, so routes/domain/index.ts stays one list per concern.
-  await app.register(userDomainRoutes, { prefix: API_PREFIX, database });
+  await app.register(userDomainRoutes, {
+    prefix: API_PREFIX,
+    database,
+    directory: config.keycloakAdmin ? keycloakDirectory(config.keycloakAdmin) : undefined,
+  });
   await app.register(organisationExtraRoutes, { prefix: API_PREFIX, database });
   await app.register(excelRoutes, { prefix: API_PREFIX, database, maxFileBytes: config.excelImportMaxFileBytes });
+  await app.register(sftpIntegrationRoutes, {
+    prefix: API_PREFIX,
+    database,
+    credentialsKey: config.interfaceCredentialsKey,
+  });
   await app.register(webPlugin, { webDist: config.webDist });
 
   return app;

@@ -33,4 +33,25 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ NODE_ENV: 'production' }).devWebOrigin).toBeUndefined();
     expect(loadConfig({}).devWebOrigin).toBeUndefined();
   });
+
+  it('uses Keycloak for user management only with OIDC_ISSUER on a realm and all KEYCLOAK_ADMIN_* variables', () => {
+    const keycloak = {
+      OIDC_ISSUER: 'https://sso.example.org/realms/railwatt',
+      KEYCLOAK_ADMIN_URL: 'https://sso.example.org/',
+      KEYCLOAK_ADMIN_CLIENT_ID: 'railwatt-admin',
+      KEYCLOAK_ADMIN_CLIENT_SECRET: 'secret',
+    };
+    expect(loadConfig(keycloak).keycloakAdmin).toEqual({
+      url: 'https://sso.example.org',
+      realm: 'railwatt',
+      clientId: 'railwatt-admin',
+      clientSecret: 'secret',
+    });
+    expect(loadConfig({ ...keycloak, KEYCLOAK_REALM: 'other' }).keycloakAdmin?.realm).toBe('other');
+    expect(loadConfig({ ...keycloak, KEYCLOAK_ADMIN_CLIENT_SECRET: '' }).keycloakAdmin).toBeUndefined();
+    // The embedded provider keeps its users in app_user: the variables are ignored.
+    const { OIDC_ISSUER: _issuer, ...embedded } = keycloak;
+    expect(loadConfig(embedded).keycloakAdmin).toBeUndefined();
+    expect(() => loadConfig({ ...keycloak, OIDC_ISSUER: 'https://sso.example.org/oidc' })).toThrow(/KEYCLOAK_REALM/);
+  });
 });

@@ -33,6 +33,36 @@ export interface AppConfig {
   trustProxy: TrustProxy;
   /** The Vite dev server's origin, accepted as a sign-in redirect only when NODE_ENV=development. */
   devWebOrigin: string | undefined;
+  /**
+   * INTERFACE_CREDENTIALS_KEY: the AES-256 key of SFTP route credentials (32 bytes, hex or base64).
+   * Unset: a key generated once and kept in the database (modules/interface/credentials.ts).
+   */
+  interfaceCredentialsKey: Buffer | undefined;
+  /**
+   * Keycloak's admin REST API for user management (modules/user/keycloak-admin.ts), when OIDC_ISSUER
+   * names a Keycloak realm and KEYCLOAK_ADMIN_URL, KEYCLOAK_ADMIN_CLIENT_ID and
+   * KEYCLOAK_ADMIN_CLIENT_SECRET are set (KEYCLOAK_REALM, else the realm of OIDC_ISSUER). Unset:
+   * users live in app_user only (the embedded provider's directory).
+   */
+  keycloakAdmin: KeycloakAdminConfig | undefined;
+}
+
+export interface KeycloakAdminConfig {
+  url: string;
+  realm: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+/** The Keycloak admin settings, or undefined when user management stays in app_user. */
+export function keycloakAdminConfig(env: Env, oidcIssuer: string, embedded: boolean): KeycloakAdminConfig | undefined {
+  const url = env.KEYCLOAK_ADMIN_URL?.trim();
+  const clientId = env.KEYCLOAK_ADMIN_CLIENT_ID?.trim();
+  const clientSecret = env.KEYCLOAK_ADMIN_CLIENT_SECRET;
+  if (embedded || !url || !clientId || !clientSecret) return undefined;
+  const realm = env.KEYCLOAK_REALM?.trim() || /\/realms\/([^/]+)$/.exec(oidcIssuer)?.[1];
+  if (!realm) throw new Error('KEYCLOAK_REALM is needed when OIDC_ISSUER does not end in /realms/<realm>');
+  return { url: trimSlash(url), realm: decodeURIComponent(realm), clientId, clientSecret };
 }
 
 export type TrustProxy = boolean | number | string[];
@@ -87,6 +117,17 @@ const parsePositiveInt = (value: string | undefined, fallback: number): number =
   return n;
 };
 
+/** A 256-bit key as 64 hex digits or base64/base64url (43-44 characters); anything else stops the start. */
+export function parseAesKey(value: string | undefined): Buffer | undefined {
+  const text = value?.trim() ?? '';
+  if (text === '') return undefined;
+  const key = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64url');
+  if (key.length !== 32 || !/^[A-Za-z0-9+/_=-]+$/.test(text)) {
+    throw new Error('Invalid INTERFACE_CREDENTIALS_KEY: give 32 bytes as 64 hex digits or base64');
+  }
+  return key;
+}
+
 /** Reads the configuration from environment variables (see README for the list). */
 export function loadConfig(env: Env = process.env): AppConfig {
   const port = parsePort(env.PORT, 8080);
@@ -109,6 +150,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     excelImportMaxFileBytes: parsePositiveInt(env.EXCEL_IMPORT_MAX_FILE_BYTES, 20 * 1024 * 1024),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     devWebOrigin: env.NODE_ENV === 'development' ? VITE_DEV_ORIGIN : undefined,
+    keycloakAdmin: keycloakAdminConfig(env, oidcIssuer, oidcIssuer === embeddedIssuer),
+    interfaceCredentialsKey: parseAesKey(env.INTERFACE_CREDENTIALS_KEY),
   };
 }
 

@@ -54,6 +54,20 @@ export const ADMINISTRATION_WRITERS: readonly Role[] = [
 ];
 export const EXCHANGE_AREA_ADMINISTRATION_WRITERS: readonly Role[] = ['erex-administrator'];
 
+/**
+ * Infrastructure entity kinds (supply and fixed metering points, crossings, tracks, payload points
+ * ...): the roles of the Infrastructure section (the menu table: erex-administrator, both area
+ * responsibles, the settlement operators, exchange-operator, cp-admin, consumer) without the
+ * read-only audit roles and the consumer (view access). The web's INFRA_WRITE is the same list.
+ */
+export const INFRASTRUCTURE_WRITERS: readonly Role[] = [
+  'erex-administrator',
+  'settlement-area-responsible',
+  'erex-settlement-operator',
+  'exchange-operator',
+  'cp-admin',
+];
+
 /** product.md §6: export limitations, interface configuration and other erex-administrator pages. */
 export const ADMINISTRATOR_ONLY: readonly Role[] = ['erex-administrator'];
 

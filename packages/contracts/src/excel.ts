@@ -48,3 +48,13 @@ export const masterdataExportRequestSchema = fleetFilterSchema
   .extend({ uuids: list(z.uuid(), PAGE_SIZES.exportFetch).optional() })
   .prefault({});
 export type MasterdataExportRequest = z.infer<typeof masterdataExportRequestSchema>;
+
+/**
+ * POST /excel/domain/export-org (exportedorganisations.xlsx): the selected organisations with
+ * their segments overlapping timeRange. An empty selection is refused ('No entities selected').
+ */
+export const organisationExportRequestSchema = z.object({
+  uuids: list(z.uuid(), PAGE_SIZES.exportFetch),
+  timeRange: timeRangeSchema.optional(),
+});
+export type OrganisationExportRequest = z.infer<typeof organisationExportRequestSchema>;

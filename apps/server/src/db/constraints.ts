@@ -1,4 +1,4 @@
-import { ERROR_CODES, MESSAGES } from '@railwatt/contracts';
+import { ERROR_CODES, INTERFACE_ROUTE_MESSAGES, MESSAGES } from '@railwatt/contracts';
 import { ApiError } from '../errors.js';
 
 /**
@@ -41,6 +41,22 @@ export const CONSTRAINT_ERRORS: Readonly<Record<string, ConstraintError>> = {
   user_market_function_uniqueproperties: { code: 'uniqueproperties', message: ERROR_CODES.uniqueproperties },
   // migration 0060: export credentials
   organisation_credential_kind_check: { code: 'invalid_input', message: ERROR_CODES.invalid_input, field: 'kind' },
+  // migration 0080: interface routes
+  interface_route_route_id_uniquename: {
+    code: 'uniquename',
+    message: INTERFACE_ROUTE_MESSAGES.routeIdExists,
+    field: 'routeId',
+  },
+  interface_route_pkey: {
+    code: 'uniquename',
+    message: INTERFACE_ROUTE_MESSAGES.routeIdExists,
+    field: 'routeId',
+  },
+  interface_route_backup_path_check: {
+    code: 'invalid_input',
+    message: INTERFACE_ROUTE_MESSAGES.backupPathNotAllowed,
+    field: 'backupPath',
+  },
 };
 
 /** Constraints without a row of their own: the suffix of the name chooses (naming convention). */

@@ -1,10 +1,10 @@
 import { TENANT_HEADER, holdsFunctionIn, rolesInArea, type AreaKind, type Role } from '@railwatt/contracts';
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Database } from '../db/client.js';
 import { allAreasExecutor, tenantExecutor } from '../db/tenant.js';
 import { ApiError } from '../errors.js';
-import type { TxExecutor } from '../modules/domain/sql.js';
+import type { ServiceContext, TenantContext } from '../context.js';
 import { findRequestAccess } from '../modules/user/repository.js';
 import type { AuthContext, TokenVerifier } from './auth.js';
 
@@ -23,29 +23,6 @@ export type RouteAccess =
       areaRoles?: Partial<Record<AreaKind, readonly Role[]>>;
     };
 
-export interface TenantContext {
-  uuid: string;
-  name: string;
-  kind: AreaKind;
-  timeZone: string;
-}
-
-/**
- * What a service needs to act for a request (or, later, a job): the executor bound to the area,
- * the area, who acts, and the logger. Built once by the access hook below.
- */
-export interface RequestContext {
-  /**
-   * Tenant routes: bound to the area (row-level security). Routes without a tenant (user
-   * management across areas): the explicit all-areas executor.
-   */
-  db: TxExecutor;
-  /** Set on tenant routes only. */
-  tenant: TenantContext;
-  actor: { username: string; roles: Role[]; areaKind?: AreaKind };
-  log: FastifyBaseLogger;
-}
-
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: RouteAccess;
@@ -62,7 +39,7 @@ declare module 'fastify' {
     /** Roles held in the tenant (tenant routes) or anywhere (tenant: false). */
     roles: Role[];
     /** Set on every route that is not public. */
-    ctx: RequestContext;
+    ctx: ServiceContext;
   }
 }
 
@@ -118,7 +95,7 @@ export const accessPlugin = fp<AccessPluginOptions>(
     app.decorateRequest('auth', null as unknown as AuthContext);
     app.decorateRequest('tenant', null as unknown as TenantContext);
     app.decorateRequest('roles', null as unknown as Role[]);
-    app.decorateRequest('ctx', null as unknown as RequestContext);
+    app.decorateRequest('ctx', null as unknown as ServiceContext);
 
     const apiRoutes: { method: string; url: string; access: RouteAccess }[] = [];
     app.decorate('apiRoutes', { getter: () => apiRoutes });

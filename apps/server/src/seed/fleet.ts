@@ -1,36 +1,25 @@
-import { createHash } from 'node:crypto';
 import {
   buildConsumptionPointName,
   buildCpid,
+  COUNTRY_AREA_NAMES,
   uicCheckDigit,
-  type AreaGeometry,
   type CountryAreaName,
 } from '@railwatt/contracts';
-import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
-import { insertEntities, insertSegments, type SegmentInsert } from '../modules/domain/repository.js';
-import { rows } from '../modules/domain/sql.js';
 import { linkUserToOrganisations } from '../modules/organisation/repository.js';
 import { areaUuid } from './areas.js';
+import { CountryRows, FOREVER, seedCountries, seedUuid } from './entity-rows.js';
+
+export { seedUuid } from './entity-rows.js';
 
 /**
- * Demo fleet and infrastructure for every country area: organisations (railway undertakings,
- * vehicle keepers, the infrastructure manager, two exchange admins), motor types, traction unit
- * types, traction units with 12-digit EVNs (UIC check digit) and their consumption points (CPID
- * `NVR_VKM_EVN_EMSID`), some with an owner change from 2024-01-01 (two segments); price areas as
- * simplified real polygons, an energy use settlement area and a grid area inside each, and the
- * settlement area around them. Bulk inserted with a few unnest statements; deterministic uuids
- * make it idempotent (a tenant that already has the data is skipped).
+ * Demo fleet for every country area: organisations (railway undertakings, vehicle keepers, the
+ * infrastructure manager, two exchange admins), motor types, traction unit types, traction units
+ * with 12-digit EVNs (UIC check digit) and their consumption points (CPID `NVR_VKM_EVN_EMSID`),
+ * some with an owner change from 2024-01-01 (two segments). The areas are seed/infrastructure.ts's.
+ * Bulk inserted with a few unnest statements; deterministic uuids make it idempotent (a tenant that
+ * already has the data is skipped).
  */
-
-const SEEDER = 'seed';
-const FOREVER = '2070-01-01T00:00:00.000Z';
-
-/** Deterministic uuid (v5 layout) from a key, so re-runs and tests agree. */
-export function seedUuid(key: string): string {
-  const h = createHash('sha1').update(`railwatt:${key}`).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
 
 interface Org {
   key: string;
@@ -56,7 +45,6 @@ interface Country {
     maxPower: number;
     emu: boolean;
   }[];
-  priceAreas: { name: string; ring: [number, number][] }[];
 }
 
 const ru = (key: string, name: string, orgId: string, vkm: string): Org => ({
@@ -105,53 +93,6 @@ const COUNTRIES: Country[] = [
       { name: 'Type 75', series: '075', motor: 'electric', maxSpeed: 200, maxPower: 4.5, emu: true },
       { name: 'Di 4 hybrid', series: '004', motor: 'hybrid diesel', maxSpeed: 140, maxPower: 2.4, emu: false },
     ],
-    priceAreas: [
-      {
-        name: 'NO1',
-        ring: [
-          [8, 59],
-          [12, 59],
-          [12.5, 62],
-          [8, 62],
-        ],
-      },
-      {
-        name: 'NO2',
-        ring: [
-          [5.5, 57.9],
-          [8, 57.9],
-          [8, 59.6],
-          [5.5, 59.6],
-        ],
-      },
-      {
-        name: 'NO3',
-        ring: [
-          [8, 62],
-          [12.5, 62],
-          [15, 64.5],
-          [11, 64.5],
-        ],
-      },
-      {
-        name: 'NO4',
-        ring: [
-          [11, 64.5],
-          [15, 64.5],
-          [31, 70],
-          [20, 71.2],
-        ],
-      },
-      {
-        name: 'NO5',
-        ring: [
-          [4.8, 59.6],
-          [8, 59.6],
-          [8, 62],
-          [4.8, 62],
-        ],
-      },
-    ],
   },
   {
     kind: 'sweden',
@@ -172,44 +113,6 @@ const COUNTRIES: Country[] = [
       { name: 'X2000', series: '200', motor: 'electric', maxSpeed: 200, maxPower: 3.3, emu: true },
       { name: 'X60', series: '060', motor: 'electric', maxSpeed: 160, maxPower: 2.1, emu: true },
       { name: 'Traxx AC3', series: '187', motor: 'hybrid diesel', maxSpeed: 160, maxPower: 5.6, emu: false },
-    ],
-    priceAreas: [
-      {
-        name: 'SE1',
-        ring: [
-          [17, 65.5],
-          [24, 65.5],
-          [24, 69],
-          [20, 69],
-        ],
-      },
-      {
-        name: 'SE2',
-        ring: [
-          [12.5, 61.5],
-          [19, 61.5],
-          [24, 65.5],
-          [17, 65.5],
-        ],
-      },
-      {
-        name: 'SE3',
-        ring: [
-          [11.5, 57.5],
-          [19, 57.5],
-          [19, 61.5],
-          [12.5, 61.5],
-        ],
-      },
-      {
-        name: 'SE4',
-        ring: [
-          [12.5, 55.3],
-          [16.5, 55.3],
-          [16.5, 57.5],
-          [11.5, 57.5],
-        ],
-      },
     ],
   },
   {
@@ -233,26 +136,6 @@ const COUNTRIES: Country[] = [
       { name: 'EB', series: '030', motor: 'electric', maxSpeed: 200, maxPower: 6.4, emu: false },
       { name: 'ET Øresundstog', series: '040', motor: 'electric', maxSpeed: 180, maxPower: 2.3, emu: true },
     ],
-    priceAreas: [
-      {
-        name: 'DK1',
-        ring: [
-          [8.1, 54.8],
-          [10.5, 54.8],
-          [10.8, 57.7],
-          [8.1, 57],
-        ],
-      },
-      {
-        name: 'DK2',
-        ring: [
-          [11, 54.6],
-          [12.7, 54.6],
-          [12.7, 56.1],
-          [11, 56.1],
-        ],
-      },
-    ],
   },
   {
     kind: 'switzerland',
@@ -275,18 +158,6 @@ const COUNTRIES: Country[] = [
       { name: 'RABe 511', series: '511', motor: 'electric', maxSpeed: 160, maxPower: 3.0, emu: true },
       { name: 'Aem 940', series: '940', motor: 'hybrid diesel', maxSpeed: 120, maxPower: 2.8, emu: false },
     ],
-    priceAreas: [
-      {
-        name: 'CH',
-        ring: [
-          [6, 46.2],
-          [10.3, 46.5],
-          [9.6, 47.6],
-          [7.5, 47.6],
-          [5.96, 46.8],
-        ],
-      },
-    ],
   },
   {
     kind: 'belgium',
@@ -307,19 +178,6 @@ const COUNTRIES: Country[] = [
       { name: 'HLE 18', series: '018', motor: 'electric', maxSpeed: 200, maxPower: 5.0, emu: false },
       { name: 'AM 08 Desiro', series: '608', motor: 'electric', maxSpeed: 160, maxPower: 2.0, emu: true },
       { name: 'HLD 77', series: '077', motor: 'hybrid diesel', maxSpeed: 120, maxPower: 1.6, emu: false },
-    ],
-    priceAreas: [
-      {
-        name: 'BE',
-        ring: [
-          [2.6, 51],
-          [4, 50],
-          [5.8, 49.6],
-          [6.3, 50.5],
-          [4.8, 51.45],
-          [3, 51.3],
-        ],
-      },
     ],
   },
   {
@@ -343,20 +201,6 @@ const COUNTRIES: Country[] = [
       { name: 'S-103', series: '103', motor: 'electric', maxSpeed: 350, maxPower: 8.8, emu: true },
       { name: 'S-730', series: '730', motor: 'hybrid diesel', maxSpeed: 250, maxPower: 4.8, emu: true },
     ],
-    priceAreas: [
-      {
-        name: 'ES',
-        ring: [
-          [-7, 37.2],
-          [-2, 36.7],
-          [0.3, 38.6],
-          [3.2, 42.2],
-          [-1.8, 43.4],
-          [-8.9, 43.4],
-          [-7, 42],
-        ],
-      },
-    ],
   },
   {
     kind: 'portugal',
@@ -374,18 +218,6 @@ const COUNTRIES: Country[] = [
       { name: 'CP 4700', series: '470', motor: 'electric', maxSpeed: 140, maxPower: 5.6, emu: false },
       { name: 'CP 3400', series: '340', motor: 'electric', maxSpeed: 140, maxPower: 1.8, emu: true },
       { name: 'CP 5600', series: '560', motor: 'electric', maxSpeed: 200, maxPower: 5.6, emu: false },
-    ],
-    priceAreas: [
-      {
-        name: 'PT',
-        ring: [
-          [-8.9, 37],
-          [-7.4, 37.2],
-          [-6.2, 41.6],
-          [-8.2, 42.1],
-          [-9.5, 38.8],
-        ],
-      },
     ],
   },
   {
@@ -409,17 +241,6 @@ const COUNTRIES: Country[] = [
       { name: 'SNG', series: '230', motor: 'electric', maxSpeed: 160, maxPower: 1.6, emu: true },
       { name: 'Class 189', series: '189', motor: 'electric', maxSpeed: 140, maxPower: 6.4, emu: false },
     ],
-    priceAreas: [
-      {
-        name: 'NL',
-        ring: [
-          [3.4, 51.4],
-          [5.9, 50.8],
-          [7.2, 53.2],
-          [4.8, 53.4],
-        ],
-      },
-    ],
   },
   {
     kind: 'finland',
@@ -441,97 +262,28 @@ const COUNTRIES: Country[] = [
       { name: 'Sm5', series: '500', motor: 'electric', maxSpeed: 160, maxPower: 2.1, emu: true },
       { name: 'Dr19 hybrid', series: '190', motor: 'hybrid battery', maxSpeed: 160, maxPower: 2.0, emu: false },
     ],
-    priceAreas: [
-      {
-        name: 'FI',
-        ring: [
-          [21, 59.8],
-          [28, 60.5],
-          [29.5, 67],
-          [24, 69],
-          [21, 64],
-        ],
-      },
-    ],
   },
 ];
-
-const closed = (ring: readonly [number, number][]): [number, number][] => [
-  ...ring.map((p): [number, number] => [p[0], p[1]]),
-  [ring[0]![0], ring[0]![1]],
-];
-const polygon = (ring: readonly [number, number][]): AreaGeometry => ({ type: 'Polygon', coordinates: [closed(ring)] });
-
-/** The ring scaled towards its vertex centroid (inside a convex ring for factor < 1). */
-function shrink(ring: readonly [number, number][], factor: number): [number, number][] {
-  const cx = ring.reduce((s, p) => s + p[0], 0) / ring.length;
-  const cy = ring.reduce((s, p) => s + p[1], 0) / ring.length;
-  const round = (v: number) => Math.round(v * 1e5) / 1e5;
-  return ring.map(([x, y]) => [round(cx + (x - cx) * factor), round(cy + (y - cy) * factor)]);
-}
-
-/** Convex hull (monotone chain), counter-clockwise. */
-function hull(points: readonly [number, number][]): [number, number][] {
-  const pts = [...points].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  const cross = (o: [number, number], a: [number, number], b: [number, number]) =>
-    (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
-  const half = (list: [number, number][]) => {
-    const out: [number, number][] = [];
-    for (const p of list) {
-      while (out.length >= 2 && cross(out[out.length - 2]!, out[out.length - 1]!, p) <= 0) out.pop();
-      out.push(p);
-    }
-    out.pop();
-    return out;
-  };
-  return [...half(pts), ...half([...pts].reverse())];
-}
 
 export interface SeedFleetOptions {
   /** Traction units per country (default 40: 360 in all). */
   unitsPerCountry?: number;
   countries?: readonly CountryAreaName[];
-  /** Leaves out areas (the bench loads only units). */
-  withAreas?: boolean;
 }
 
-type Row = Omit<SegmentInsert, 'id' | 'lastModified' | 'lastModifiedBy'>;
-
 /** Builds the rows for one country (pure; the seeder and bench/fleet.ts insert them). */
-export function buildCountry(
-  country: Country,
-  unitsPerCountry: number,
-  withAreas: boolean,
-): { entities: { uuid: string; type: string }[]; segments: Row[] } {
-  const entities: { uuid: string; type: string }[] = [];
-  const segments: Row[] = [];
-  const known = new Set<string>();
-  const k = (key: string) => seedUuid(`${country.kind}:${key}`);
+export function buildCountry(country: Country, unitsPerCountry: number): CountryRows {
+  const data = new CountryRows(country.kind);
+  const k = (key: string) => data.key(key);
   const add = (
     uuid: string,
     type: string,
     name: string,
     attributes: Record<string, unknown>,
-    start = '2015-01-01T00:00:00.000Z',
-    end = FOREVER,
-    state = 'ACTIVE',
-  ) => {
-    if (!known.has(uuid)) {
-      known.add(uuid);
-      entities.push({ uuid, type });
-    }
-    segments.push({
-      entityUuid: uuid,
-      type,
-      name,
-      start,
-      end,
-      attributes,
-      state,
-      active: state === 'ACTIVE' || state === 'APPROVED_FOR_BILLING',
-      comments: null,
-    });
-  };
+    start?: string,
+    end?: string,
+    state?: string,
+  ) => data.add(uuid, type, name, attributes, { start, end, state });
 
   // Organisations: two exchange admins, the infrastructure manager, railway undertakings, vehicle keepers.
   const exchangeA = k('org:exchange-a');
@@ -675,68 +427,30 @@ export function buildCountry(
     });
   }
 
-  if (withAreas) {
-    const all: [number, number][] = [];
-    for (const pa of country.priceAreas) {
-      all.push(...pa.ring);
-      const eusaRing = shrink(pa.ring, 0.9);
-      add(k(`pricearea:${pa.name}`), 'pricearea', pa.name, { geometry: polygon(pa.ring), code: pa.name });
-      add(k(`eusa:${pa.name}`), 'energyusesettlementarea', `${pa.name} energy use settlement area`, {
-        geometry: polygon(eusaRing),
-        code: `EUSA-${pa.name}`,
-      });
-      add(k(`grid:${pa.name}`), 'gridarea', `${pa.name} grid`, {
-        geometry: polygon(shrink(eusaRing, 0.8)),
-        code: `GA-${pa.name}`,
-        energyUseSettlementAreaRef: k(`eusa:${pa.name}`),
-        priceAreaRef: k(`pricearea:${pa.name}`),
-      });
-    }
-    add(k('settlementarea'), 'settlementarea', country.kind.charAt(0).toUpperCase() + country.kind.slice(1), {
-      geometry: polygon(hull(all)),
-      originalName: country.kind,
-      settlementPartner: true,
-    });
-  }
-  return { entities, segments };
+  return data;
 }
 
 export const SEED_COUNTRIES: readonly Country[] = COUNTRIES;
 
 /** Inserts the demo fleet for the given countries; a tenant that already has it is skipped. */
 export async function seedFleetData(database: Database, options: SeedFleetOptions = {}): Promise<number> {
-  const countries = COUNTRIES.filter((c) => !options.countries || options.countries.includes(c.kind));
-  let inserted = 0;
-  await database.db.transaction(async (tx) => {
-    const markers = countries.map((c) => seedUuid(`${c.kind}:org:exchange-a`));
-    const present = new Set(
-      (
-        await rows<{ uuid: string }>(tx, sql`SELECT uuid FROM entity WHERE uuid = ANY(${sql.param(markers)}::uuid[])`)
-      ).map((r) => r.uuid),
-    );
-    for (const country of countries) {
-      if (present.has(seedUuid(`${country.kind}:org:exchange-a`))) continue;
-      const tenant = areaUuid(country.kind);
-      const { entities, segments } = buildCountry(country, options.unitsPerCountry ?? 40, options.withAreas ?? true);
-      await insertEntities(
-        tx,
-        tenant,
-        entities.map((e) => ({ ...e, createdBy: SEEDER })),
-      );
-      await insertSegments(
-        tx,
-        tenant,
-        SEEDER,
-        segments.map((s, i) => ({ ...s, id: -(i + 1), lastModified: null, lastModifiedBy: null })),
-      );
-      // Demo vehicle keepers belong to the first vehicle keeper of every country ("own data").
-      const keeper = seedUuid(`${country.kind}:org:${country.keepers[0]!.key}`);
+  const kinds = COUNTRY_AREA_NAMES.filter((c) => !options.countries || options.countries.includes(c));
+  return seedCountries(
+    database,
+    kinds,
+    'org:exchange-a',
+    (kind) =>
+      buildCountry(
+        COUNTRIES.find((c) => c.kind === kind)!,
+        options.unitsPerCountry ?? 40,
+      ),
+    // Demo vehicle keepers belong to the first vehicle keeper of every country ("own data").
+    async (ex, kind) => {
+      const keeper = seedUuid(`${kind}:org:${COUNTRIES.find((c) => c.kind === kind)!.keepers[0]!.key}`);
       for (const username of ['vehicle-keeper', 'keeper-cpadmin'])
-        await linkUserToOrganisations(tx, tenant, username, [keeper]);
-      inserted += entities.length;
-    }
-  });
-  return inserted;
+        await linkUserToOrganisations(ex, areaUuid(kind), username, [keeper]);
+    },
+  );
 }
 
 /** Seeder entry (seed/index.ts). */

@@ -1,6 +1,8 @@
 import type { Database } from '../db/client.js';
+import { seedAdministration } from './administration.js';
 import { seedAreas } from './areas.js';
 import { seedFleet } from './fleet.js';
+import { seedInfrastructure } from './infrastructure.js';
 import { seedUsers } from './users.js';
 
 /** A seeder puts one kind of demo data in place. It must be idempotent: it runs at every start. */
@@ -14,6 +16,8 @@ export const SEEDERS: readonly { name: string; run: Seeder }[] = [
   { name: 'areas', run: seedAreas },
   { name: 'users', run: seedUsers },
   { name: 'fleet', run: seedFleet },
+  { name: 'infrastructure', run: seedInfrastructure },
+  { name: 'administration', run: seedAdministration },
 ];
 
 export interface SeedOptions {

@@ -44,9 +44,14 @@ describe('route guards (product.md §2)', () => {
   });
 
   it('a parent route applies to its children (Administration in exchange: administrator only)', () => {
-    expect(guard('/administration/user/overview', ['settlement-area-responsible'], 'exchange')).toBe('/unauthorized');
-    expect(guard('/administration/user/overview', ['consumer'], 'exchange')).toBe('/unauthorized');
-    expect(guard('/administration/user/overview', ['consumer'], 'norway')).toBeNull();
+    expect(guard('/administration/organisation/overview', ['settlement-area-responsible'], 'exchange')).toBe(
+      '/unauthorized',
+    );
+    expect(guard('/administration/organisation/overview', ['consumer'], 'exchange')).toBe('/unauthorized');
+    expect(guard('/administration/organisation/overview', ['consumer'], 'norway')).toBeNull();
+    // The user overview takes its call's policy (userAreaAdmin): not the consumer's, even in a country area.
+    expect(guard('/administration/user/overview', ['consumer'], 'norway')).toBe('/unauthorized');
+    expect(guard('/administration/user/overview', ['settlement-area-responsible'], 'norway')).toBeNull();
   });
 
   it('audit roles get no run or edit pages', () => {

@@ -1,5 +1,6 @@
 import type { AccessPolicy, AreaKind, Role } from '@railwatt/contracts';
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { messagesReady } from './i18n';
 import type { MarketSnapshot } from './stores/market-store';
 
 /** What every screen receives from its route: the title to show. */
@@ -76,7 +77,8 @@ export function lazyScreen<K extends string>(
   load: () => Promise<Record<K, ComponentType<ScreenProps>>>,
   name: K,
 ): LazyExoticComponent<ComponentType<ScreenProps>> {
-  return lazy(() => load().then((module) => ({ default: module[name] })));
+  // A screen renders once its chunk and the features' English texts are in (lib/i18n.ts).
+  return lazy(() => Promise.all([load(), messagesReady]).then(([module]) => ({ default: module[name] })));
 }
 
 /** Joins a parent path and a child segment. */

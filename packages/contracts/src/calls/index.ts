@@ -2,6 +2,7 @@ import type { CallDeclaration } from './define.js';
 import { domainCalls } from './domain.js';
 import { excelCalls } from './excel.js';
 import { organisationCalls } from './organisations.js';
+import { sftpIntegrationCalls } from './sftp-integration.js';
 import { userCalls } from './user.js';
 import { userAdminCalls } from './users.js';
 
@@ -10,6 +11,7 @@ export * from './policies.js';
 export { domainCalls, windowQuerySchema } from './domain.js';
 export { excelCalls } from './excel.js';
 export { organisationCalls } from './organisations.js';
+export { sftpIntegrationCalls } from './sftp-integration.js';
 export { userCalls } from './user.js';
 export { userAdminCalls } from './users.js';
 
@@ -20,6 +22,7 @@ export const CALL_GROUPS = {
   organisations: organisationCalls,
   users: userAdminCalls,
   excel: excelCalls,
+  sftpIntegration: sftpIntegrationCalls,
 } as const satisfies Record<string, Record<string, CallDeclaration>>;
 
 /** Every declared call, flat, named `group.name`. */

@@ -4,6 +4,7 @@ import {
   DOMAIN_READERS,
   EXCHANGE_AREA_ADMINISTRATION_WRITERS,
   FLEET_WRITERS,
+  INFRASTRUCTURE_WRITERS,
   MOTOR_TYPE_WRITERS,
   USER_ADMINISTRATORS,
   USER_AREA_ADMINISTRATORS,
@@ -45,13 +46,13 @@ export const POLICIES = {
    */
   entityWrite: {
     name: 'entityWrite',
-    roles: union(FLEET_WRITERS, ADMINISTRATION_WRITERS, ADMINISTRATOR_ONLY),
+    roles: union(FLEET_WRITERS, ADMINISTRATION_WRITERS, INFRASTRUCTURE_WRITERS, ADMINISTRATOR_ONLY),
     tenant: true,
   },
   /** Domain workbook upload: the same writers; each sheet's kind is checked per entity. */
   excelImport: {
     name: 'excelImport',
-    roles: union(FLEET_WRITERS, ADMINISTRATION_WRITERS, ADMINISTRATOR_ONLY),
+    roles: union(FLEET_WRITERS, ADMINISTRATION_WRITERS, INFRASTRUCTURE_WRITERS, ADMINISTRATOR_ONLY),
     tenant: true,
   },
   /** Organisations (types, export credentials): the roles with the Administration section in the area. */

@@ -21,7 +21,7 @@ export const userAdminCalls = {
     method: 'POST',
     path: '/domain/users/save',
     access: POLICIES.userAreaAdmin,
-    summary: 'Create a user (no password until reset)',
+    summary: 'Create a user (with an initial password, or none until reset)',
     body: userSaveSchema,
     response: userSchema,
   }),

@@ -25,11 +25,26 @@ export const publicHolidayAttributesSchema = z.object({
   date: z.iso.date().refine(withinProductRange, DATE_OUT_OF_RANGE_MESSAGE),
   description: optText,
 });
+/**
+ * product.md §5 "each energy fee type and grid fee type at most once", read as: the fee lines of a
+ * contract name each grid fee type and each energy fee type at most once (a fee charged twice on
+ * one contract is a data error; a price change is a new segment of the fee type).
+ */
+export const FEE_LINE_MESSAGES = {
+  gridFeeTypeRefs: 'Each grid fee type may appear at most once',
+  energyFeeTypeRefs: 'Each energy fee type may appear at most once',
+} as const;
+
+const distinct = (refs: readonly string[]): boolean => new Set(refs.map((r) => r.toLowerCase())).size === refs.length;
+
 export const contractAttributesSchema = z.object({
   organisationRef: optRef,
   supplierRef: optRef,
   priceAreaRef: optRef,
   description: optText,
+  /** The contract's fee lines: the grid fee types and energy fee types it charges. */
+  gridFeeTypeRefs: list(z.uuid(), LIST_LIMITS.refs).refine(distinct, FEE_LINE_MESSAGES.gridFeeTypeRefs).default([]),
+  energyFeeTypeRefs: list(z.uuid(), LIST_LIMITS.refs).refine(distinct, FEE_LINE_MESSAGES.energyFeeTypeRefs).default([]),
 });
 export const trainProfileAttributesSchema = z.object({
   description: optText,

@@ -8,3 +8,6 @@ export * from './fleet.js';
 export * from './kind-schemas.js';
 export * from './user.js';
 export * from './references.js';
+export * from './infrastructure-entities.js';
+export * from './forms.js';
+export * from './interface-route.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIST_LIMITS, TEXT_LIMITS, list, text } from '../limits.js';
 import { ORDERED_WINDOW_CHECK, instantSchema, orderedWindow } from './entity.js';
+import type { InfrastructureAreaKind } from './kinds.js';
 
 /** [lon, lat] in WGS 84. */
 const position = z.tuple([z.number().min(-180).max(180), z.number().min(-90).max(90)]);
@@ -36,6 +37,21 @@ export const settlementAreaAttributesSchema = infrastructureAreaAttributesSchema
   settlementPartner: z.boolean().default(true),
 });
 
+/**
+ * The parent of each infrastructure area kind: the reference attribute that names it and the kind it
+ * must be. A child must lie within its parent (calls.md §8 `within`). DOMAIN.md: energy use settlement
+ * areas contain grid areas (product.md §3 "Grid areas carry energyUseSettlementAreaRef"); price, tax,
+ * surveillance and uncertainty areas overlay them and so have no parent; the settlement area is the
+ * country area itself and an energy use settlement area belongs to it by its tenant, not by a
+ * reference. The server's `within` check, the area list's parent column and the registration form's
+ * parent select all read this table.
+ */
+export const AREA_PARENTS: Partial<
+  Record<InfrastructureAreaKind, { field: 'energyUseSettlementAreaRef'; kind: InfrastructureAreaKind }>
+> = {
+  gridarea: { field: 'energyUseSettlementAreaRef', kind: 'energyusesettlementarea' },
+};
+
 /** GET /domain/fleet/areas and /infrastructure/areatypes. */
 export const areaListQuerySchema = z
   .object({
@@ -58,6 +74,9 @@ export const areaSummarySchema = z.object({
   state: text(TEXT_LIMITS.code),
   geometry: areaGeometrySchema.nullable(),
   parentRef: z.uuid().nullable(),
+  /** The span of the area's current segments (the overview's valid from / valid to). */
+  validFrom: instantSchema,
+  validTo: instantSchema,
 });
 export type AreaSummary = z.infer<typeof areaSummarySchema>;
 

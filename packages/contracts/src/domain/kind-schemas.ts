@@ -24,6 +24,20 @@ import {
   infrastructureAreaAttributesSchema,
   settlementAreaAttributesSchema,
 } from './infrastructure.js';
+import {
+  borderCrossingAttributesSchema,
+  consumptionTypeAttributesSchema,
+  emsTypeAttributesSchema,
+  fixedMeteringPointAttributesSchema,
+  fixedMeteringPointTypeAttributesSchema,
+  gridAreaCrossingAttributesSchema,
+  payloadPointAttributesSchema,
+  payloadPointTypeAttributesSchema,
+  reportedTrainMeteringPointAttributesSchema,
+  supplyMeteringPointAttributesSchema,
+  supplyMeteringPointTypeAttributesSchema,
+  trackAttributesSchema,
+} from './infrastructure-entities.js';
 import type { EntityKind } from './kinds.js';
 import { organisationAttributesSchema } from './organisation.js';
 
@@ -54,4 +68,16 @@ export const KIND_ATTRIBUTE_SCHEMAS = {
   pricearea: infrastructureAreaAttributesSchema,
   taxarea: infrastructureAreaAttributesSchema,
   uncertaintyarea: infrastructureAreaAttributesSchema,
+  supplymeteringpointtype: supplyMeteringPointTypeAttributesSchema,
+  supplymeteringpoint: supplyMeteringPointAttributesSchema,
+  fixedmeteringpointtype: fixedMeteringPointTypeAttributesSchema,
+  fixedmeteringpoint: fixedMeteringPointAttributesSchema,
+  gridareacrossing: gridAreaCrossingAttributesSchema,
+  bordercrossing: borderCrossingAttributesSchema,
+  emstype: emsTypeAttributesSchema,
+  consumptiontype: consumptionTypeAttributesSchema,
+  track: trackAttributesSchema,
+  reportedtrainmeteringpoint: reportedTrainMeteringPointAttributesSchema,
+  payloadpointtype: payloadPointTypeAttributesSchema,
+  payloadpoint: payloadPointAttributesSchema,
 } as const satisfies Record<EntityKind, z.ZodObject>;

@@ -29,6 +29,18 @@ export const ENTITY_KINDS = {
   pricearea: 'PriceArea',
   taxarea: 'TaxArea',
   uncertaintyarea: 'UncertaintyArea',
+  supplymeteringpointtype: 'SupplyMeteringPointType',
+  supplymeteringpoint: 'SupplyMeteringPoint',
+  fixedmeteringpointtype: 'FixedMeteringPointType',
+  fixedmeteringpoint: 'FixedMeteringPoint',
+  gridareacrossing: 'GridAreaCrossing',
+  bordercrossing: 'BorderCrossing',
+  emstype: 'EmsType',
+  consumptiontype: 'ConsumptionType',
+  track: 'Track',
+  reportedtrainmeteringpoint: 'ReportedTrainMeteringPoint',
+  payloadpointtype: 'PayloadPointType',
+  payloadpoint: 'PayloadPoint',
 } as const;
 
 export type EntityKind = keyof typeof ENTITY_KINDS;
@@ -61,6 +73,30 @@ export const ADMINISTRATION_KINDS = [
   'taxcategory',
   'vatcategory',
 ] as const satisfies readonly EntityKind[];
+
+/**
+ * The infrastructure entity kinds users edit under /infrastructure/entity (product.md §2, the child
+ * forms of entity/registration), in the spec's order.
+ */
+export const INFRASTRUCTURE_ENTITY_KINDS = [
+  'supplymeteringpointtype',
+  'supplymeteringpoint',
+  'fixedmeteringpointtype',
+  'fixedmeteringpoint',
+  'gridareacrossing',
+  'bordercrossing',
+  'emstype',
+  'consumptiontype',
+  'track',
+  'reportedtrainmeteringpoint',
+  'payloadpointtype',
+  'payloadpoint',
+] as const satisfies readonly EntityKind[];
+export type InfrastructureEntityKind = (typeof INFRASTRUCTURE_ENTITY_KINDS)[number];
+export type AdministrationKind = (typeof ADMINISTRATION_KINDS)[number];
+
+export const isInfrastructureEntityKind = (kind: string): kind is InfrastructureEntityKind =>
+  (INFRASTRUCTURE_ENTITY_KINDS as readonly string[]).includes(kind);
 
 export const FLEET_KINDS = [
   'tractionunit',

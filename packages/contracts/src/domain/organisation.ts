@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MESSAGES } from '../errors.js';
 import { LIST_LIMITS, TEXT_LIMITS, list, text } from '../limits.js';
 import { timeRangeSchema, versionedEntitySchema } from './entity.js';
 
@@ -128,10 +129,45 @@ export const organisationCredentialsSchema = z.union([
 ]);
 export type OrganisationCredentials = z.infer<typeof organisationCredentialsSchema>;
 
-/** POST /domain/organisations/organisationtype-with-credentials */
-export const organisationTypeWithCredentialsSchema = organisationTypeSaveSchema.extend({
-  credentials: organisationCredentialsSchema,
-});
+/** JSON.parse that answers undefined for text that is not JSON. */
+export function parseJson(content: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(content) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/**
+ * A service-account file as uploaded (its text, product.md §5 'The file content is not valid JSON'):
+ * parsed by the schema, so the browser (before sending) and the server (whatever a client sends)
+ * refuse bad content with the same message. The JSON holds the credentials (username and password,
+ * or username, privateKey and passphrase).
+ */
+export const serviceAccountFileSchema = text(TEXT_LIMITS.secret)
+  .transform((content, ctx) => {
+    const parsed = parseJson(content);
+    if (!parsed.ok) {
+      ctx.addIssue({ code: 'custom', message: MESSAGES.invalidJson });
+      return z.NEVER;
+    }
+    return parsed.value;
+  })
+  .pipe(organisationCredentialsSchema);
+
+/**
+ * POST /domain/organisations/organisationtype-with-credentials: the credentials as an object, or the
+ * uploaded service-account file's text (serviceAccountFile); exactly one of them.
+ */
+export const organisationTypeWithCredentialsSchema = organisationTypeSaveSchema
+  .extend({
+    credentials: organisationCredentialsSchema.optional(),
+    serviceAccountFile: serviceAccountFileSchema.optional(),
+  })
+  .refine((v) => (v.credentials === undefined) !== (v.serviceAccountFile === undefined), {
+    message: 'Send either credentials or a service account file',
+    path: ['credentials'],
+  });
 export type OrganisationTypeWithCredentials = z.infer<typeof organisationTypeWithCredentialsSchema>;
 
 /**

@@ -27,8 +27,30 @@ export const ENTITY_REFERENCES = {
   },
   trafficcategory: { trafficCategoryTypeRef: ['trafficcategorytype'] },
   pricecategorytimeinterval: { priceCategoryRef: ['pricecategory'] },
-  contract: { organisationRef: ['organisation'], supplierRef: ['organisation'], priceAreaRef: ['pricearea'] },
+  contract: {
+    organisationRef: ['organisation'],
+    supplierRef: ['organisation'],
+    priceAreaRef: ['pricearea'],
+    gridFeeTypeRefs: ['gridfeetype'],
+    energyFeeTypeRefs: ['energyfeetype'],
+  },
   gridarea: { energyUseSettlementAreaRef: ['energyusesettlementarea'], priceAreaRef: ['pricearea'] },
+  supplymeteringpoint: { supplyMeteringPointTypeRef: ['supplymeteringpointtype'], gridAreaRef: ['gridarea'] },
+  fixedmeteringpoint: {
+    fixedMeteringPointTypeRef: ['fixedmeteringpointtype'],
+    gridAreaRef: ['gridarea'],
+    organisationRef: ['organisation'],
+  },
+  gridareacrossing: { fromGridAreaRef: ['gridarea'], toGridAreaRef: ['gridarea'] },
+  // A border crossing joins areas of any of these kinds; the Excel import resolves a name by the
+  // first (grid area), as for every reference field (entity-columns.ts REF_TARGETS).
+  bordercrossing: {
+    fromAreaRef: ['gridarea', 'energyusesettlementarea', 'pricearea', 'settlementarea'],
+    toAreaRef: ['gridarea', 'energyusesettlementarea', 'pricearea', 'settlementarea'],
+  },
+  track: { tractionSystemRef: ['tractionsystem'] },
+  reportedtrainmeteringpoint: { trackRef: ['track'], gridAreaRef: ['gridarea'] },
+  payloadpoint: { payloadPointTypeRef: ['payloadpointtype'], trackRef: ['track'] },
 } as const satisfies Partial<Record<EntityKind, Record<string, readonly EntityKind[]>>>;
 
 export interface EntityReference {
@@ -59,4 +81,12 @@ const REFERENCE_NOUNS: Partial<Record<EntityKind, string>> = {
   pricearea: 'price area',
   pricecategory: 'price category',
   trafficcategorytype: 'traffic category type',
+  gridarea: 'grid area',
+  gridfeetype: 'grid fee type',
+  energyfeetype: 'energy fee type',
+  tractionsystem: 'traction system',
+  track: 'track',
+  supplymeteringpointtype: 'supply metering point type',
+  fixedmeteringpointtype: 'fixed metering point type',
+  payloadpointtype: 'payload point type',
 };

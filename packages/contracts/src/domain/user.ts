@@ -49,12 +49,15 @@ export const userSchema = z.object({
 });
 export type User = z.infer<typeof userSchema>;
 
+/** Shortest password an administrator may set. */
+export const USER_PASSWORD_MIN_LENGTH = 8;
+
 const nameField = text(TEXT_LIMITS.identifier).trim().nullable().optional();
 
 /**
  * POST /domain/users/save (create) and /edit. `areas` lists the areas the call sets: each one given
  * replaces the user's functions and organisations in that area (empty lists take the user out of
- * it); areas not given keep what they hold. A new user has no password until one is reset.
+ * it); areas not given keep what they hold. A new user without `password` has none until one is reset.
  */
 export const userSaveSchema = z.object({
   username: usernameSchema,
@@ -64,6 +67,13 @@ export const userSaveSchema = z.object({
   enabled: z.boolean().default(true),
   attributes: userAttributesSchema.default({}),
   areas: list(userAreaSchema, LIST_LIMITS.small).default([]),
+  /**
+   * An initial (save) or new (edit) password chosen by the administrator; absent keeps the stored
+   * one. Stored only as a scrypt hash, never answered.
+   */
+  password: text(TEXT_LIMITS.secret)
+    .min(USER_PASSWORD_MIN_LENGTH, `The password needs at least ${USER_PASSWORD_MIN_LENGTH} characters`)
+    .optional(),
 });
 export type UserSave = z.infer<typeof userSaveSchema>;
 
@@ -100,8 +110,15 @@ export type UserSummary = z.infer<typeof userSummarySchema>;
 export const userPageSchema = pageOf(userSummarySchema);
 export type UserPage = z.infer<typeof userPageSchema>;
 
-/** POST /domain/users/all-in-tenant body (paging in the query string, as other lists). */
-export const usersInTenantFilterSchema = z.object({ searchString: text(TEXT_LIMITS.search).trim().default('') });
+/**
+ * POST /domain/users/all-in-tenant body (paging in the query string, as other lists). `active` and
+ * `inactive` as in all-across-tenants; both default on here (the area's whole list).
+ */
+export const usersInTenantFilterSchema = z.object({
+  searchString: text(TEXT_LIMITS.search).trim().default(''),
+  active: z.boolean().default(true),
+  inactive: z.boolean().default(true),
+});
 
 /**
  * POST /domain/users/all-across-tenants body: `active` lists enabled users, `inactive` disabled

@@ -10,6 +10,9 @@ export const MESSAGE_TYPES = {
   excelDomainImport: 'EXCEL_DOMAIN_IMPORT',
   excelDomainExport: 'EXCEL_DOMAIN_EXPORT',
   masterdataExport: 'MASTERDATA_EXPORT',
+  excelOrganisationImport: 'EXCEL_ORGANISATION_IMPORT',
+  excelOrganisationExport: 'EXCEL_ORGANISATION_EXPORT',
+  interfaceConfigurationExport: 'INTERFACE_CONFIGURATION_EXPORT',
 } as const;
 
 export interface FileRecord {

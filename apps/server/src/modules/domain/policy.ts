@@ -5,6 +5,8 @@ import {
   DOMAIN_READERS,
   EXCHANGE_AREA_ADMINISTRATION_WRITERS,
   FLEET_WRITERS,
+  INFRASTRUCTURE_ENTITY_KINDS,
+  INFRASTRUCTURE_WRITERS,
   MOTOR_TYPE_WRITERS,
   OWN_FLEET_ONLY,
   TYPE_APPROVERS,
@@ -38,32 +40,43 @@ export const DOMAIN_READ_ROLES: readonly Role[] = DOMAIN_READERS;
 /** Option and name lookups (pickers) that any signed-in role in the tenant may use. */
 export const DOMAIN_LOOKUP_ROLES = 'any' as const;
 
-/** Fleet kinds: the fleet writers (a vehicle keeper only for its own organisations' units). */
-const FLEET_KIND_WRITERS: Partial<Record<EntityKind, readonly Role[]>> = {
+/**
+ * Kinds with their own writers: the fleet writers (a vehicle keeper only for its own organisations'
+ * units), export limitations, the infrastructure entity kinds.
+ */
+const KIND_WRITERS: Partial<Record<EntityKind, readonly Role[]>> = {
   tractionunit: FLEET_WRITERS,
   consumptionpoint: FLEET_WRITERS,
   tractionunittype: FLEET_WRITERS,
   motortype: MOTOR_TYPE_WRITERS,
   // product.md §6: export limitations are erex-administrator only.
   exportlimitation: ADMINISTRATOR_ONLY,
+  // The infrastructure entity kinds (supply metering points, tracks ...): the Infrastructure section's
+  // writers in every area, cp-admin and exchange-operator included (access-rules.ts).
+  ...Object.fromEntries(INFRASTRUCTURE_ENTITY_KINDS.map((kind) => [kind, INFRASTRUCTURE_WRITERS])),
 };
 
 /**
  * Which roles may write which kind in an area of `areaKind`. Organisations (create, retire, change
- * type, export credentials) and every administration or infrastructure kind belong to the roles
+ * type, export credentials) and every administration kind and infrastructure area belong to the roles
  * that have the Administration section in the area: not cp-admin, vehicle keeper or exchange
  * operator; in the exchange area only the erex-administrator.
  */
 export function writersOf(kind: EntityKind, areaKind?: AreaKind): readonly Role[] {
   return (
-    FLEET_KIND_WRITERS[kind] ??
-    (areaKind === 'exchange' ? EXCHANGE_AREA_ADMINISTRATION_WRITERS : ADMINISTRATION_WRITERS)
+    KIND_WRITERS[kind] ?? (areaKind === 'exchange' ? EXCHANGE_AREA_ADMINISTRATION_WRITERS : ADMINISTRATION_WRITERS)
   );
 }
 
 /** Roles that may write (save, status change) at all: the route gate; the kind is decided per entity. */
 export const DOMAIN_WRITE_ROLES: readonly Role[] = [
-  ...new Set([...FLEET_WRITERS, ...MOTOR_TYPE_WRITERS, ...ADMINISTRATION_WRITERS, ...ADMINISTRATOR_ONLY]),
+  ...new Set([
+    ...FLEET_WRITERS,
+    ...MOTOR_TYPE_WRITERS,
+    ...ADMINISTRATION_WRITERS,
+    ...INFRASTRUCTURE_WRITERS,
+    ...ADMINISTRATOR_ONLY,
+  ]),
 ];
 
 export function mayWriteKind(actor: Actor, kind: EntityKind): boolean {
@@ -112,4 +125,8 @@ export const approvalRefusal = (kind: EntityKind): string =>
 
 /** Only the erex-administrator connects an organisation to another exchange admin (issue 6 §4). */
 export const mayChangeExchangeAdmin = (actor: Actor): boolean =>
+  actor.roles.some((r) => ADMINISTRATOR_ONLY.includes(r));
+
+/** product.md §6: fields flagged for_erex_admin_only are written by the erex-administrator only. */
+export const mayWriteAdminOnlyFields = (actor: Actor): boolean =>
   actor.roles.some((r) => ADMINISTRATOR_ONLY.includes(r));

@@ -216,7 +216,7 @@ export async function findHolders(
   ex: Executor,
   tenant: string,
   type: string,
-  property: 'name' | 'evn' | 'orgId' | 'cpid',
+  property: string,
   values: readonly string[],
 ): Promise<{ entityUuid: string; value: string }[]> {
   if (values.length === 0) return [];

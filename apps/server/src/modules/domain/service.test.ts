@@ -8,14 +8,17 @@ import {
   listEntities,
   listForExport,
   listVersions,
+  planEntities,
   saveEntities,
   validateEntities,
   windowOf,
   type Actor,
 } from './service.js';
+import { serviceContext } from '../../test/context.js';
 import { ADMIN_ACTOR, organisationRecord } from '../../test/records.js';
 
 const tenant = areaUuid('finland');
+const other = areaUuid('denmark');
 const admin = ADMIN_ACTOR;
 const organisation = (name: string, orgId: string) => organisationRecord(name, orgId, 'example.fi');
 
@@ -56,7 +59,10 @@ describe('domain service API (used by the Excel import and export)', () => {
     );
     await expect(attempt).rejects.toMatchObject({ status: 400, code: 'uniquename', message: MESSAGES.nameNotUnique });
     expect(
-      await listEntities(database.db, tenant, 'organisation', { window: windowOf(), includeInactive: true }),
+      await listEntities(serviceContext(database.db, tenant), 'organisation', {
+        window: windowOf(),
+        includeInactive: true,
+      }),
     ).toEqual([]);
 
     // A failure after saveEntities (e.g. in another sheet) rolls the saved records back too.
@@ -67,7 +73,10 @@ describe('domain service API (used by the Excel import and export)', () => {
       }),
     ).rejects.toBeInstanceOf(ApiError);
     expect(
-      await listEntities(database.db, tenant, 'organisation', { window: windowOf(), includeInactive: true }),
+      await listEntities(serviceContext(database.db, tenant), 'organisation', {
+        window: windowOf(),
+        includeInactive: true,
+      }),
     ).toEqual([]);
   });
 
@@ -91,7 +100,7 @@ describe('domain service API (used by the Excel import and export)', () => {
         },
       ]),
     );
-    const exported = await listForExport(database.db, tenant, { kinds: ['organisation'] });
+    const exported = await listForExport(serviceContext(database.db, tenant), { kinds: ['organisation'] });
     expect(exported).toHaveLength(2);
     expect(exported[0]).toMatchObject({
       uuid,
@@ -100,9 +109,9 @@ describe('domain service API (used by the Excel import and export)', () => {
       orgId: '200',
       timeRange: { start: '2020-01-01T00:00:00.000Z' },
     });
-    const before = await listVersions(database.db, tenant, 'organisation', uuid);
+    const before = await listVersions(serviceContext(database.db, tenant), 'organisation', uuid);
     await database.db.transaction((tx) => saveEntities(tx, tenant, admin, exported));
-    expect(await listVersions(database.db, tenant, 'organisation', uuid)).toEqual(before);
+    expect(await listVersions(serviceContext(database.db, tenant), 'organisation', uuid)).toEqual(before);
   });
 
   it('refuses writers without the role for the kind', async () => {
@@ -112,5 +121,51 @@ describe('domain service API (used by the Excel import and export)', () => {
         saveEntities(tx, tenant, keeper, [{ type: 'VatCategory', name: 'Standard', percentage: 25.5 }]),
       ),
     ).rejects.toMatchObject({ status: 403 });
+  });
+
+  // In another area, so the counts of the tests above stay theirs.
+  it('planEntities collects the refusals of every stage for every record, by position, and writes nothing', async () => {
+    await database.db.transaction((tx) => saveEntities(tx, other, admin, [organisation('Planned Oy', 'P-1')]));
+    const plan = await database.db.transaction((tx) =>
+      planEntities(tx, other, admin, [
+        { type: 'PriceCategory', name: '' }, // the contract: notblank
+        organisation('Planned Oy', 'P-2'), // uniqueness: the name is taken
+        { type: 'Contract', name: 'C-1', organisationRef: '00000000-0000-4000-8000-00000000abcd' }, // reference
+        { type: 'PriceCategory', name: 'Fine' },
+      ]),
+    );
+    expect(plan.errors.map((e) => [e.index, e.code, e.field])).toEqual([
+      [0, 'notblank', 'name'],
+      [1, 'uniquename', 'name'],
+      [2, 'invalid_input', 'organisationRef'],
+    ]);
+    expect(plan.planned.map((p) => p.record.name)).toEqual(['Fine']);
+    const stored = await listEntities(serviceContext(database.db, other), 'pricecategory', {
+      window: windowOf(),
+      includeInactive: true,
+    });
+    expect(stored.map((e) => e.name)).not.toContain('Fine');
+  });
+
+  it('planEntities leaves records equal to what is stored out of the plan and its checks', async () => {
+    const [saved] = await database.db.transaction((tx) =>
+      saveEntities(tx, other, admin, [
+        {
+          type: 'PriceCategory',
+          name: 'Unchanged',
+          timeRange: { start: '2020-01-01T00:00:00.000Z', end: '2070-01-01T00:00:00.000Z' },
+          state: 'ACTIVE',
+        },
+      ]),
+    );
+    const again = {
+      uuid: saved!.uuid,
+      type: 'PriceCategory',
+      name: 'Unchanged',
+      timeRange: { start: '2020-01-01T00:00:00.000Z', end: '2070-01-01T00:00:00.000Z' },
+      state: 'ACTIVE',
+    };
+    const plan = await database.db.transaction((tx) => planEntities(tx, other, admin, [again]));
+    expect(plan).toMatchObject({ errors: [], planned: [], unchanged: [0] });
   });
 });

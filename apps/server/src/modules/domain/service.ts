@@ -5,7 +5,6 @@ import {
   ERROR_CODES,
   MESSAGES,
   STATUS_ACTIONS,
-  isInfrastructureAreaKind,
   referencesOf,
   toEntityKind,
   unknownReferenceMessage,
@@ -23,17 +22,8 @@ import {
 import { sql, type SQL } from 'drizzle-orm';
 import { mapDatabaseError } from '../../db/constraints.js';
 import { ApiError } from '../../errors.js';
-import { checkAreas, type PlannedArea } from '../infrastructure/checks.js';
-import { exchangeAdminsOf, organisationsOfUser } from '../organisation/repository.js';
-import {
-  approvalRefusal,
-  hasGuardedApproval,
-  mayApprove,
-  mayChangeExchangeAdmin,
-  mayWriteKind,
-  writesOnlyOwnFleet,
-  type Actor,
-} from './policy.js';
+import { BATCH_CHECKS, KIND_RULES, rulesOf, type PlannedRecord } from './kinds/index.js';
+import { approvalRefusal, mayApprove, mayWriteKind, type Actor } from './policy.js';
 import {
   allSegments,
   findHolders,
@@ -50,15 +40,10 @@ import {
   type SegmentRow,
   type TimeWindow,
 } from './repository.js';
-import { diffSegments, overlaps, patchRange, replaceRange, type WorkingSegment } from './segments.js';
-import type { Executor, TxExecutor } from './sql.js';
-import {
-  DEFAULT_RANGE,
-  validateEntities,
-  type EntityRecord,
-  type RecordError,
-  type ValidRecord,
-} from './validation.js';
+import { diffSegments, overlaps, replaceRange, stableJson, type WorkingSegment } from './segments.js';
+import type { ReadContext, ServiceContext } from '../../context.js';
+import type { Executor } from './sql.js';
+import { DEFAULT_RANGE, kindTypeName, validateEntities, type EntityRecord, type RecordError } from './validation.js';
 
 export { validateEntities, type EntityRecord, type RecordError, type ValidRecord } from './validation.js';
 export type { Actor } from './policy.js';
@@ -180,34 +165,23 @@ async function listLatest<T extends { name: string }>(
 }
 
 /** GET /domain/{type}/all: every entity with a segment in the window, the latest one merged. */
-export async function listEntities(
-  ex: Executor,
-  tenant: string,
-  kind: EntityKind,
-  params: ListParams,
-): Promise<VersionedEntity[]> {
-  return listLatest(ex, tenant, kind, params, (group, latest) => toEntity(kind, group, latest));
+export async function listEntities(ctx: ReadContext, kind: EntityKind, params: ListParams): Promise<VersionedEntity[]> {
+  return listLatest(ctx.db, ctx.tenant.uuid, kind, params, (group, latest) => toEntity(kind, group, latest));
 }
 
 /** GET /domain/{type}/minimal/all. */
-export async function listMinimal(
-  ex: Executor,
-  tenant: string,
-  kind: EntityKind,
-  params: ListParams,
-): Promise<MinimalEntity[]> {
-  return listLatest(ex, tenant, kind, params, (_group, latest) => toMinimal(kind, latest));
+export async function listMinimal(ctx: ReadContext, kind: EntityKind, params: ListParams): Promise<MinimalEntity[]> {
+  return listLatest(ctx.db, ctx.tenant.uuid, kind, params, (_group, latest) => toMinimal(kind, latest));
 }
 
 /** GET /domain/{type}/id/{uuid}: the segment nearest refTime (default now) merged; segments limited to the window. */
 export async function getEntity(
-  ex: Executor,
-  tenant: string,
+  ctx: ReadContext,
   kind: EntityKind,
   uuid: string,
   params: { refTime?: string; window?: TimeWindow },
 ): Promise<VersionedEntity> {
-  const stored = (await loadCurrent(ex, tenant, [uuid])).get(uuid);
+  const stored = (await loadCurrent(ctx.db, ctx.tenant.uuid, [uuid])).get(uuid);
   if (!stored || stored.type !== kind || stored.segments.length === 0) throw ApiError.notFound();
   const inWindow = params.window ? stored.segments.filter((s) => overlaps(s, params.window!)) : stored.segments;
   const segments = inWindow.length ? inWindow : stored.segments;
@@ -215,21 +189,20 @@ export async function getEntity(
 }
 
 /** GET /domain/{type}/versions/{uuid}: every segment, current first, then the superseded history. */
-export async function listVersions(ex: Executor, tenant: string, kind: EntityKind, uuid: string): Promise<Segment[]> {
-  const segments = await allSegments(ex, tenant, kind, uuid);
+export async function listVersions(ctx: ReadContext, kind: EntityKind, uuid: string): Promise<Segment[]> {
+  const segments = await allSegments(ctx.db, ctx.tenant.uuid, kind, uuid);
   if (segments.length === 0) throw ApiError.notFound();
   return segments.map(toSegment);
 }
 
 /** GET /domain/{type}/like. */
 export async function likeEntities(
-  ex: Executor,
-  tenant: string,
+  ctx: ReadContext,
   kind: EntityKind,
   searchString: string,
   maxResult: number,
 ): Promise<MinimalEntity[]> {
-  return (await likeSegments(ex, tenant, kind, searchString, maxResult)).map((s) => toMinimal(kind, s));
+  return (await likeSegments(ctx.db, ctx.tenant.uuid, kind, searchString, maxResult)).map((s) => toMinimal(kind, s));
 }
 
 /**
@@ -237,7 +210,7 @@ export async function likeEntities(
  * matcher compares a kind field (or uuid, name, state) with any of its values; RELATION also
  * matches a uuid inside a list of refs (e.g. consumptionPointRefs).
  */
-export async function queryEntities(ex: Executor, tenant: string, query: DomainQuery): Promise<VersionedEntity[]> {
+export async function queryEntities(ctx: ReadContext, query: DomainQuery): Promise<VersionedEntity[]> {
   const kind = kindOf(query.typeName);
   const conditions = query.matchers.map((m) => {
     const values = sql.param(m.propertyValues);
@@ -250,8 +223,8 @@ export async function queryEntities(ex: Executor, tenant: string, query: DomainQ
   });
   const params = { window: query.timeRange ?? DEFAULT_RANGE, includeInactive: true };
   return listLatest(
-    ex,
-    tenant,
+    ctx.db,
+    ctx.tenant.uuid,
     kind,
     params,
     (group, latest) => toEntity(kind, group, latest),
@@ -260,12 +233,8 @@ export async function queryEntities(ex: Executor, tenant: string, query: DomainQ
 }
 
 /** POST /domain/resolve/minimal: refs of any kind in this tenant; unknown refs are left out. */
-export async function resolveMinimal(
-  ex: Executor,
-  tenant: string,
-  refs: readonly EntityRef[],
-): Promise<MinimalEntity[]> {
-  const segments = await latestSegments(ex, tenant, [...new Set(refs.map((r) => r.uuid))]);
+export async function resolveMinimal(ctx: ReadContext, refs: readonly EntityRef[]): Promise<MinimalEntity[]> {
+  const segments = await latestSegments(ctx.db, ctx.tenant.uuid, [...new Set(refs.map((r) => r.uuid))]);
   return segments.map((s) => toMinimal(toEntityKind(s.type), s));
 }
 
@@ -289,7 +258,13 @@ const immutable = (index: number, uuid: string, field: string): RecordError => (
   message: `${field}: ${ERROR_CODES.immutableproperty}`,
 });
 
+/**
+ * The request's answer for a plan's errors: 403 when a rule of who may write refused a record
+ * (the first such message), else 400 with every error.
+ */
 function fail(errors: RecordError[]): never {
+  const refused = errors.find((e) => e.status === 403);
+  if (refused) throw ApiError.forbidden(refused.message);
   if (errors.length === 1) {
     const [e] = errors as [RecordError];
     const message = e.code === 'uniquename' ? MESSAGES.nameNotUnique : e.message;
@@ -299,22 +274,6 @@ function fail(errors: RecordError[]): never {
     errors.map((e) => ({ code: e.code, field: e.field, message: `#${e.index + 1}: ${e.message}` })),
   );
 }
-
-const UNIQUE_PROPERTIES: readonly {
-  kind: EntityKind;
-  property: 'evn' | 'orgId' | 'cpid';
-  code: string;
-  message: string;
-}[] = [
-  { kind: 'tractionunit', property: 'evn', code: 'uniqueproperties', message: `evn: ${ERROR_CODES.uniqueproperties}` },
-  { kind: 'organisation', property: 'orgId', code: 'uniqueorgid', message: ERROR_CODES.uniqueorgid },
-  {
-    kind: 'consumptionpoint',
-    property: 'cpid',
-    code: 'uniqueproperties',
-    message: `cpid: ${ERROR_CODES.uniqueproperties}`,
-  },
-];
 
 /** uniquename, uniqueproperties (EVN, CPID) and uniqueorgid: within the batch and against stored data. */
 async function checkUniqueness(
@@ -330,7 +289,9 @@ async function checkUniqueness(
       code: 'uniquename',
       message: MESSAGES.nameNotUnique,
     })),
-    ...UNIQUE_PROPERTIES,
+    ...Object.entries(KIND_RULES).flatMap(([kind, rules]) =>
+      (rules.uniqueProperties ?? []).map((u) => ({ kind: kind as EntityKind, ...u })),
+    ),
   ];
   for (const check of checks) {
     const subject = planned.filter((p) => p.record.kind === check.kind);
@@ -379,6 +340,8 @@ async function checkReferences(
   ex: Executor,
   tenant: string,
   planned: readonly PlannedRecord[],
+  /** Entities the request names (uuid -> kind), refused ones too: a reference to them is not also 'Unknown'. */
+  inRequest: ReadonlyMap<string, string> = new Map(),
 ): Promise<RecordError[]> {
   const wanted: { p: PlannedRecord; field: string; targets: readonly EntityKind[]; uuid: string }[] = [];
   for (const p of planned) {
@@ -389,7 +352,10 @@ async function checkReferences(
     }
   }
   if (wanted.length === 0) return [];
-  const inBatch = new Map<string, string>(planned.map((p) => [p.uuid.toLowerCase(), p.record.kind]));
+  const inBatch = new Map<string, string>([
+    ...inRequest,
+    ...planned.map((p): [string, string] => [p.uuid.toLowerCase(), p.record.kind]),
+  ]);
   const stored = await kindsOf(
     ex,
     tenant,
@@ -413,152 +379,96 @@ async function checkReferences(
   return errors;
 }
 
-interface PlannedRecord {
-  record: ValidRecord;
-  uuid: string;
-  range: TimeRange;
-  created: boolean;
-}
-
-/** Fleet rules that depend on who saves (product.md §6). */
-async function checkFleetPolicy(
-  ex: Executor,
-  tenant: string,
-  actor: Actor,
-  planned: readonly PlannedRecord[],
-  stored: Map<string, { segments: SegmentRow[] }>,
-): Promise<void> {
-  const units = planned.filter((p) => p.record.kind === 'tractionunit');
-  const points = planned.filter((p) => p.record.kind === 'consumptionpoint');
-  if (units.length === 0 && points.length === 0) return;
-  const own = await organisationsOfUser(ex, tenant, actor.username);
-  const ownUuids = new Set(own.map((o) => o.uuid));
-
-  // Owners of units in the batch and of stored units that points in the batch belong to.
-  const unitOwner = new Map<string, string[]>();
-  for (const u of units) {
-    const old = (stored.get(u.uuid)?.segments ?? []).map((s) => String(s.attributes.owner));
-    unitOwner.set(u.uuid, [String(u.record.attributes.owner), ...old]);
-  }
-  const pointUnits = [
-    ...new Set(
-      points.map((p) => p.record.attributes.tractionUnitRef).filter((r): r is string => typeof r === 'string'),
-    ),
-  ].filter((u) => !unitOwner.has(u));
-  for (const s of await latestSegments(ex, tenant, pointUnits))
-    unitOwner.set(s.entityUuid, [String(s.attributes.owner)]);
-
-  if (writesOnlyOwnFleet(actor)) {
-    const touched = [
-      ...units.map((u) => u.uuid),
-      ...points.map((p) => p.record.attributes.tractionUnitRef as string | undefined),
-    ];
-    for (const unit of touched) {
-      const owners = unit ? (unitOwner.get(unit) ?? []) : [];
-      if (unit === undefined || owners.some((o) => !ownUuids.has(o))) {
-        throw ApiError.forbidden('A vehicle keeper changes only the traction units of its own organisations');
-      }
-    }
-  }
-
-  // Traction units connected to another exchange admin are refused (product.md §6, calls.md §8).
-  const myAdmins = exchangeAdminsOf(own);
-  if (myAdmins.size === 0) return;
-  const ownerUuids = [...new Set([...unitOwner.values()].flat())];
-  const owners = await latestSegments(ex, tenant, ownerUuids);
-  const batchOrgs = new Map(
-    planned.filter((p) => p.record.kind === 'organisation').map((p) => [p.uuid, p.record.attributes]),
-  );
-  // Both the stored and the new exchange admin of an owner count: changing the owner's exchange
-  // admin in the same batch (or workbook) must not open the door (issue 6 §4).
-  for (const ownerUuid of ownerUuids) {
-    const admins = [
-      batchOrgs.get(ownerUuid)?.exchangeAdminRef,
-      owners.find((o) => o.entityUuid === ownerUuid)?.attributes.exchangeAdminRef,
-    ];
-    for (const admin of admins) {
-      if (typeof admin === 'string' && !myAdmins.has(admin) && !myAdmins.has(ownerUuid)) {
-        throw ApiError.forbidden(MESSAGES.notAllowedOtherExchangeAdmin);
-      }
-    }
-  }
-}
-
-const APPROVED = 'APPROVED_FOR_BILLING';
-
-/**
- * Approval for billing on save (traction unit types and traction units, policy.ts APPROVERS).
- * - A record without a state keeps a stored approval, whoever saves: a re-save never drops it.
- * - Someone who may not approve: sending APPROVED for an entity that is not approved is a 403;
- *   sending another state for an approved one is a 400 on `state` that says who may. We refuse
- *   rather than silently keep the approval, so the caller learns that the change did not happen;
- *   the forms send the state they read, so an ordinary re-save of an approved entity passes.
- */
-function applyApprovalRules(
-  actor: Actor,
-  p: PlannedRecord,
-  segments: readonly SegmentRow[] | undefined,
-  trusted: boolean,
-): { planned: PlannedRecord } | { error: RecordError } {
-  const kind = p.record.kind;
-  if (!hasGuardedApproval(kind)) return { planned: p };
-  const inRange = (segments ?? []).filter((s) => overlaps(s, p.range));
-  const approved = inRange.some((s) => s.state === APPROVED);
-  const state = p.record.state ?? (approved ? APPROVED : undefined);
-  const planned = state === p.record.state ? p : { ...p, record: { ...p.record, state } };
-  if (trusted || mayApprove(actor, kind)) return { planned };
-  if (state === APPROVED && !approved) throw ApiError.forbidden(approvalRefusal(kind));
-  if (approved && state !== APPROVED) {
-    return {
-      error: {
-        index: p.record.index,
-        uuid: p.uuid,
-        field: 'state',
-        code: 'invalid_input',
-        message: approvalRefusal(kind),
-      },
-    };
-  }
-  return { planned };
-}
-
-/**
- * Only the erex-administrator changes which exchange admin an organisation is connected to
- * (issue 6 §4): otherwise a writer could first move an owner to its own exchange admin and then
- * change units "connected to another exchange admin". A new organisation may name one.
- */
-function checkExchangeAdminChange(actor: Actor, p: PlannedRecord, segments: readonly SegmentRow[] | undefined): void {
-  if (p.record.kind !== 'organisation' || !segments?.length || mayChangeExchangeAdmin(actor)) return;
-  const next = p.record.attributes.exchangeAdminRef ?? null;
-  const changed = segments.some((s) => (s.attributes.exchangeAdminRef ?? null) !== next);
-  if (changed) throw ApiError.forbidden('Only the erex-administrator changes the exchange admin of an organisation');
-}
-
 export interface SaveOptions {
   /** Skip role checks (seeders); default false. */
   trusted?: boolean;
 }
 
+/** What a save will do, worked out before anything is written (planEntities), and what stops it. */
+export interface EntityPlan {
+  tenant: string;
+  actor: Actor;
+  /** The records to apply, with their entity, range and whether the entity is new. */
+  planned: PlannedRecord[];
+  /** Positions of records equal to what is stored over their range: nothing to write, nothing to check. */
+  unchanged: number[];
+  stored: Map<string, { type: string; segments: SegmentRow[] }>;
+  /**
+   * Every refusal, each naming its record by position and its field; a record refused at one stage
+   * is not checked further, the others are. `status: 403` marks who-may-write refusals.
+   */
+  errors: RecordError[];
+}
+
+/** Content equality that ignores absent-versus-null and absent-versus-empty attributes. */
+function normalised(attributes: Record<string, unknown>): string {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(attributes)) {
+    if (v === null || v === undefined) continue;
+    if (Array.isArray(v) && v.length === 0) continue;
+    if (typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0) continue;
+    out[k] = v;
+  }
+  return stableJson(out);
+}
+
+/** A record that says exactly what one stored segment holds over exactly its range (with its state given). */
+function isUnchanged(p: PlannedRecord, segments: readonly SegmentRow[] | undefined): boolean {
+  const { record } = p;
+  if (!record.state || !record.timeRange) return false;
+  const active = record.active ?? STATE_ACTIVE[record.state] ?? true;
+  return (segments ?? []).some(
+    (s) =>
+      Date.parse(s.start) === Date.parse(p.range.start) &&
+      Date.parse(s.end) === Date.parse(p.range.end) &&
+      s.name === record.name &&
+      s.active === active &&
+      s.state === record.state &&
+      (s.comments ?? null) === (record.comments ?? null) &&
+      normalised(s.attributes) === normalised(record.attributes),
+  );
+}
+
 /**
- * Stores records (as validateEntities accepts them) in the caller's transaction: all or nothing.
- * Throws ApiError 400 (catalogue codes; an `errors` list names each failing record by its
- * position), 403 for role rules. Records of one entity apply in order, so an exported entity with
- * several segments imports back as it was; a record equal to what is stored changes nothing.
+ * The one entity pipeline (issue 6 §5): checks records (as validateEntities accepts them) against
+ * the kind contracts, who may write what, identity, references, uniqueness, areas and the fleet
+ * rules, and plans their segments, in the caller's transaction, without writing. Saving through the
+ * API and importing a workbook both call it; the import maps rows to records before and the errors
+ * back to cells after, and checks nothing itself.
  */
-export async function saveEntities(
+export async function planEntities(
   tx: Executor,
   tenant: string,
   actor: Actor,
   records: readonly unknown[],
   options: SaveOptions = {},
-): Promise<SavedEntity[]> {
-  const { valid, errors } = validateEntities(records);
-  if (errors.length) fail(errors);
-  if (!options.trusted) {
-    for (const kind of new Set(valid.map((v) => v.kind))) {
-      if (!mayWriteKind(actor, kind)) throw ApiError.forbidden();
+): Promise<EntityPlan> {
+  const trusted = options.trusted === true;
+  const { valid: validated, errors } = validateEntities(records);
+  const failed = new Set(errors.map((e) => e.index));
+  const add = (found: readonly (RecordError | undefined)[]) => {
+    for (const e of found) {
+      if (!e) continue;
+      errors.push(e);
+      failed.add(e.index);
     }
+  };
+  if (!trusted) {
+    add(
+      validated
+        .filter((v) => !mayWriteKind(actor, v.kind))
+        .map((v) => ({
+          index: v.index,
+          uuid: v.uuid,
+          field: 'type',
+          code: 'forbidden',
+          status: 403 as const,
+          message: `Not authorized to change data of type: ${kindTypeName(v.kind)}`,
+        })),
+    );
+    add(validated.map((v) => rulesOf(v.kind).checkValid?.(v)));
   }
+  const valid = validated.filter((v) => !failed.has(v.index));
 
   const given = [...new Set(valid.map((v) => v.uuid).filter((u): u is string => u !== undefined))];
   const stored = await loadCurrent(tx, tenant, given);
@@ -569,59 +479,82 @@ export async function saveEntities(
       given.filter((u) => !stored.has(u)),
     ),
   );
-  const planned: PlannedRecord[] = [];
-  const structural: RecordError[] = [];
+  let planned: PlannedRecord[] = [];
+  const unchanged: number[] = [];
   for (const record of valid) {
     const uuid = record.uuid ?? randomUUID();
     const existing = stored.get(uuid);
     if (foreign.has(uuid)) {
-      structural.push({
-        index: record.index,
-        uuid,
-        field: 'uuid',
-        code: 'invalid_input',
-        message: 'uuid: Unknown entity',
-      });
+      add([{ index: record.index, uuid, field: 'uuid', code: 'invalid_input', message: 'uuid: Unknown entity' }]);
       continue;
     }
     if (existing && existing.type !== record.kind) {
-      structural.push(immutable(record.index, uuid, 'type'));
+      add([immutable(record.index, uuid, 'type')]);
       continue;
     }
-    if (record.kind === 'tractionunit' && existing?.segments.some((s) => s.attributes.evn !== record.attributes.evn)) {
-      structural.push(immutable(record.index, uuid, 'evn'));
+    const changed = (rulesOf(record.kind).immutable ?? []).find((field) =>
+      existing?.segments.some((s) => s.attributes[field] !== record.attributes[field]),
+    );
+    if (changed !== undefined) {
+      add([immutable(record.index, uuid, changed)]);
       continue;
     }
     const latest = existing ? latestOf(existing.segments) : undefined;
     const range = record.timeRange ?? (latest ? { start: latest.start, end: latest.end } : DEFAULT_RANGE);
-    planned.push({ record, uuid, range, created: !existing });
+    const p = { record, uuid, range, created: !existing };
+    if (existing && isUnchanged(p, existing.segments)) unchanged.push(record.index);
+    else planned.push(p);
   }
-  if (structural.length) fail(structural);
-  if (!options.trusted) {
-    for (const p of planned) checkExchangeAdminChange(actor, p, stored.get(p.uuid)?.segments);
+  const keep = () => (planned = planned.filter((p) => !failed.has(p.record.index)));
+
+  // The kind's per-record rules (kinds/): who may change what, then what a record keeps from the
+  // stored entity (an approval, an admin-only field); the first refusal stops the record.
+  planned = planned.flatMap((p) => {
+    const rules = rulesOf(p.record.kind);
+    const segments = stored.get(p.uuid)?.segments;
+    const refused = trusted ? undefined : rules.checkRecord?.(actor, p, segments);
+    if (refused) {
+      add([refused]);
+      return [];
+    }
+    let next = p;
+    for (const adjust of rules.adjust ?? []) {
+      const kept = adjust(actor, next, segments, trusted);
+      if ('error' in kept) {
+        add([kept.error]);
+        return [];
+      }
+      next = kept.planned;
+    }
+    return [next];
+  });
+
+  const inRequest = new Map<string, string>();
+  for (const raw of records) {
+    const r = raw as { uuid?: unknown; type?: unknown } | null;
+    const kind = toEntityKind(typeof r?.type === 'string' ? r.type : undefined);
+    if (kind && typeof r?.uuid === 'string') inRequest.set(r.uuid.toLowerCase(), kind);
   }
-  const approvalErrors: RecordError[] = [];
-  for (const [i, p] of planned.entries()) {
-    const kept = applyApprovalRules(actor, p, stored.get(p.uuid)?.segments, options.trusted === true);
-    if ('error' in kept) approvalErrors.push(kept.error);
-    else planned[i] = kept.planned;
+  add(await checkReferences(tx, tenant, planned, inRequest));
+  keep();
+  add(await checkUniqueness(tx, tenant, planned));
+  keep();
+  // The kinds' batch rules (areas: nooverlap and within; fleet: who owns the units).
+  for (const check of BATCH_CHECKS) {
+    add(await check(tx, tenant, actor, planned, stored, trusted));
+    keep();
   }
-  if (approvalErrors.length) fail(approvalErrors);
+  errors.sort((a, b) => a.index - b.index);
+  return { tenant, actor, planned, unchanged, stored, errors };
+}
 
-  const references = await checkReferences(tx, tenant, planned);
-  if (references.length) fail(references);
-
-  const unique = await checkUniqueness(tx, tenant, planned);
-  if (unique.length) fail(unique);
-  const areaErrors = await checkAreas(
-    tx,
-    tenant,
-    planned.filter((p) => isInfrastructureAreaKind(p.record.kind)) as PlannedArea[],
-  );
-  if (areaErrors.length) fail(areaErrors);
-  if (!options.trusted) await checkFleetPolicy(tx, tenant, actor, planned, stored);
-
-  // Apply every record to its entity's working segments, then store the difference set-based.
+/**
+ * Writes a plan without errors: every record applied to its entity's working segments in order,
+ * then the difference stored set-based (insert entities, supersede segments, insert segments).
+ */
+export async function applyPlan(tx: Executor, plan: EntityPlan): Promise<SavedEntity[]> {
+  if (plan.errors.length) fail(plan.errors);
+  const { tenant, actor, planned, stored } = plan;
   const working = new Map<string, { kind: EntityKind; original: WorkingSegment[]; next: WorkingSegment[] }>();
   for (const p of planned) {
     const original = stored.get(p.uuid)?.segments ?? [];
@@ -656,6 +589,22 @@ export async function saveEntities(
   return planned.map((p) => ({ index: p.record.index, uuid: p.uuid, kind: p.record.kind, created: p.created }));
 }
 
+/**
+ * Stores records in the caller's transaction: all or nothing (planEntities, then applyPlan).
+ * Throws ApiError 400 (catalogue codes; an `errors` list names each failing record by its
+ * position), 403 for role rules. Records of one entity apply in order, so an exported entity with
+ * several segments imports back as it was; a record equal to what is stored changes nothing.
+ */
+export async function saveEntities(
+  tx: Executor,
+  tenant: string,
+  actor: Actor,
+  records: readonly unknown[],
+  options: SaveOptions = {},
+): Promise<SavedEntity[]> {
+  return applyPlan(tx, await planEntities(tx, tenant, actor, records, options));
+}
+
 const STATE_ACTIVE: Record<string, boolean> = {
   ACTIVE: true,
   INACTIVE: false,
@@ -664,14 +613,9 @@ const STATE_ACTIVE: Record<string, boolean> = {
 };
 
 /** POST /domain/save: one entity in its own transaction; answers the stored entity. */
-export async function saveEntity(
-  db: TxExecutor,
-  tenant: string,
-  actor: Actor,
-  record: EntityRecord,
-): Promise<VersionedEntity> {
-  const [saved] = await db.transaction((tx) => saveEntities(tx, tenant, actor, [record]));
-  return getEntity(db, tenant, saved!.kind, saved!.uuid, { refTime: refTimeOf(record) });
+export async function saveEntity(ctx: ServiceContext, record: EntityRecord): Promise<VersionedEntity> {
+  const [saved] = await ctx.db.transaction((tx) => saveEntities(tx, ctx.tenant.uuid, ctx.actor, [record]));
+  return getEntity(ctx, saved!.kind, saved!.uuid, { refTime: refTimeOf(record) });
 }
 
 const refTimeOf = (record: EntityRecord): string | undefined => {
@@ -684,12 +628,9 @@ const refTimeOf = (record: EntityRecord): string | undefined => {
  * applied over the range to every selected entity, each in its own savepoint so one failure does
  * not undo the others. The answer lists every item for the error summary.
  */
-export async function changeStatus(
-  db: TxExecutor,
-  tenant: string,
-  actor: Actor,
-  request: StatusChangeRequest,
-): Promise<StatusChangeResult> {
+export async function changeStatus(ctx: ServiceContext, request: StatusChangeRequest): Promise<StatusChangeResult> {
+  const { db, actor } = ctx;
+  const tenant = ctx.tenant.uuid;
   const kind = kindOf(request.type);
   if (!mayWriteKind(actor, kind)) throw ApiError.forbidden();
   const target = STATUS_ACTIONS[request.action];
@@ -707,47 +648,32 @@ export async function changeStatus(
         }
         const name = latestOf(stored.segments)!.name;
         const current = latestOf(stored.segments, range)!.state;
-        // Approving, and changing an approved entity in any way, belong to the approvers (policy.ts).
-        const approvedInRange = stored.segments.some((s) => s.state === APPROVED && overlaps(s, range));
-        if ((request.action === 'approve' || approvedInRange) && !mayApprove(actor, kind)) {
-          return { ...base, name, status: current, error: approvalRefusal(kind) };
-        }
-        if (kind === 'tractionunit' || kind === 'consumptionpoint') {
-          const record: ValidRecord = {
-            index: 0,
-            kind,
+        // Each stored version the range covers becomes a record with the new state over its part of
+        // the range, planned like any save: approval, the fleet rules and the rest apply as they do
+        // to the API save and the import (one pipeline), and nothing else is changed.
+        const records = stored.segments
+          .filter((s) => overlaps(s, range))
+          .map((s) => ({
+            ...s.attributes,
             uuid,
-            name,
-            timeRange: range,
-            active: undefined,
-            state: undefined,
-            comments: null,
-            attributes: latestOf(stored.segments)!.attributes,
-          };
-          await checkFleetPolicy(
-            tx,
-            tenant,
-            actor,
-            [{ record, uuid, range, created: false }],
-            new Map([[uuid, stored]]),
-          );
-        }
-        const next = patchRange(stored.segments, range, (s) => ({
-          name: s.name,
-          attributes: s.attributes,
-          state: target.state,
-          active: target.active,
-          comments: request.comment ?? s.comments,
-        }));
-        if (!next) return { ...base, name, status: current, error: 'No version of the entity in the chosen range' };
-        const diff = diffSegments(stored.segments, next);
-        await supersede(tx, tenant, diff.supersede);
-        await insertSegments(
-          tx,
-          tenant,
-          actor.username,
-          diff.insert.map((s) => ({ ...s, entityUuid: uuid, type: kind })),
-        );
+            type: kind,
+            name: s.name,
+            timeRange: {
+              start: Date.parse(s.start) > Date.parse(range.start) ? s.start : range.start,
+              end: Date.parse(s.end) < Date.parse(range.end) ? s.end : range.end,
+            },
+            state: target.state,
+            active: target.active,
+            comments: request.comment ?? s.comments,
+          }));
+        // The approve action itself belongs to the approvers, even over a part that is approved already.
+        if (request.action === 'approve' && !mayApprove(actor, kind))
+          return { ...base, name, status: current, error: approvalRefusal(kind) };
+        if (records.length === 0)
+          return { ...base, name, status: current, error: 'No version of the entity in the chosen range' };
+        const plan = await planEntities(tx, tenant, actor, records);
+        if (plan.errors.length) return { ...base, name, status: current, error: plan.errors[0]!.message };
+        await applyPlan(tx, plan);
         return { ...base, name, status: target.state };
       });
       items.push(item);
@@ -766,8 +692,7 @@ export async function changeStatus(
  * importing the same file changes nothing.
  */
 export async function listForExport(
-  ex: Executor,
-  tenant: string,
+  ctx: ReadContext,
   params: { kinds: readonly EntityKind[]; uuids?: readonly string[]; window?: TimeWindow; includeInactive?: boolean },
 ): Promise<EntityRecord[]> {
   const window = params.window ?? DEFAULT_RANGE;
@@ -775,8 +700,8 @@ export async function listForExport(
     ? sql`AND m.entity_uuid = ANY(${sql.param([...params.uuids])}::uuid[])`
     : sql``;
   const segments = await listSegments(
-    ex,
-    tenant,
+    ctx.db,
+    ctx.tenant.uuid,
     params.kinds,
     { window, includeInactive: params.includeInactive ?? true },
     uuidFilter,

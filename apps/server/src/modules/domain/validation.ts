@@ -3,8 +3,6 @@ import {
   ENTITY_KINDS,
   ERROR_CODES,
   KIND_ATTRIBUTE_SCHEMAS,
-  buildConsumptionPointName,
-  buildCpid,
   entityStateSchema,
   isInfrastructureAreaKind,
   saveEntitySchema,
@@ -16,6 +14,7 @@ import {
 } from '@railwatt/contracts';
 import type { z } from 'zod';
 import { geometryProblem } from '../infrastructure/geometry.js';
+import { rulesOf } from './kinds/index.js';
 
 /** One entity as a save, an import row or an export record carries it: base fields plus kind fields at top level. */
 export type EntityRecord = Record<string, unknown> & { type?: unknown };
@@ -27,6 +26,8 @@ export interface RecordError {
   field?: string;
   code: string;
   message: string;
+  /** 403 for a rule of who may write (the request's answer is then 403); else the refusal is a 400. */
+  status?: 403;
 }
 
 /** A record that passed the checks that need no database. */
@@ -87,7 +88,8 @@ function emptyToUndefined(attributes: Record<string, unknown>): Record<string, u
 /**
  * Checks every record without the database: known kind, base fields, the kind's fields (zod schema
  * from the contracts, defaults applied), blank required fields as 'notblank'. Derived fields are set
- * here: a consumption point's CPID and name, a traction unit's name (its EVN when none is given).
+ * here by the kind's rules (kinds/, `derive`): a consumption point's CPID and name, a traction unit's
+ * name (its EVN when none is given).
  */
 export function validateEntities(records: readonly unknown[]): { valid: ValidRecord[]; errors: RecordError[] } {
   const valid: ValidRecord[] = [];
@@ -178,14 +180,11 @@ export function validateEntities(records: readonly unknown[]): { valid: ValidRec
       }
     if (errors.length > before || !parsed.success) return;
 
-    const attributes = parsed.data as Record<string, unknown>;
-    let name = typeof record.name === 'string' ? record.name.trim() : '';
-    if (kind === 'consumptionpoint') {
-      const cp = attributes as { evn: string; nvr: string; vkm: string; emsId: string };
-      attributes.cpid = buildCpid(cp);
-      name = buildConsumptionPointName(cp);
-    }
-    if (kind === 'tractionunit' && name === '') name = String(attributes.evn);
+    const given = typeof record.name === 'string' ? record.name.trim() : '';
+    const derive = rulesOf(kind).derive;
+    const { attributes, name } = derive
+      ? derive(parsed.data as Record<string, unknown>, given)
+      : { attributes: parsed.data as Record<string, unknown>, name: given };
     if (name === '') {
       errors.push({ index, uuid, field: 'name', code: 'notblank', message: `name: ${ERROR_CODES.notblank}` });
       return;

@@ -1,12 +1,13 @@
 import {
   DEFAULT_TIME_RANGE,
+  EXPORT_FILE_NAMES,
   MESSAGES,
   PAGE_SIZES,
   toEntityKind,
   type EntityKind,
   type MasterdataExportRequest,
-  type Role,
 } from '@railwatt/contracts';
+import type { ServiceContext } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import { formatAreaInstant } from '../../formats/area-date.js';
 import { writeMasterdataCsv, type MasterdataRow } from '../../formats/csv/masterdata-csv.js';
@@ -28,17 +29,6 @@ export interface ExportSelection {
   type?: string | undefined;
   uuids?: readonly string[] | undefined;
   timeRange?: { start: string; end: string } | undefined;
-}
-
-export interface ExportContext {
-  /** The request's area-bound executor (request.ctx.db). */
-  db: Executor;
-  tenant: string;
-  /** The area's time zone: dates are written as dd.MM.yyyy there. */
-  timeZone: string;
-  username: string;
-  /** Roles held in the tenant: the fleet's "own" search modes depend on them. */
-  roles: readonly Role[];
 }
 
 export interface ExportedFile {
@@ -111,14 +101,14 @@ function withNames(kind: EntityKind, segment: SegmentRow, names: Map<string, str
 
 /** Every export is a data-log entry (status OK) with the bytes sent; answers the file itself. */
 async function recordExport(
-  ctx: ExportContext,
+  ctx: ServiceContext,
   messageType: string,
   file: ExportedFile,
   text: string,
 ): Promise<ExportedFile> {
   await recordFile(ctx.db, {
-    tenant: ctx.tenant,
-    username: ctx.username,
+    tenant: ctx.tenant.uuid,
+    username: ctx.actor.username,
     messageType,
     status: 'OK',
     text,
@@ -129,11 +119,26 @@ async function recordExport(
   return file;
 }
 
-export async function exportDomainEntities(ctx: ExportContext, selection: ExportSelection): Promise<ExportedFile> {
-  const segments = await selectedSegments(ctx.db, ctx.tenant, selection);
+/** The file name and data-log type of a domain-layout workbook export. */
+interface WorkbookExport {
+  fileName: string;
+  messageType: string;
+}
+
+const ENTITIES_EXPORT: WorkbookExport = {
+  fileName: EXPORT_FILE_NAMES.entities,
+  messageType: MESSAGE_TYPES.excelDomainExport,
+};
+
+export async function exportDomainEntities(
+  ctx: ServiceContext,
+  selection: ExportSelection,
+  target: WorkbookExport = ENTITIES_EXPORT,
+): Promise<ExportedFile> {
+  const segments = await selectedSegments(ctx.db, ctx.tenant.uuid, selection);
   // Selected, but nothing in the window (calls.md §8 "Other").
   if (segments.length === 0) throw new ApiError(400, 'No entities to download');
-  const names = await referenceNames(ctx.db, ctx.tenant, segments);
+  const names = await referenceNames(ctx.db, ctx.tenant.uuid, segments);
   const byKind = new Map<EntityKind, ExportSegment[]>();
   for (const s of segments) {
     const kind = toEntityKind(s.type);
@@ -143,13 +148,29 @@ export async function exportDomainEntities(ctx: ExportContext, selection: Export
     else byKind.set(kind, [withNames(kind, s, names)]);
   }
   const bytes = await writeTableWorkbook(
-    [...byKind].map(([kind, rows]) => domainSheet(kind, rows, { timeZone: ctx.timeZone })),
+    [...byKind].map(([kind, rows]) => domainSheet(kind, rows, { timeZone: ctx.tenant.timeZone })),
   );
   return recordExport(
     ctx,
-    MESSAGE_TYPES.excelDomainExport,
-    { fileName: 'exportedentities.xlsx', contentType: XLSX_CONTENT_TYPE, bytes },
+    target.messageType,
+    { fileName: target.fileName, contentType: XLSX_CONTENT_TYPE, bytes },
     `${segments.length} segments of ${byKind.size} entity types exported`,
+  );
+}
+
+/**
+ * POST /excel/domain/export-org: the selected organisations as exportedorganisations.xlsx, in the
+ * layout POST /excel/domain/import-org reads. Nothing selected: 'No entities selected' (calls.md §5).
+ */
+export async function exportOrganisations(
+  ctx: ServiceContext,
+  selection: { uuids: readonly string[]; timeRange?: { start: string; end: string } | undefined },
+): Promise<ExportedFile> {
+  if (selection.uuids.length === 0) throw new ApiError(400, MESSAGES.noEntitiesSelected);
+  return exportDomainEntities(
+    ctx,
+    { type: 'organisation', uuids: selection.uuids, timeRange: selection.timeRange },
+    { fileName: EXPORT_FILE_NAMES.organisations, messageType: MESSAGE_TYPES.excelOrganisationExport },
   );
 }
 
@@ -159,15 +180,15 @@ export async function exportDomainEntities(ctx: ExportContext, selection: Export
  * fleet module's query, every page in the overview's order, at most PAGE_SIZES.exportFetch),
  * narrowed to `uuids` when rows are selected.
  */
-export async function exportMasterdata(ctx: ExportContext, request: MasterdataExportRequest): Promise<ExportedFile> {
+export async function exportMasterdata(ctx: ServiceContext, request: MasterdataExportRequest): Promise<ExportedFile> {
   const { uuids, ...filter } = request;
-  const units = await listFleetForExport(ctx.db, ctx.tenant, ctx, filter, {
+  const units = await listFleetForExport(ctx, filter, {
     uuids: uuids && uuids.length > 0 ? uuids : undefined,
     limit: PAGE_SIZES.exportFetch,
   });
   const rows: MasterdataRow[] = [];
   for (const u of units) {
-    const date = (iso: string | null) => (iso ? formatAreaInstant(iso, ctx.timeZone) : iso);
+    const date = (iso: string | null) => (iso ? formatAreaInstant(iso, ctx.tenant.timeZone) : iso);
     const base: MasterdataRow = {
       EVN: u.evn,
       Description: u.description,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { buildCpid, ENTITY_KINDS, KIND_ATTRIBUTE_SCHEMAS, MESSAGES, type EntityKind } from '@railwatt/contracts';
-import { sql } from 'drizzle-orm';
+import { ENTITY_KINDS, MESSAGES, type EntityKind } from '@railwatt/contracts';
+import type { ServiceContext } from '../../context.js';
 import { constraintErrorOf } from '../../db/constraints.js';
 import { ApiError } from '../../errors.js';
 import { DEFAULT_TABLE_READ_LIMITS, type TableReadLimits } from '../../formats/xlsx/table-workbook.js';
@@ -11,11 +11,11 @@ import {
   type ReadWorkbookResult,
 } from '../../workers/read-domain-workbook.js';
 import { finishFile, MESSAGE_TYPES, startFile, type MessageStatus } from '../datalog/datalog-service.js';
-import { approvalRefusal, mayApprove, mayWriteKind, writesOnlyOwnFleet, type Actor } from '../domain/policy.js';
-import { findHolders, loadCurrent, uuidsElsewhere, type SegmentRow as StoredSegment } from '../domain/repository.js';
-import { overlaps, stableJson } from '../domain/segments.js';
-import { saveEntities } from '../domain/service.js';
-import { rows as queryRows, type Executor, type TxExecutor } from '../domain/sql.js';
+import { mayWriteKind } from '../domain/policy.js';
+import { findHolders } from '../domain/repository.js';
+import { overlaps } from '../domain/segments.js';
+import { applyPlan, planEntities, type RecordError } from '../domain/service.js';
+import type { Executor } from '../domain/sql.js';
 import {
   cellMessage,
   invalidValue,
@@ -23,30 +23,23 @@ import {
   type SheetFailure,
   type SheetParseResult,
 } from './domain-workbook.js';
-import { DERIVED_ATTRIBUTES, sheetLayout, type ColumnSpec } from './entity-columns.js';
+import { DERIVED_ATTRIBUTES, sheetLayout } from './entity-columns.js';
 
 /**
  * POST /excel/domain/import: many files, many sheets each. Every file gets a data-log entry with
  * status RUNNING before it is read, and its outcome after. Every file is read and its cells checked
- * off the event loop (options.readWorkbook: a worker thread in the server), then validated in full
- * against the area's data (references by name, the kind's schema, uniqueness, overlaps, who may
- * write what); if any sheet of any file has a failure nothing is stored. Otherwise everything is
- * stored in one transaction with a handful of set-based statements (unnest arrays), whatever the
- * row count. The data-log entries are written outside that transaction, so a rolled-back import is
+ * off the event loop (options.readWorkbook: a worker thread in the server), its rows mapped to
+ * entity records (identity and references by name) and planned through the one entity pipeline
+ * (modules/domain planEntities: the kind's schema, uniqueness, overlaps, who may write what), whose
+ * refusals come back to the cells; if any sheet of any file has a failure nothing is stored.
+ * Otherwise the plan is stored in the same transaction with a handful of set-based statements
+ * (unnest arrays), whatever the row count. The data-log entries are written outside that transaction, so a rolled-back import is
  * still logged.
  */
 export interface ImportFile {
   fileName: string;
   bytes: Buffer;
   contentType?: string;
-}
-
-export interface ImportContext {
-  /** The request's area-bound executor (request.ctx.db): validation reads, the store transaction and the data log. */
-  db: TxExecutor;
-  tenant: string;
-  timeZone: string;
-  actor: Actor;
 }
 
 export interface ImportAnswer {
@@ -58,6 +51,10 @@ export interface ImportOptions {
   limits?: TableReadLimits;
   /** Reads and checks one workbook; the server passes its worker pool. Default: in this thread. */
   readWorkbook?: (task: ReadWorkbookTask) => Promise<ReadWorkbookResult>;
+  /** Only sheets of these kinds are accepted (POST /excel/domain/import-org: organisations). Default: every kind. */
+  kinds?: readonly EntityKind[];
+  /** The data-log message type of the files. Default: MESSAGE_TYPES.excelDomainImport. */
+  messageType?: string;
 }
 
 /** A validated row: its entity, resolved attributes and where it came from. */
@@ -82,15 +79,8 @@ const refKey = (kind: string, name: string) => `${kind}\u0000${lower(name)}`;
 /** Validation loops give the event loop a turn after this many rows, so other requests keep answering. */
 const ROWS_PER_TURN = 2_000;
 
-/** Unique properties (besides the name) that the database enforces per kind. */
-const UNIQUE_PROPERTY: Partial<Record<EntityKind, 'evn' | 'orgId' | 'cpid'>> = {
-  tractionunit: 'evn',
-  organisation: 'orgId',
-  consumptionpoint: 'cpid',
-};
-
 export async function importDomainFiles(
-  ctx: ImportContext,
+  ctx: ServiceContext,
   files: readonly ImportFile[],
   options: ImportOptions = {},
 ): Promise<ImportAnswer> {
@@ -98,9 +88,9 @@ export async function importDomainFiles(
   const states: FileState[] = [];
   for (const file of files) {
     const logId = await startFile(ctx.db, {
-      tenant: ctx.tenant,
+      tenant: ctx.tenant.uuid,
       username: ctx.actor.username,
-      messageType: MESSAGE_TYPES.excelDomainImport,
+      messageType: options.messageType ?? MESSAGE_TYPES.excelDomainImport,
       fileName: file.fileName,
       bytes: file.bytes,
       contentType: file.contentType ?? XLSX_TYPE,
@@ -120,13 +110,13 @@ export async function importDomainFiles(
   }
 }
 
-async function importLogged(ctx: ImportContext, states: FileState[], options: ImportOptions): Promise<ImportAnswer> {
+async function importLogged(ctx: ServiceContext, states: FileState[], options: ImportOptions): Promise<ImportAnswer> {
   const limits = options.limits ?? DEFAULT_TABLE_READ_LIMITS;
   const read = options.readWorkbook ?? readDomainWorkbook;
 
   // 1. Read every file. A file that is not a safe workbook rejects the upload (400).
   for (const state of states) {
-    const answer = await read({ bytes: state.file.bytes, timeZone: ctx.timeZone, limits });
+    const answer = await read({ bytes: state.file.bytes, timeZone: ctx.tenant.timeZone, limits });
     if (!answer.ok) {
       const message = `${state.file.fileName}: ${answer.reason}`;
       await logFiles(ctx, states, () => ({ status: 'REJECTED', text: message }));
@@ -134,6 +124,15 @@ async function importLogged(ctx: ImportContext, states: FileState[], options: Im
     }
     for (const parsed of answer.sheets) {
       state.results.push(parsed.result);
+      if (parsed.layout && options.kinds && !options.kinds.includes(parsed.layout.kind)) {
+        parsed.result.failures.push({
+          errorMessage: `Something is wrong with data of type: ${parsed.result.type}. Only ${options.kinds
+            .map((k) => ENTITY_KINDS[k])
+            .join(', ')} sheets can be imported here`,
+          type: parsed.result.type,
+        });
+        continue;
+      }
       if (parsed.layout && !mayWriteKind(ctx.actor, parsed.layout.kind)) {
         parsed.result.failures.push({
           errorMessage: `Not authorized to change data of type: ${parsed.result.type}`,
@@ -154,7 +153,7 @@ async function importLogged(ctx: ImportContext, states: FileState[], options: Im
   }
 
   // 2. Validate across files against the tenant's data.
-  const ready = await validate(ctx.db, ctx, states);
+  const ready = await mapRows(ctx.db, ctx, states);
   const allResults = states.flatMap((s) => s.results);
   const failed = allResults.some((r) => r.failures.length > 0);
 
@@ -168,19 +167,14 @@ async function importLogged(ctx: ImportContext, states: FileState[], options: Im
     return { success: false, sheetParseResults: allResults };
   }
 
-  // 3. Store all files in one transaction.
+  // 3. Plan and store all files in one transaction.
   let outcome: StoreOutcome;
-  let changed: ReadyRow[] = [];
   try {
-    outcome = await ctx.db.transaction(async (tx) => {
-      const result = await store(tx, ctx, ready);
-      changed = result.changed;
-      return result;
-    });
+    outcome = await ctx.db.transaction((tx) => store(tx, ctx, ready));
   } catch (error) {
-    if (error instanceof ApiError) failuresFromDomain(error, changed, allResults);
-    else {
-      const message = storeFailureMessage(error);
+    if (!(error instanceof PlanRefused)) {
+      // A concurrent writer's row can still trip a constraint: its message from the one constraint table.
+      const message = error instanceof ApiError ? error.message : storeFailureMessage(error);
       if (!message) throw error;
       allResults[0]?.failures.push({ errorMessage: message, type: allResults[0].type });
     }
@@ -207,11 +201,11 @@ function summarise(failures: readonly SheetFailure[]): string {
 
 /** The outcome of every file of the upload, on the entries startFile made. */
 async function logFiles(
-  ctx: ImportContext,
+  ctx: ServiceContext,
   states: readonly FileState[],
   outcome: (state: FileState) => { status: Exclude<MessageStatus, 'RUNNING'>; text: string },
 ): Promise<void> {
-  for (const state of states) await finishFile(ctx.db, ctx.tenant, state.logId, outcome(state));
+  for (const state of states) await finishFile(ctx.db, ctx.tenant.uuid, state.logId, outcome(state));
 }
 
 /**
@@ -225,20 +219,18 @@ function storeFailureMessage(error: unknown): string | undefined {
 // -------------------------------------------------------------------------------------------------
 // Validation
 
-async function validate(ex: Executor, ctx: ImportContext, states: readonly FileState[]): Promise<ReadyRow[]> {
+/**
+ * Rows to records: each row's entity (its uuid, else the entity of that name in this upload or the
+ * area) and its references by name resolved to uuids. That is all the import checks itself, with the
+ * rows of one entity that overlap each other; every domain rule is the entity pipeline's
+ * (modules/domain planEntities), whose errors come back to the cells in `store`.
+ */
+async function mapRows(ex: Executor, ctx: ServiceContext, states: readonly FileState[]): Promise<ReadyRow[]> {
   const all = states.flatMap((state, fileIndex) => state.rows.map((row) => ({ ...row, fileIndex })));
   const fail = (row: { rowNumber: number; result: SheetParseResult }, column: string, message: string) =>
     row.result.failures.push({ errorMessage: cellMessage(row.rowNumber, column, message), type: row.result.type });
 
-  // Entities named by uuid: which exist here, which belong to another tenant or kind.
-  const givenUuids = [...new Set(all.flatMap((r) => (r.uuid ? [r.uuid] : [])))];
-  const [elsewhere, existing] = await Promise.all([
-    uuidsElsewhere(ex, ctx.tenant, givenUuids),
-    entityTypes(ex, ctx.tenant, givenUuids),
-  ]);
-  const foreign = new Set(elsewhere);
-
-  // Names (and EVNs) held in the database, for every kind a row or a reference names.
+  // Names (and EVNs) held in the area, for every kind a row or a reference names.
   const wanted = new Map<EntityKind, Set<string>>();
   const want = (kind: EntityKind, name: string) => {
     let set = wanted.get(kind);
@@ -253,7 +245,6 @@ async function validate(ex: Executor, ctx: ImportContext, states: readonly FileS
       for (const name of Array.isArray(value) ? value : value ? [value] : []) want(spec.target, String(name));
     }
   }
-  // Names held in the database (identity and uniqueness) and, for references, EVNs too.
   const dbNames = new Map<string, string[]>();
   const dbRefs = new Map<string, string[]>();
   const add = (target: Map<string, string[]>, kind: EntityKind, holders: { entityUuid: string; value: string }[]) => {
@@ -266,55 +257,38 @@ async function validate(ex: Executor, ctx: ImportContext, states: readonly FileS
   };
   await Promise.all(
     [...wanted].flatMap(([kind, names]) => [
-      findHolders(ex, ctx.tenant, kind, 'name', [...names]).then((h) => {
+      findHolders(ex, ctx.tenant.uuid, kind, 'name', [...names]).then((h) => {
         add(dbNames, kind, h);
         add(dbRefs, kind, h);
       }),
       // Traction units are also known by their EVN.
       ...(kind === 'tractionunit'
-        ? [findHolders(ex, ctx.tenant, kind, 'evn', [...names]).then((h) => add(dbRefs, kind, h))]
+        ? [findHolders(ex, ctx.tenant.uuid, kind, 'evn', [...names]).then((h) => add(dbRefs, kind, h))]
         : []),
     ]),
   );
 
-  // Identity of every row: its uuid, else the entity of that name in this upload or the database.
-  const usable = (row: (typeof all)[number]) =>
-    !row.uuid || (!foreign.has(row.uuid) && (existing.get(row.uuid) ?? row.kind) === row.kind);
+  // Identity of every row: its uuid, else the entity of that name in this upload or the area.
   const uploadByName = new Map<string, string>();
   for (const row of all) {
-    if (!row.uuid) continue;
-    if (!usable(row)) fail(row, row.headers.uuid ?? 'uuid', `${invalidValue(row.uuid)}: it belongs to another entity`);
-    else if (!uploadByName.has(refKey(row.kind, row.name))) uploadByName.set(refKey(row.kind, row.name), row.uuid);
+    if (row.uuid && !uploadByName.has(refKey(row.kind, row.name)))
+      uploadByName.set(refKey(row.kind, row.name), row.uuid);
   }
-  const rowsWithIdentity: ((typeof all)[number] & { entityUuid: string })[] = [];
-  for (const row of all) {
-    if (!usable(row)) continue;
-    const key = refKey(row.kind, row.name);
-    const dbHolders = dbNames.get(key) ?? [];
-    const entityUuid = row.uuid ?? uploadByName.get(key) ?? dbHolders[0] ?? randomUUID();
-    if (!uploadByName.has(key)) uploadByName.set(key, entityUuid);
-    // The name must not belong to another entity, in the upload or in the database.
-    const holders = new Set([...dbHolders, uploadByName.get(key)!]);
-    holders.delete(entityUuid);
-    if (holders.size > 0) fail(row, row.headers.name ?? 'name', MESSAGES.nameNotUnique);
-    else rowsWithIdentity.push({ ...row, entityUuid });
-  }
-
   const resolve = (kind: EntityKind, name: string): string | undefined => {
     const key = refKey(kind, name);
     return uploadByName.get(key) ?? dbRefs.get(key)?.[0];
   };
 
-  // Attributes: references by name -> uuid, then the kind's schema.
   const ready: ReadyRow[] = [];
-  const ownOrganisations = writesOnlyOwnFleet(ctx.actor) ? await organisationsOf(ex, ctx) : undefined;
-  for (const [i, row] of rowsWithIdentity.entries()) {
+  for (const [i, row] of all.entries()) {
     if (i > 0 && i % ROWS_PER_TURN === 0) await yieldToEventLoop();
-    const layout = sheetLayout(row.kind);
+    const key = refKey(row.kind, row.name);
+    const entityUuid = row.uuid ?? uploadByName.get(key) ?? dbNames.get(key)?.[0] ?? randomUUID();
+    if (!uploadByName.has(key)) uploadByName.set(key, entityUuid);
     const headerOf = (field: string) => row.headers[field] ?? field;
     let ok = true;
     const attributes: Record<string, unknown> = { ...row.attributes };
-    for (const spec of layout.attributes) {
+    for (const spec of sheetLayout(row.kind).attributes) {
       if (spec.kind !== 'ref' && spec.kind !== 'refList') continue;
       const value = attributes[spec.field];
       if (value === undefined) continue;
@@ -330,44 +304,10 @@ async function validate(ex: Executor, ctx: ImportContext, states: readonly FileS
       attributes[spec.field] = spec.kind === 'refList' ? uuids : uuids[0];
     }
     for (const field of DERIVED_ATTRIBUTES[row.kind] ?? []) delete attributes[field];
-    if (!ok) continue;
-    const parsed = KIND_ATTRIBUTE_SCHEMAS[row.kind].safeParse(attributes);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const field = String(issue.path[0] ?? 'name');
-        fail(
-          row,
-          headerOf(field),
-          issueMessage(
-            issue,
-            field,
-            layout.attributes.find((a) => a.field === field),
-          ),
-        );
-      }
-      continue;
-    }
-    const values = parsed.data as Record<string, unknown>;
-    if (row.kind === 'consumptionpoint') {
-      const cp = values as { nvr: string; vkm: string; evn: string; emsId: string };
-      values.cpid = buildCpid(cp);
-    }
-    if (row.state === 'APPROVED_FOR_BILLING' && !mayApprove(ctx.actor, row.kind)) {
-      fail(row, headerOf('state'), `Not authorized: ${approvalRefusal(row.kind)}`);
-      continue;
-    }
-    if (ownOrganisations && row.kind === 'tractionunit' && !ownOrganisations.has(String(values.owner))) {
-      fail(
-        row,
-        headerOf('owner'),
-        'Not authorized: a vehicle keeper changes only traction units of its own organisations',
-      );
-      continue;
-    }
-    ready.push({ ...row, attributes: values });
+    if (ok) ready.push({ ...row, entityUuid, attributes });
   }
 
-  // Rows of one entity must not overlap each other.
+  // Rows of one entity must not overlap each other (they would overwrite each other's range).
   const byEntity = new Map<string, ReadyRow[]>();
   for (const row of ready) {
     const list = byEntity.get(row.entityUuid);
@@ -388,128 +328,31 @@ async function validate(ex: Executor, ctx: ImportContext, states: readonly FileS
       }
     }
   }
-
-  await checkUniqueProperties(ex, ctx, ready, fail);
   return ready;
-}
-
-/** EVN, orgId and CPID belong to one entity per tenant (in the upload and in the database). */
-async function checkUniqueProperties(
-  ex: Executor,
-  ctx: ImportContext,
-  ready: readonly ReadyRow[],
-  fail: (row: ReadyRow, column: string, message: string) => void,
-): Promise<void> {
-  const byKind = new Map<EntityKind, ReadyRow[]>();
-  for (const row of ready) {
-    if (!UNIQUE_PROPERTY[row.kind]) continue;
-    // Appended in place: copying the list per row made 50,000 rows of one kind quadratic.
-    const list = byKind.get(row.kind);
-    if (list) list.push(row);
-    else byKind.set(row.kind, [row]);
-  }
-  await Promise.all(
-    [...byKind].map(async ([kind, rows]) => {
-      const property = UNIQUE_PROPERTY[kind]!;
-      const valueOf = (row: ReadyRow) => String(row.attributes[property] ?? '');
-      const holders = new Map<string, Set<string>>();
-      const add = (value: string, uuid: string) => holders.set(value, (holders.get(value) ?? new Set()).add(uuid));
-      for (const h of await findHolders(ex, ctx.tenant, kind, property, [...new Set(rows.map(valueOf))])) {
-        add(h.value, h.entityUuid);
-      }
-      for (const row of rows) add(valueOf(row), row.entityUuid);
-      for (const row of rows) {
-        if (holders.get(valueOf(row))!.size > 1) {
-          fail(
-            row,
-            row.headers[property] ?? property,
-            `Property must be unique: ${valueOf(row)} belongs to another ${ENTITY_KINDS[kind]}`,
-          );
-        }
-      }
-    }),
-  );
-}
-
-function issueMessage(
-  issue: { code: string; message: string; input?: unknown },
-  field: string,
-  spec: ColumnSpec | undefined,
-): string {
-  if (issue.code === 'invalid_type' && issue.input === undefined) return `The ${field} field is required`;
-  if (issue.code === 'invalid_value' || issue.code === 'invalid_type' || issue.code === 'invalid_format') {
-    if (!issue.message.startsWith('Invalid')) return issue.message;
-    const shown = spec?.kind === 'enum' ? ` (one of ${spec.values.join(', ')})` : '';
-    return `${issue.message}${shown}`;
-  }
-  return issue.message;
-}
-
-async function entityTypes(ex: Executor, tenant: string, uuids: readonly string[]): Promise<Map<string, string>> {
-  if (uuids.length === 0) return new Map();
-  const found = await queryRows<{ uuid: string; type: string }>(
-    ex,
-    sql`SELECT uuid, type FROM entity WHERE tenant = ${tenant}::uuid AND uuid = ANY(${sql.param([...uuids])}::uuid[])`,
-  );
-  return new Map(found.map((r) => [r.uuid, r.type]));
-}
-
-async function organisationsOf(ex: Executor, ctx: ImportContext): Promise<Set<string>> {
-  const found = await queryRows<{ uuid: string }>(
-    ex,
-    sql`SELECT organisation_uuid AS uuid FROM user_organisation WHERE tenant = ${ctx.tenant}::uuid AND username = ${ctx.actor.username}`,
-  );
-  return new Set(found.map((r) => r.uuid));
 }
 
 // -------------------------------------------------------------------------------------------------
 // Storing
 
-/** Content equality that ignores absent-versus-null and absent-versus-empty attributes. */
-function normalised(attributes: Record<string, unknown>): string {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(attributes)) {
-    if (v === null || v === undefined) continue;
-    if (Array.isArray(v) && v.length === 0) continue;
-    if (typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0) continue;
-    out[k] = v;
-  }
-  return stableJson(out);
-}
-
-/** Whether a row says exactly what one stored segment holds over exactly its range. */
-function unchanged(stored: readonly StoredSegment[] | undefined, row: ReadyRow): boolean {
-  return (stored ?? []).some(
-    (s) =>
-      Date.parse(s.start) === Date.parse(row.validFrom) &&
-      Date.parse(s.end) === Date.parse(row.validTo) &&
-      s.name === row.name &&
-      s.active === row.active &&
-      s.state === row.state &&
-      (s.comments ?? null) === (row.comments ?? null) &&
-      normalised(s.attributes) === normalised(row.attributes),
-  );
-}
+/** Thrown inside the store transaction when the plan refuses rows: rolls it back, failures already noted. */
+class PlanRefused extends Error {}
 
 /**
- * Stores the rows through the domain service (modules/domain saveEntities: the one place that
- * applies segments, checks the domain rules and writes set-based), in the caller's transaction.
- * Rows equal to what is stored are left out first, so an exported file imported again changes
- * nothing even where stored attributes spell an empty value differently (null, absent, []).
+ * Plans the rows as records through the entity pipeline (planEntities: the one place that checks the
+ * domain rules and applies segments) in the caller's transaction; its refusals become cell failures
+ * (row by record position, column by field), else the plan is written set-based. Rows equal to what
+ * is stored are unchanged records of the plan: an exported file imported again changes nothing.
  */
-async function store(tx: Executor, ctx: ImportContext, ready: readonly ReadyRow[]): Promise<StoreOutcome> {
-  const current = await loadCurrent(tx, ctx.tenant, [...new Set(ready.map((r) => r.entityUuid))]);
-  const changed = ready
-    .filter((row) => !unchanged(current.get(row.entityUuid)?.segments, row))
-    // Rows of one entity apply in time order.
-    .sort((a, b) =>
-      a.entityUuid === b.entityUuid
-        ? Date.parse(a.validFrom) - Date.parse(b.validFrom)
-        : a.entityUuid < b.entityUuid
-          ? -1
-          : 1,
-    );
-  const records = changed.map((row) => ({
+async function store(tx: Executor, ctx: ServiceContext, ready: readonly ReadyRow[]): Promise<StoreOutcome> {
+  // Rows of one entity apply in time order.
+  const rows = [...ready].sort((a, b) =>
+    a.entityUuid === b.entityUuid
+      ? Date.parse(a.validFrom) - Date.parse(b.validFrom)
+      : a.entityUuid < b.entityUuid
+        ? -1
+        : 1,
+  );
+  const records = rows.map((row) => ({
     ...row.attributes,
     uuid: row.entityUuid,
     type: row.kind,
@@ -519,39 +362,37 @@ async function store(tx: Executor, ctx: ImportContext, ready: readonly ReadyRow[
     state: row.state,
     comments: row.comments,
   }));
-  await saveEntities(tx, ctx.tenant, ctx.actor, records);
-  return { stored: changed.length, unchanged: ready.length - changed.length, changed };
+  const plan = await planEntities(tx, ctx.tenant.uuid, ctx.actor, records);
+  if (plan.errors.length) {
+    // In the order of the sheets' rows (records were sorted by entity).
+    const rowOf = (e: RecordError) => rows[e.index]!;
+    const errors = [...plan.errors].sort(
+      (a, b) => rowOf(a).fileIndex - rowOf(b).fileIndex || rowOf(a).rowNumber - rowOf(b).rowNumber,
+    );
+    for (const error of errors) failRow(rowOf(error), error);
+    throw new PlanRefused();
+  }
+  await applyPlan(tx, plan);
+  return { stored: plan.planned.length, unchanged: plan.unchanged.length };
 }
 
 interface StoreOutcome {
   stored: number;
   unchanged: number;
-  changed: ReadyRow[];
 }
 
-/** The domain service's refusal as row failures: its errors name records by position ('#3: evn: ...'). */
-function failuresFromDomain(error: ApiError, changed: readonly ReadyRow[], results: readonly SheetParseResult[]): void {
-  const entries = error.errors?.length ? error.errors : [{ message: error.message, field: undefined }];
-  for (const entry of entries) {
-    const match = /^#(\d+): (.*)$/s.exec(entry.message);
-    const row = match ? changed[Number(match[1]) - 1] : undefined;
-    const text = match ? match[2]! : entry.message;
-    if (row) {
-      const field = entry.field ?? 'name';
-      const message = text.startsWith(`${field}: `) ? text.slice(field.length + 2) : text;
-      row.result.failures.push({
-        errorMessage: cellMessage(row.rowNumber, row.headers[field] ?? field, message),
-        type: row.result.type,
-      });
-    } else {
-      const target = changed[0]?.result ?? results[0];
-      target?.failures.push({
-        errorMessage:
-          error.status === 403
-            ? `Not authorized: ${text}`
-            : `Something is wrong with data of type: ${target.type}. ${text}`,
-        type: target.type,
-      });
-    }
-  }
+/** One refusal of the entity pipeline on its row and column, in the words of the upload failures (calls.md §8). */
+function failRow(row: ReadyRow, error: RecordError): void {
+  const field = error.field?.split('.')[0] || 'name';
+  const column = row.headers[field] ?? field;
+  let message = error.code === 'uniquename' ? MESSAGES.nameNotUnique : error.message;
+  if (message.startsWith(`${error.field}: `)) message = message.slice(`${error.field}: `.length);
+  if (error.status === 403) message = `Not authorized: ${message}`;
+  // A cell says which value is taken, and by what.
+  if (error.code === 'uniqueproperties' || error.code === 'uniqueorgid')
+    message = `${message}: ${String(row.attributes[field] ?? '')} belongs to another ${ENTITY_KINDS[row.kind]}`;
+  const spec = sheetLayout(row.kind).attributes.find((a) => a.field === field);
+  if (spec?.kind === 'enum' && error.code === 'invalid_input')
+    message = `${message} (one of ${spec.values.join(', ')})`;
+  row.result.failures.push({ errorMessage: cellMessage(row.rowNumber, column, message), type: row.result.type });
 }

@@ -1,3 +1,4 @@
+import type { ReadContext, ServiceContext } from '../../context.js';
 import {
   fleetEntrySchema,
   type FleetEntry,
@@ -14,7 +15,7 @@ import { latestSegments } from '../domain/repository.js';
 import { getEntity, saveEntities, toMinimal, windowOf, type Actor } from '../domain/service.js';
 import { listSegments, type TimeWindow } from '../domain/repository.js';
 import { mayWriteKind, ownDataIsWholeArea, writesOnlyOwnFleet } from '../domain/policy.js';
-import type { Executor, TxExecutor } from '../domain/sql.js';
+import type { Executor } from '../domain/sql.js';
 import { organisationsOfUser } from '../organisation/repository.js';
 import { listOrganisations } from '../organisation/service.js';
 import { fleetPage, resolveCpids, unitsWithPoints, type FleetRow, type UnitWithPoints } from './repository.js';
@@ -34,12 +35,12 @@ async function fleetQueryOf(ex: Executor, tenant: string, actor: Actor, filter: 
  * their VKM and NVR, which the overview's entry leaves to the first point.
  */
 export async function listFleetForExport(
-  ex: Executor,
-  tenant: string,
-  actor: Actor,
+  ctx: ServiceContext,
   filter: FleetFilter,
   options: { uuids?: readonly string[] | undefined; limit: number },
 ): Promise<FleetRow[]> {
+  const { db: ex, actor } = ctx;
+  const tenant = ctx.tenant.uuid;
   const query = await fleetQueryOf(ex, tenant, actor, filter);
   const { rows } = await fleetPage(ex, tenant, {
     ...query,
@@ -57,12 +58,12 @@ export async function listFleetForExport(
  * writable only in OWN_READ_WRITE and only for a writing role.
  */
 export async function searchFleet(
-  ex: Executor,
-  tenant: string,
-  actor: Actor,
+  ctx: ServiceContext,
   filter: FleetFilter,
   paging: { page: number; size: number },
 ): Promise<FleetPage> {
+  const { db: ex, actor } = ctx;
+  const tenant = ctx.tenant.uuid;
   const { rows, total } = await fleetPage(ex, tenant, {
     ...(await fleetQueryOf(ex, tenant, actor, filter)),
     ...paging,
@@ -96,12 +97,12 @@ export async function searchFleet(
  * (user_organisation), exactly the owners the save policy lets it write; every other role gets all.
  */
 export async function ownerChoices(
-  ex: Executor,
-  tenant: string,
-  actor: Actor,
+  ctx: ServiceContext,
   params: { window: TimeWindow; includeInactive: boolean },
 ): Promise<VersionedEntity[]> {
-  const all = await listOrganisations(ex, tenant, params);
+  const { db: ex, actor } = ctx;
+  const tenant = ctx.tenant.uuid;
+  const all = await listOrganisations(ctx, params);
   if (!writesOnlyOwnFleet(actor)) return all;
   const own = new Set((await organisationsOfUser(ex, tenant, actor.username)).map((o) => o.uuid));
   return all.filter((o) => own.has(o.uuid));
@@ -112,11 +113,11 @@ export async function ownerChoices(
  * points in one transaction. Points get the unit's EVN and a back reference; the unit lists them.
  */
 export async function saveTractionUnit(
-  db: TxExecutor,
-  tenant: string,
-  actor: Actor,
+  ctx: ServiceContext,
   request: TractionUnitSaveRequest,
 ): Promise<VersionedEntity> {
+  const { db, actor } = ctx;
+  const tenant = ctx.tenant.uuid;
   const unitUuid = typeof request.tractionUnit.uuid === 'string' ? request.tractionUnit.uuid : randomUUID();
   const records: Record<string, unknown>[] = [];
   const unit: Record<string, unknown> = { ...request.tractionUnit, uuid: unitUuid, type: 'tractionunit' };
@@ -143,7 +144,7 @@ export async function saveTractionUnit(
   } catch (error) {
     throw withoutEchoesOfTheEvn(error, records.indexOf(unit) + 1);
   }
-  return getEntity(db, tenant, 'tractionunit', unitUuid, {});
+  return getEntity(ctx, 'tractionunit', unitUuid, {});
 }
 
 /** '#3: evn: ...' -> record 3 and the message without the record number (domain service's many-error form). */
@@ -179,21 +180,17 @@ const toUnitOutput = (u: UnitWithPoints) => ({
 });
 
 /** POST /domain/tractionunit/minimal/consumption-point-exchange: units with their CPIDs (exchange pickers). */
-export async function unitsForExchange(
-  ex: Executor,
-  tenant: string,
-  organisations: readonly string[],
-  window: TimeWindow,
-) {
-  return (await unitsWithPoints(ex, tenant, window, { owners: organisations })).map(toUnitOutput);
+export async function unitsForExchange(ctx: ReadContext, organisations: readonly string[], window: TimeWindow) {
+  return (await unitsWithPoints(ctx.db, ctx.tenant.uuid, window, { owners: organisations })).map(toUnitOutput);
 }
 
 /** POST /domain/tractionunit/filtered-by-types-and-organisations. */
 export async function unitsByTypesAndOrganisations(
-  ex: Executor,
-  tenant: string,
+  ctx: ReadContext,
   filter: { tractionUnitTypes: readonly string[]; organisations: readonly string[] },
 ): Promise<MinimalEntity[]> {
+  const { db: ex } = ctx;
+  const tenant = ctx.tenant.uuid;
   const units = await unitsWithPoints(ex, tenant, windowOf(), {
     owners: filter.organisations,
     types: filter.tractionUnitTypes,
@@ -207,14 +204,17 @@ export async function unitsByTypesAndOrganisations(
 }
 
 /** POST /domain/tractionunit/resolve/cpid. */
-export const resolveCpid = (ex: Executor, tenant: string, identifiers: readonly string[]) =>
-  resolveCpids(ex, tenant, identifiers);
+export const resolveCpid = (ctx: ReadContext, identifiers: readonly string[]) =>
+  resolveCpids(ctx.db, ctx.tenant.uuid, identifiers);
 
 /** GET /domain/tractionunit/minimal/active-consumption-point: consumption points active now. */
-export async function activeConsumptionPoints(ex: Executor, tenant: string): Promise<MinimalEntity[]> {
+export async function activeConsumptionPoints(ctx: ReadContext): Promise<MinimalEntity[]> {
   const now = new Date();
   const window = { start: now.toISOString(), end: new Date(now.getTime() + 1).toISOString() };
-  const segments = await listSegments(ex, tenant, ['consumptionpoint'], { window, includeInactive: false });
+  const segments = await listSegments(ctx.db, ctx.tenant.uuid, ['consumptionpoint'], {
+    window,
+    includeInactive: false,
+  });
   return segments
     .filter((s) => s.active && Date.parse(s.start) <= now.getTime() && now.getTime() < Date.parse(s.end))
     .map((s) => toMinimal('consumptionpoint', s))

@@ -1,4 +1,11 @@
-import { areaGeometrySchema, ERROR_CODES, type AreaGeometry, type EntityKind } from '@railwatt/contracts';
+import {
+  AREA_PARENTS,
+  areaGeometrySchema,
+  ERROR_CODES,
+  isInfrastructureAreaKind,
+  type AreaGeometry,
+  type EntityKind,
+} from '@railwatt/contracts';
 import { areasWithGeometry, latestSegments } from '../domain/repository.js';
 import { overlaps } from '../domain/segments.js';
 import type { Executor } from '../domain/sql.js';
@@ -18,7 +25,8 @@ const geometryOf = (attributes: Record<string, unknown>): AreaGeometry | undefin
 
 /**
  * `nooverlap`: areas of one kind in a tenant must not overlap while both are valid (and two areas
- * must differ); `within`: a grid area lies within its energy use settlement area. Checked against
+ * must differ); `within`: a child lies within its parent (AREA_PARENTS: a grid area within its
+ * energy use settlement area). Checked against
  * the stored current segments of other entities and against the other records of the same batch.
  */
 export async function checkAreas(
@@ -55,14 +63,19 @@ export async function checkAreas(
     }
   }
 
-  // within: a grid area and its energy use settlement area (from the batch or the store).
-  const gridAreas = withGeometry.filter(
-    (p) => p.record.kind === 'gridarea' && typeof p.record.attributes.energyUseSettlementAreaRef === 'string',
-  );
-  const parentUuids = [...new Set(gridAreas.map((p) => p.record.attributes.energyUseSettlementAreaRef as string))];
+  // within: a child area and its parent (AREA_PARENTS: a grid area in its energy use settlement
+  // area), the parent taken from the batch or the store.
+  const parentRefOf = (p: (typeof withGeometry)[number]): string | undefined => {
+    const kind = p.record.kind;
+    const parent = isInfrastructureAreaKind(kind) ? AREA_PARENTS[kind] : undefined;
+    const ref = parent ? p.record.attributes[parent.field] : undefined;
+    return typeof ref === 'string' ? ref : undefined;
+  };
+  const children = withGeometry.filter((p) => parentRefOf(p) !== undefined);
+  const parentUuids = [...new Set(children.map((p) => parentRefOf(p)!))];
   const storedParents = new Map((await latestSegments(ex, tenant, parentUuids)).map((s) => [s.entityUuid, s]));
-  for (const p of gridAreas) {
-    const parentUuid = p.record.attributes.energyUseSettlementAreaRef as string;
+  for (const p of children) {
+    const parentUuid = parentRefOf(p)!;
     const inBatch = withGeometry.find((q) => q.uuid === parentUuid);
     const parentGeometry =
       inBatch?.geometry ?? (storedParents.get(parentUuid) && geometryOf(storedParents.get(parentUuid)!.attributes));

@@ -1,5 +1,7 @@
+import type { ReadContext } from '../../context.js';
 import {
   AREA_KINDS_INFRASTRUCTURE,
+  AREA_PARENTS,
   ENTITY_KINDS,
   areaGeometrySchema,
   type AreaSummary,
@@ -10,7 +12,7 @@ import { sql } from 'drizzle-orm';
 import { ApiError } from '../../errors.js';
 import { latestSegments, listSegments, type TimeWindow } from '../domain/repository.js';
 import { latestOf, listMinimal, toEntity } from '../domain/service.js';
-import { rows, type Executor } from '../domain/sql.js';
+import { rows } from '../domain/sql.js';
 
 /** GET /domain/infrastructure/areatypes: the infrastructure area kinds (key and wire type name). */
 export const areaTypes = (): { key: InfrastructureAreaKind; type: string }[] =>
@@ -23,10 +25,13 @@ interface TenantRow {
   settlementPartner: boolean;
 }
 
-/** Settlement areas are the tenants (settlement_area); the name is the lowercased, space-free key, originalName as stored. */
-export async function settlementAreaOptions(ex: Executor) {
+/**
+ * Settlement areas are the tenants (settlement_area); the name is the lowercased, space-free key,
+ * originalName as stored. Every area, not the request's: only the context's executor is used.
+ */
+export async function settlementAreaOptions(ctx: Pick<ReadContext, 'db'>) {
   const list = await rows<TenantRow>(
-    ex,
+    ctx.db,
     sql`SELECT uuid, name, time_zone AS "timeZone", settlement_partner AS "settlementPartner"
         FROM settlement_area WHERE settlement_partner ORDER BY name`,
   );
@@ -34,7 +39,8 @@ export async function settlementAreaOptions(ex: Executor) {
 }
 
 /** GET /domain/settlementarea/id/{id}: the tenant and, when drawn, its settlement area geometry. */
-export async function settlementAreaById(ex: Executor, uuid: string) {
+export async function settlementAreaById(ctx: Pick<ReadContext, 'db'>, uuid: string) {
+  const ex = ctx.db;
   const [area] = await rows<TenantRow>(
     ex,
     sql`SELECT uuid, name, time_zone AS "timeZone", settlement_partner AS "settlementPartner"
@@ -55,19 +61,15 @@ export async function settlementAreaById(ex: Executor, uuid: string) {
 }
 
 /** GET /domain/infrastructure/options/eusa: energy use settlement areas as options. */
-export const energyUseSettlementAreaOptions = (
-  ex: Executor,
-  tenant: string,
-  window: TimeWindow,
-): Promise<MinimalEntity[]> => listMinimal(ex, tenant, 'energyusesettlementarea', { window, includeInactive: false });
+export const energyUseSettlementAreaOptions = (ctx: ReadContext, window: TimeWindow): Promise<MinimalEntity[]> =>
+  listMinimal(ctx, 'energyusesettlementarea', { window, includeInactive: false });
 
 /**
  * GET /domain/fleet/areas: areas of the chosen kinds (default: settlement area only, product.md §4
  * "Area overview defaults") with their geometry for the map; the toggles pick active and/or inactive.
  */
 export async function listAreas(
-  ex: Executor,
-  tenant: string,
+  ctx: ReadContext,
   params: { areaTypes?: readonly string[]; includeActive: boolean; includeInactive: boolean; window: TimeWindow },
 ): Promise<AreaSummary[]> {
   const kinds = (params.areaTypes?.length ? params.areaTypes : ['settlementarea'])
@@ -80,7 +82,7 @@ export async function listAreas(
     )
     .filter((t): t is InfrastructureAreaKind => (AREA_KINDS_INFRASTRUCTURE as readonly string[]).includes(t));
   if (kinds.length === 0) return [];
-  const segments = await listSegments(ex, tenant, kinds, { window: params.window, includeInactive: true });
+  const segments = await listSegments(ctx.db, ctx.tenant.uuid, kinds, { window: params.window, includeInactive: true });
   const groups = new Map<string, typeof segments>();
   for (const s of segments) groups.set(s.entityUuid, [...(groups.get(s.entityUuid) ?? []), s]);
   const out: AreaSummary[] = [];
@@ -89,7 +91,8 @@ export async function listAreas(
     if (s.active ? !params.includeActive : !params.includeInactive) continue;
     const kind = s.type as InfrastructureAreaKind;
     const geometry = areaGeometrySchema.safeParse(s.attributes.geometry);
-    const parent = s.attributes.energyUseSettlementAreaRef;
+    const parentField = AREA_PARENTS[kind]?.field;
+    const parent = parentField ? s.attributes[parentField] : undefined;
     out.push({
       uuid: s.entityUuid,
       name: s.name,
@@ -98,17 +101,17 @@ export async function listAreas(
       state: s.state,
       geometry: geometry.success ? geometry.data : null,
       parentRef: typeof parent === 'string' ? parent : null,
+      validFrom: group.reduce((min, g) => (g.start < min ? g.start : min), s.start),
+      validTo: group.reduce((max, g) => (g.end > max ? g.end : max), s.end),
     });
   }
   return out.sort((a, b) => a.type.localeCompare(b.type) || a.name.localeCompare(b.name));
 }
 
 /** GET /domain/organisations/areas/minimal: the infrastructure areas organisations relate to (EUSA, grid, price). */
-export async function organisationAreasMinimal(
-  ex: Executor,
-  tenant: string,
-  window: TimeWindow,
-): Promise<MinimalEntity[]> {
+export async function organisationAreasMinimal(ctx: ReadContext, window: TimeWindow): Promise<MinimalEntity[]> {
+  const { db: ex } = ctx;
+  const tenant = ctx.tenant.uuid;
   const segments = await listSegments(ex, tenant, ['energyusesettlementarea', 'gridarea', 'pricearea'], {
     window,
     includeInactive: false,

@@ -1,7 +1,7 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { OrganisationCredentials, StoredCredentials } from '@railwatt/contracts';
 import { sql } from 'drizzle-orm';
 import { rows, type Executor } from '../domain/sql.js';
+import { decryptSecret, encryptSecret, storedSecretKey } from '../secrets/secret-box.js';
 
 /**
  * Credentials of an organisation's export destination (organisationtype-with-credentials). The
@@ -12,49 +12,9 @@ import { rows, type Executor } from '../domain/sql.js';
  * Answers only ever carry StoredCredentials (username, kind, when, who).
  */
 const KEY_NAME = 'organisation_credentials_key';
-const VERSION = 'v1';
-
-async function credentialsKey(ex: Executor): Promise<Buffer> {
-  const read = async () =>
-    (
-      await rows<{ value: string }>(
-        ex,
-        sql`SELECT value #>> '{}' AS value FROM identity_secret WHERE name = ${KEY_NAME}`,
-      )
-    )[0];
-  let stored = await read();
-  if (!stored) {
-    const fresh = JSON.stringify(randomBytes(32).toString('base64url'));
-    // Two processes at once: the first insert wins and both read the winner back.
-    await ex.execute(
-      sql`INSERT INTO identity_secret (name, value) VALUES (${KEY_NAME}, ${fresh}::jsonb) ON CONFLICT (name) DO NOTHING`,
-    );
-    stored = await read();
-  }
-  if (!stored) throw new Error('credentials key not stored');
-  return Buffer.from(stored.value, 'base64url');
-}
+const credentialsKey = (ex: Executor): Promise<Buffer> => storedSecretKey(ex, KEY_NAME);
 
 const aadOf = (tenant: string, organisationUuid: string) => Buffer.from(`${tenant}:${organisationUuid}`);
-
-export function encryptSecret(key: Buffer, plaintext: string, aad: Buffer): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  cipher.setAAD(aad);
-  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return [VERSION, iv, cipher.getAuthTag(), body]
-    .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
-    .join('.');
-}
-
-export function decryptSecret(key: Buffer, stored: string, aad: Buffer): string {
-  const [version, iv, tag, body] = stored.split('.');
-  if (version !== VERSION || !iv || !tag || body === undefined) throw new Error('unknown secret format');
-  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-  decipher.setAAD(aad);
-  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-  return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
-}
 
 interface CredentialRow {
   username: string;

@@ -1,3 +1,4 @@
+import type { ReadContext, ServiceContext } from '../../context.js';
 import {
   ORGANISATION_TYPES,
   organisationAttributesSchema,
@@ -11,7 +12,6 @@ import {
 } from '@railwatt/contracts';
 import { sql } from 'drizzle-orm';
 import { ApiError } from '../../errors.js';
-import type { Actor } from '../domain/policy.js';
 import { listSegments, type TimeWindow } from '../domain/repository.js';
 import {
   getEntity,
@@ -23,7 +23,6 @@ import {
   toMinimal,
   windowOf,
 } from '../domain/service.js';
-import type { Executor, TxExecutor } from '../domain/sql.js';
 import { storeCredentials } from './credentials.js';
 
 /** Path keys of /organisations/{type}/all: 'exchangeadmin' -> EXCHANGE_ADMIN, 'vehiclekeeper' -> VEHICLE_KEEPER. */
@@ -36,21 +35,23 @@ export function organisationTypeOf(key: string): OrganisationType {
 }
 
 /** GET /domain/organisations and /organisation/all. */
-export const listOrganisations = (
-  ex: Executor,
-  tenant: string,
-  params: { window: TimeWindow; includeInactive: boolean },
-) => listEntities(ex, tenant, 'organisation', params);
+export const listOrganisations = (ctx: ReadContext, params: { window: TimeWindow; includeInactive: boolean }) =>
+  listEntities(ctx, 'organisation', params);
 
 /** GET /domain/organisations/{type}/all (exchangeadmin, dcsadmin, or any organisation type). */
 export async function organisationsOfType(
-  ex: Executor,
-  tenant: string,
+  ctx: ReadContext,
   type: OrganisationType,
   window: TimeWindow,
 ): Promise<VersionedEntity[]> {
   const extra = sql`AND m.attributes -> 'organisationTypes' ? ${type}`;
-  const segments = await listSegments(ex, tenant, ['organisation'], { window, includeInactive: false }, extra);
+  const segments = await listSegments(
+    ctx.db,
+    ctx.tenant.uuid,
+    ['organisation'],
+    { window, includeInactive: false },
+    extra,
+  );
   const groups = new Map<string, typeof segments>();
   for (const s of segments) groups.set(s.entityUuid, [...(groups.get(s.entityUuid) ?? []), s]);
   return [...groups.values()]
@@ -60,8 +61,8 @@ export async function organisationsOfType(
 }
 
 /** GET /domain/organisations/branch/all: branches with the organisation they belong to. */
-export async function listBranches(ex: Executor, tenant: string, window: TimeWindow) {
-  const branches = await organisationsOfType(ex, tenant, 'BRANCH', window);
+export async function listBranches(ctx: ReadContext, window: TimeWindow) {
+  const branches = await organisationsOfType(ctx, 'BRANCH', window);
   return branches.map((b) => ({
     uuid: b.uuid,
     name: b.name,
@@ -71,11 +72,13 @@ export async function listBranches(ex: Executor, tenant: string, window: TimeWin
 
 /** GET /domain/organisations/filteredOrganisations: minimal organisations by types and a name search. */
 export async function filteredOrganisations(
-  ex: Executor,
-  tenant: string,
+  ctx: ReadContext,
   params: { organisationTypes: readonly OrganisationType[]; searchString: string; window: TimeWindow },
 ): Promise<MinimalEntity[]> {
-  const segments = await listSegments(ex, tenant, ['organisation'], { window: params.window, includeInactive: false });
+  const segments = await listSegments(ctx.db, ctx.tenant.uuid, ['organisation'], {
+    window: params.window,
+    includeInactive: false,
+  });
   const groups = new Map<string, typeof segments>();
   for (const s of segments) groups.set(s.entityUuid, [...(groups.get(s.entityUuid) ?? []), s]);
   const needle = params.searchString.toLowerCase();
@@ -98,21 +101,18 @@ export async function filteredOrganisations(
 const NOW = (): TimeWindow => windowOf();
 
 /** GET /domain/organisations/tenant/{tenantId}: the active organisations of an area, as minimal entities. */
-export const organisationsOfTenant = (ex: Executor, tenantId: string): Promise<MinimalEntity[]> =>
-  listMinimal(ex, tenantId, 'organisation', { window: NOW(), includeInactive: false });
+export const organisationsOfTenant = (ctx: ReadContext): Promise<MinimalEntity[]> =>
+  listMinimal(ctx, 'organisation', { window: NOW(), includeInactive: false });
 
 /**
  * GET /domain/organisations/settlementareas-not-used-by-infrastructure-managers: the tenant's
  * settlement areas that no infrastructure manager names as its settlementAreaRef (a picker for the
  * next infrastructure manager).
  */
-export async function settlementAreasWithoutInfrastructureManager(
-  ex: Executor,
-  tenant: string,
-): Promise<MinimalEntity[]> {
+export async function settlementAreasWithoutInfrastructureManager(ctx: ReadContext): Promise<MinimalEntity[]> {
   const [areas, managers] = await Promise.all([
-    listMinimal(ex, tenant, 'settlementarea', { window: NOW(), includeInactive: false }),
-    organisationsOfType(ex, tenant, 'INFRASTRUCTURE_MANAGER', NOW()),
+    listMinimal(ctx, 'settlementarea', { window: NOW(), includeInactive: false }),
+    organisationsOfType(ctx, 'INFRASTRUCTURE_MANAGER', NOW()),
   ]);
   const used = new Set(managers.map((m) => m.settlementAreaRef).filter((r): r is string => typeof r === 'string'));
   return areas.filter((a) => !used.has(a.uuid));
@@ -127,32 +127,30 @@ const toMarketFunctions = (o: VersionedEntity): OrganisationMarketFunctions => (
     : [],
 });
 
-const allOrganisations = (ex: Executor, tenant: string) =>
-  listOrganisations(ex, tenant, { window: NOW(), includeInactive: true });
+const allOrganisations = (ctx: ReadContext) => listOrganisations(ctx, { window: NOW(), includeInactive: true });
 
 /** GET /domain/organisations/{x}/marketfunction: x is the organisation's uuid or its orgId. */
-export async function marketFunctionsOf(ex: Executor, tenant: string, x: string): Promise<OrganisationMarketFunctions> {
-  const found = (await allOrganisations(ex, tenant)).find((o) => o.uuid === x.toLowerCase() || o.orgId === x);
+export async function marketFunctionsOf(ctx: ReadContext, x: string): Promise<OrganisationMarketFunctions> {
+  const found = (await allOrganisations(ctx)).find((o) => o.uuid === x.toLowerCase() || o.orgId === x);
   if (!found) throw ApiError.notFound('Unknown organisation');
   return toMarketFunctions(found);
 }
 
 /** GET /domain/organisations/tenant/{tenantId}/marketfunction: every organisation of the area, or the one named orgName. */
 export async function marketFunctionsInTenant(
-  ex: Executor,
-  tenantId: string,
+  ctx: ReadContext,
   orgName: string | undefined,
 ): Promise<OrganisationMarketFunctions[]> {
   const name = orgName?.trim().toLowerCase();
-  return (await allOrganisations(ex, tenantId))
+  return (await allOrganisations(ctx))
     .filter((o) => !name || o.name.toLowerCase() === name)
     .map(toMarketFunctions)
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** The stored record of an organisation with new types, as saveEntities takes it. */
-async function withTypes(ex: Executor, tenant: string, body: OrganisationTypeSave): Promise<Record<string, unknown>> {
-  const current = await getEntity(ex, tenant, 'organisation', body.uuid, {});
+async function withTypes(ctx: ReadContext, body: OrganisationTypeSave): Promise<Record<string, unknown>> {
+  const current = await getEntity(ctx, 'organisation', body.uuid, {});
   const attributes = Object.fromEntries(
     Object.keys(organisationAttributesSchema.shape)
       .filter((key) => current[key] !== undefined)
@@ -170,26 +168,27 @@ async function withTypes(ex: Executor, tenant: string, body: OrganisationTypeSav
 }
 
 /** POST /domain/organisations/organisationtype/save: a new version with the given types (other fields kept). */
-export async function saveOrganisationTypes(
-  db: TxExecutor,
-  tenant: string,
-  actor: Actor,
-  body: OrganisationTypeSave,
-): Promise<VersionedEntity> {
-  await db.transaction(async (tx) => saveEntities(tx, tenant, actor, [await withTypes(tx, tenant, body)]));
-  return getEntity(db, tenant, 'organisation', body.uuid, {});
+export async function saveOrganisationTypes(ctx: ServiceContext, body: OrganisationTypeSave): Promise<VersionedEntity> {
+  const tenant = ctx.tenant.uuid;
+  await ctx.db.transaction(async (tx) =>
+    saveEntities(tx, tenant, ctx.actor, [await withTypes({ ...ctx, db: tx }, body)]),
+  );
+  return getEntity(ctx, 'organisation', body.uuid, {});
 }
 
 /** POST /domain/organisations/organisationtype-with-credentials: types and export credentials, one transaction. */
 export async function saveOrganisationTypesWithCredentials(
-  db: TxExecutor,
-  tenant: string,
-  actor: Actor,
+  ctx: ServiceContext,
   body: OrganisationTypeWithCredentials,
 ): Promise<{ organisation: VersionedEntity; credentials: StoredCredentials }> {
-  const credentials = await db.transaction(async (tx) => {
-    await saveEntities(tx, tenant, actor, [await withTypes(tx, tenant, body)]);
-    return storeCredentials(tx, tenant, body.uuid, body.credentials, actor.username);
+  const { actor } = ctx;
+  const tenant = ctx.tenant.uuid;
+  const credentials = await ctx.db.transaction(async (tx) => {
+    await saveEntities(tx, tenant, actor, [await withTypes({ ...ctx, db: tx }, body)]);
+    // The contract admits exactly one of them (an object, or the uploaded service-account file parsed).
+    const credentials = body.credentials ?? body.serviceAccountFile;
+    if (!credentials) throw ApiError.badRequest('invalid_input', 'Send either credentials or a service account file');
+    return storeCredentials(tx, tenant, body.uuid, credentials, actor.username);
   });
-  return { organisation: await getEntity(db, tenant, 'organisation', body.uuid, {}), credentials };
+  return { organisation: await getEntity(ctx, 'organisation', body.uuid, {}), credentials };
 }

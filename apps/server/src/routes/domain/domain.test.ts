@@ -54,7 +54,7 @@ describe('domain calls', () => {
   });
 
   beforeAll(async () => {
-    t = await createTestApp({ seeders: ['areas', 'users', 'fleet'] });
+    t = await createTestApp({ seeders: ['areas', 'users', 'fleet', 'infrastructure', 'administration'] });
   });
   afterAll(async () => t?.close());
 
@@ -259,12 +259,12 @@ describe('domain calls', () => {
     const first = await call(SAR, {
       method: 'POST',
       url: '/api/domain/save',
-      payload: { type: 'com.railwatt.domain.PriceCategory', name: 'Peak', description: 'Weekdays' },
+      payload: { type: 'com.railwatt.domain.PriceCategory', name: 'Shoulder', description: 'Weekdays' },
     });
     expect(first.statusCode).toBe(200);
     expect(first.json()).toMatchObject({
       type: 'PriceCategory',
-      name: 'Peak',
+      name: 'Shoulder',
       description: 'Weekdays',
       state: 'ACTIVE',
       active: true,
@@ -272,14 +272,14 @@ describe('domain calls', () => {
     const second = await call(SAR, {
       method: 'POST',
       url: '/api/domain/save',
-      payload: { type: 'pricecategory', name: 'peak' },
+      payload: { type: 'pricecategory', name: 'shoulder' },
     });
     expect(second.statusCode).toBe(400);
     expect(second.json()).toMatchObject({ code: 'uniquename', message: MESSAGES.nameNotUnique });
     // The same name in another tenant is fine: tenants never see each other's data.
     const elsewhere = await call(
       SAR,
-      { method: 'POST', url: '/api/domain/save', payload: { type: 'PriceCategory', name: 'Peak' } },
+      { method: 'POST', url: '/api/domain/save', payload: { type: 'PriceCategory', name: 'Shoulder' } },
       'sweden',
     );
     expect(elsewhere.statusCode).toBe(200);

@@ -9,7 +9,6 @@ import {
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/client.js';
 import { ApiError } from '../../errors.js';
-import { actorOf } from '../../plugins/access.js';
 import { route } from '../register-call.js';
 import {
   changeStatus,
@@ -81,90 +80,71 @@ const c = domainCalls;
 /** calls.md §7 "Domain data" (declared in contracts calls/domain.ts). Handlers are thin: parse, authorise, one service call. */
 export const domainRoutes: FastifyPluginAsync<DomainRoutesOptions> = async (app) => {
   // --- Fleet ------------------------------------------------------------------------------------
-  route(app, c.fleet, async (request) =>
-    searchFleet(request.ctx.db, request.tenant.uuid, actorOf(request), request.body, request.query),
-  );
+  route(app, c.fleet, async (request) => searchFleet(request.ctx, request.body, request.query));
 
   route(app, c.fleetAreas, async (request) =>
-    listAreas(request.ctx.db, request.tenant.uuid, {
+    listAreas(request.ctx, {
       ...request.query,
       window: windowOf(request.query.start, request.query.end),
     }),
   );
 
-  route(app, c.tractionUnitSave, async (request) =>
-    saveTractionUnit(request.ctx.db, request.tenant.uuid, actorOf(request), request.body),
-  );
+  route(app, c.tractionUnitSave, async (request) => saveTractionUnit(request.ctx, request.body));
 
   route(app, c.tractionUnitConsumptionPointExchange, async (request) =>
     unitsForExchange(
-      request.ctx.db,
-      request.tenant.uuid,
+      request.ctx,
       request.body.organisations,
       windowOf(request.body.timeRange?.start, request.body.timeRange?.end),
     ),
   );
 
   route(app, c.tractionUnitFilteredByTypesAndOrganisations, async (request) =>
-    unitsByTypesAndOrganisations(request.ctx.db, request.tenant.uuid, request.body),
+    unitsByTypesAndOrganisations(request.ctx, request.body),
   );
 
-  route(app, c.tractionUnitResolveCpid, async (request) =>
-    resolveCpid(request.ctx.db, request.tenant.uuid, request.body),
-  );
+  route(app, c.tractionUnitResolveCpid, async (request) => resolveCpid(request.ctx, request.body));
 
-  route(app, c.tractionUnitActiveConsumptionPoints, async (request) =>
-    activeConsumptionPoints(request.ctx.db, request.tenant.uuid),
-  );
+  route(app, c.tractionUnitActiveConsumptionPoints, async (request) => activeConsumptionPoints(request.ctx));
 
   // --- Generic entity calls ----------------------------------------------------------------------
-  route(app, c.save, async (request) =>
-    saveEntity(request.ctx.db, request.tenant.uuid, actorOf(request), request.body),
-  );
+  route(app, c.save, async (request) => saveEntity(request.ctx, request.body));
 
-  route(app, c.status, async (request) =>
-    changeStatus(request.ctx.db, request.tenant.uuid, actorOf(request), request.body),
-  );
+  route(app, c.status, async (request) => changeStatus(request.ctx, request.body));
 
   route(app, c.query, async (request) => {
     readableKind(request, request.body.typeName);
-    return queryEntities(request.ctx.db, request.tenant.uuid, request.body);
+    return queryEntities(request.ctx, request.body);
   });
 
-  route(app, c.resolveMinimal, async (request) =>
-    resolveMinimal(request.ctx.db, request.tenant.uuid, request.body.refs),
-  );
+  route(app, c.resolveMinimal, async (request) => resolveMinimal(request.ctx, request.body.refs));
 
   // --- Infrastructure options --------------------------------------------------------------------
   route(app, c.infrastructureAreaTypes, async () => areaTypes());
-  route(app, c.infrastructureOptionsSa, async (request) => settlementAreaOptions(request.ctx.db));
-  route(app, c.infrastructureSettlementAreasMinimal, async (request) => settlementAreaOptions(request.ctx.db));
+  route(app, c.infrastructureOptionsSa, async (request) => settlementAreaOptions(request.ctx));
+  route(app, c.infrastructureSettlementAreasMinimal, async (request) => settlementAreaOptions(request.ctx));
   route(app, c.infrastructureOptionsEusa, async (request) =>
-    energyUseSettlementAreaOptions(
-      request.ctx.db,
-      request.tenant.uuid,
-      windowOf(request.query.start, request.query.end),
-    ),
+    energyUseSettlementAreaOptions(request.ctx, windowOf(request.query.start, request.query.end)),
   );
-  route(app, c.settlementAreaById, async (request) => settlementAreaById(request.ctx.db, request.params.id));
+  route(app, c.settlementAreaById, async (request) => settlementAreaById(request.ctx, request.params.id));
 
   // --- Organisations -----------------------------------------------------------------------------
   route(app, c.organisations, async (request) =>
     // ownerChoices=true: only the owners the user may choose for a traction unit (modules/fleet).
     request.query.ownerChoices
-      ? ownerChoices(request.ctx.db, request.tenant.uuid, actorOf(request), listParamsOf(request.query))
-      : listOrganisations(request.ctx.db, request.tenant.uuid, listParamsOf(request.query)),
+      ? ownerChoices(request.ctx, listParamsOf(request.query))
+      : listOrganisations(request.ctx, listParamsOf(request.query)),
   );
   route(app, c.organisationAreasMinimal, async (request) =>
-    organisationAreasMinimal(request.ctx.db, request.tenant.uuid, windowOf(request.query.start, request.query.end)),
+    organisationAreasMinimal(request.ctx, windowOf(request.query.start, request.query.end)),
   );
   route(app, c.organisationBranches, async (request) =>
-    listBranches(request.ctx.db, request.tenant.uuid, windowOf(request.query.start, request.query.end)),
+    listBranches(request.ctx, windowOf(request.query.start, request.query.end)),
   );
   route(app, c.filteredOrganisations, async (request) => {
     const raw = request.query.organisationTypes;
     const list = raw === undefined ? [] : (Array.isArray(raw) ? raw : raw.split(',')).filter(Boolean);
-    return filteredOrganisations(request.ctx.db, request.tenant.uuid, {
+    return filteredOrganisations(request.ctx, {
       organisationTypes: list.map(organisationTypeOf),
       searchString: request.query.searchString,
       window: windowOf(request.query.start, request.query.end),
@@ -172,8 +152,7 @@ export const domainRoutes: FastifyPluginAsync<DomainRoutesOptions> = async (app)
   });
   route(app, c.organisationsOfType, async (request) =>
     organisationsOfType(
-      request.ctx.db,
-      request.tenant.uuid,
+      request.ctx,
       organisationTypeOf(request.params.orgType),
       windowOf(request.query.start, request.query.end),
     ),
@@ -181,41 +160,24 @@ export const domainRoutes: FastifyPluginAsync<DomainRoutesOptions> = async (app)
 
   // --- Per kind (find-my-way prefers the static segments above) ----------------------------------
   route(app, c.all, async (request) =>
-    listEntities(
-      request.ctx.db,
-      request.tenant.uuid,
-      readableKind(request, request.params.type),
-      listParamsOf(request.query),
-    ),
+    listEntities(request.ctx, readableKind(request, request.params.type), listParamsOf(request.query)),
   );
   route(app, c.minimalAll, async (request) =>
-    listMinimal(
-      request.ctx.db,
-      request.tenant.uuid,
-      readableKind(request, request.params.type),
-      listParamsOf(request.query),
-    ),
+    listMinimal(request.ctx, readableKind(request, request.params.type), listParamsOf(request.query)),
   );
   route(app, c.byId, async (request) => {
     const { start, end, refTime } = request.query;
-    return getEntity(
-      request.ctx.db,
-      request.tenant.uuid,
-      readableKind(request, request.params.type),
-      request.params.uuid,
-      {
-        refTime,
-        window: start || end ? windowOf(start, end) : undefined,
-      },
-    );
+    return getEntity(request.ctx, readableKind(request, request.params.type), request.params.uuid, {
+      refTime,
+      window: start || end ? windowOf(start, end) : undefined,
+    });
   });
   route(app, c.versions, async (request) =>
-    listVersions(request.ctx.db, request.tenant.uuid, readableKind(request, request.params.type), request.params.uuid),
+    listVersions(request.ctx, readableKind(request, request.params.type), request.params.uuid),
   );
   route(app, c.like, async (request) =>
     likeEntities(
-      request.ctx.db,
-      request.tenant.uuid,
+      request.ctx,
       readableKind(request, request.params.type),
       request.query.searchString,
       request.query.maxResult,

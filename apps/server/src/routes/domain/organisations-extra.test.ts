@@ -39,7 +39,7 @@ describe('organisation calls (/api/domain/organisations, rest of calls.md §7)',
   const call = (username: string, options: InjectOptions, kind?: AreaKind) => t.callAs(username, options, kind);
 
   beforeAll(async () => {
-    t = await createTestApp({ seeders: ['areas', 'users', 'fleet'] });
+    t = await createTestApp({ seeders: ['areas', 'users', 'fleet', 'infrastructure', 'administration'] });
   });
   afterAll(async () => t?.close());
 
@@ -260,6 +260,40 @@ describe('organisation calls (/api/domain/organisations, rest of calls.md §7)',
       username: 'sftp-flytoget',
       privateKey: '-----BEGIN KEY-----abc',
       passphrase: 'pp-123',
+    });
+  });
+
+  it('takes the uploaded service-account file and refuses one that is not valid JSON', async () => {
+    const url = '/api/domain/organisations/organisationtype-with-credentials';
+    const base = { uuid: org('norway', 'flytoget'), organisationTypes: ['RAILWAY_UNDERTAKING'] };
+    const invalid = await call(ADMIN, {
+      method: 'POST',
+      url,
+      payload: { ...base, serviceAccountFile: '{ "username": ' },
+    });
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.json()).toMatchObject({
+      code: 'invalid_input',
+      errors: [expect.objectContaining({ message: 'The file content is not valid JSON' })],
+    });
+    const both = await call(ADMIN, {
+      method: 'POST',
+      url,
+      payload: {
+        ...base,
+        serviceAccountFile: '{"username":"a","password":"b"}',
+        credentials: { username: 'a', password: 'b' },
+      },
+    });
+    expect(both.statusCode).toBe(400);
+
+    const file = JSON.stringify({ username: 'svc-flytoget', password: 'from-the-file-1' });
+    const stored = await call(ADMIN, { method: 'POST', url, payload: { ...base, serviceAccountFile: file } });
+    expect(stored.statusCode).toBe(200);
+    expect(stored.body).not.toContain('from-the-file-1');
+    expect(await readCredentials(t.allAreas.db, NORWAY, org('norway', 'flytoget'))).toEqual({
+      username: 'svc-flytoget',
+      password: 'from-the-file-1',
     });
   });
 });

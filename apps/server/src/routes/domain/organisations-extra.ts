@@ -3,7 +3,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/client.js';
 import { tenantExecutor } from '../../db/tenant.js';
 import { ApiError } from '../../errors.js';
-import { actorOf } from '../../plugins/access.js';
+import { readContext } from '../../context.js';
 import {
   marketFunctionsInTenant,
   marketFunctionsOf,
@@ -42,27 +42,23 @@ export const organisationExtraRoutes: FastifyPluginAsync<OrganisationExtraRoutes
   route(app, organisationCalls.ofTenant, async (request) => {
     // The path names the area (it may differ from current-tenant-id): read it bound to that area.
     const tenant = await otherTenant(database, request, request.params.tenantId);
-    return organisationsOfTenant(tenantExecutor(database, tenant), tenant);
+    return organisationsOfTenant(readContext(tenantExecutor(database, tenant), tenant));
   });
 
   route(app, organisationCalls.marketFunctionsInTenant, async (request) => {
     const tenant = await otherTenant(database, request, request.params.tenantId);
-    return marketFunctionsInTenant(tenantExecutor(database, tenant), tenant, request.query.orgName);
+    return marketFunctionsInTenant(readContext(tenantExecutor(database, tenant), tenant), request.query.orgName);
   });
 
   route(app, organisationCalls.settlementAreasNotUsedByInfrastructureManagers, async (request) =>
-    settlementAreasWithoutInfrastructureManager(request.ctx.db, request.tenant.uuid),
+    settlementAreasWithoutInfrastructureManager(request.ctx),
   );
 
-  route(app, organisationCalls.marketFunctions, async (request) =>
-    marketFunctionsOf(request.ctx.db, request.tenant.uuid, request.params.x),
-  );
+  route(app, organisationCalls.marketFunctions, async (request) => marketFunctionsOf(request.ctx, request.params.x));
 
-  route(app, organisationCalls.typeSave, async (request) =>
-    saveOrganisationTypes(request.ctx.db, request.tenant.uuid, actorOf(request), request.body),
-  );
+  route(app, organisationCalls.typeSave, async (request) => saveOrganisationTypes(request.ctx, request.body));
 
   route(app, organisationCalls.typeWithCredentials, async (request) =>
-    saveOrganisationTypesWithCredentials(request.ctx.db, request.tenant.uuid, actorOf(request), request.body),
+    saveOrganisationTypesWithCredentials(request.ctx, request.body),
   );
 };

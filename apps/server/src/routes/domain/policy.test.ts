@@ -103,6 +103,22 @@ describe('domain policy per role', () => {
     });
   });
 
+  describe('status changes keep the fleet rules of a save', () => {
+    it("refuses the vehicle keeper setting another organisation's unit inactive, and lets it set its own", async () => {
+      const [other] = await t.allAreas.query<{ uuid: string }>(
+        `SELECT entity_uuid::text AS uuid FROM entity_latest
+          WHERE tenant = $1 AND type = 'tractionunit' AND owner_ref <> $2 AND state = 'ACTIVE' ORDER BY evn LIMIT 1`,
+        [t.areaUuid('norway'), org('norsketog')],
+      );
+      const refused = await status('vehicle-keeper', 'TractionUnit', 'setinactive', other!.uuid);
+      expect(refused.items[0]?.error).toBe('A vehicle keeper changes only the traction units of its own organisations');
+      expect((await get('tractionunit', other!.uuid)).state).toBe('ACTIVE');
+      const own = await status('vehicle-keeper', 'TractionUnit', 'setinactive', keeperUnit.uuid);
+      expect(own.success).toBe(true);
+      expect((await status('vehicle-keeper', 'TractionUnit', 'setactive', keeperUnit.uuid)).success).toBe(true);
+    });
+  });
+
   describe('traction units: approval for billing belongs to settlement roles, not the owning vehicle keeper', () => {
     it('refuses the vehicle keeper approving its own unit, by status change and by save', async () => {
       const result = await status('vehicle-keeper', 'TractionUnit', 'approve', keeperUnit.uuid);

@@ -20,7 +20,17 @@ const EXTRA_TARGETS: Partial<Record<EntityKind, Record<string, unknown>>> = {
   pricecategory: { description: 'Peak' },
   trafficcategorytype: { description: 'Passenger' },
   exportlimitation: { description: 'Limit', blockedReceivers: [], exportAllowed: false },
+  supplymeteringpointtype: {},
+  fixedmeteringpointtype: {},
+  payloadpointtype: {},
+  gridfeetype: {},
+  energyfeetype: {},
 };
+
+const TRACTION_SYSTEM = {
+  norway: '0c1e0000-0000-4000-8000-0000000000a1',
+  finland: '0c1e0000-0000-4000-8000-0000000000a2',
+} as const;
 
 describe('references resolve in the same area (issue 6 §2)', () => {
   let t: TestApp;
@@ -28,21 +38,21 @@ describe('references resolve in the same area (issue 6 §2)', () => {
   const targets: Record<'norway' | 'finland', Partial<Record<EntityKind, string>>> = { norway: {}, finland: {} };
 
   beforeAll(async () => {
-    t = await createTestApp({ seeders: ['areas', 'users', 'fleet'] });
+    t = await createTestApp({ seeders: ['areas', 'users', 'fleet', 'infrastructure', 'administration'] });
     for (const area of ['norway', 'finland'] as const) {
       const tenant = t.areaUuid(area);
       const ex = tenantExecutor(t.database, tenant);
       await ex.transaction((tx) =>
-        saveEntities(
-          tx,
-          tenant,
-          admin,
-          Object.entries(EXTRA_TARGETS).map(([kind, attributes]) => ({
+        saveEntities(tx, tenant, admin, [
+          ...Object.entries(EXTRA_TARGETS).map(([kind, attributes]) => ({
             type: ENTITY_KINDS[kind as EntityKind],
             name: `${kind} ${area}`,
             ...attributes,
           })),
-        ),
+          // A track needs the area's traction system (saved in the same batch).
+          { uuid: TRACTION_SYSTEM[area], type: 'TractionSystem', name: `System ${area}`, code: '02' },
+          { type: 'Track', name: `Track ${area}`, tractionSystemRef: TRACTION_SYSTEM[area] },
+        ]),
       );
       const found = (
         await ex.execute(sql`SELECT DISTINCT ON (type) type, uuid::text AS uuid FROM entity ORDER BY type, uuid`)
@@ -92,6 +102,47 @@ describe('references resolve in the same area (issue 6 §2)', () => {
         return { type: 'Contract', name: 'Ref contract' };
       case 'gridarea':
         return { type: 'GridArea', name: 'Ref grid area' };
+      // The infrastructure kinds: required references name Norwegian entities, two areas differ.
+      case 'supplymeteringpoint':
+        return {
+          type: 'SupplyMeteringPoint',
+          name: 'REF-SMP',
+          supplyMeteringPointTypeRef: local('supplymeteringpointtype'),
+          gridAreaRef: local('gridarea'),
+        };
+      case 'fixedmeteringpoint':
+        return {
+          type: 'FixedMeteringPoint',
+          name: 'Ref fixed',
+          fixedMeteringPointTypeRef: local('fixedmeteringpointtype'),
+          gridAreaRef: local('gridarea'),
+        };
+      case 'gridareacrossing':
+        return {
+          type: 'GridAreaCrossing',
+          name: 'Ref gac',
+          fromGridAreaRef: local('gridarea'),
+          toGridAreaRef: local('gridarea'),
+        };
+      case 'bordercrossing':
+        return {
+          type: 'BorderCrossing',
+          name: 'Ref border',
+          fromAreaRef: local('gridarea'),
+          toAreaRef: local('pricearea'),
+          location: '59,11',
+        };
+      case 'track':
+        return { type: 'Track', name: 'Ref track', tractionSystemRef: local('tractionsystem') };
+      case 'reportedtrainmeteringpoint':
+        return { type: 'ReportedTrainMeteringPoint', name: 'Ref rtmp', location: '60,10' };
+      case 'payloadpoint':
+        return {
+          type: 'PayloadPoint',
+          name: 'Ref payload',
+          payloadPointTypeRef: local('payloadpointtype'),
+          location: '60,10',
+        };
       default:
         throw new Error(`no base record for ${kind}`);
     }
@@ -101,12 +152,19 @@ describe('references resolve in the same area (issue 6 §2)', () => {
     Object.entries(fields).map(([field, kinds]) => ({
       kind: kind as EntityKind,
       field,
+      kinds: kinds as readonly EntityKind[],
       targetKind: kinds[0] as EntityKind,
-      list: ['consumptionPointRefs', 'legalCombinations', 'blockedReceivers'].includes(field),
+      list: [
+        'consumptionPointRefs',
+        'legalCombinations',
+        'blockedReceivers',
+        'gridFeeTypeRefs',
+        'energyFeeTypeRefs',
+      ].includes(field),
     })),
   );
 
-  it.each(cases)('refuses $kind / $field naming another area', async ({ kind, field, targetKind, list }) => {
+  it.each(cases)('refuses $kind / $field naming another area', async ({ kind, field, kinds, targetKind, list }) => {
     const foreign = target('finland', targetKind);
     const response = await t.callAs(ADMIN, {
       method: 'POST',
@@ -116,7 +174,7 @@ describe('references resolve in the same area (issue 6 §2)', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({
       code: 'invalid_input',
-      errors: [{ field, code: 'invalid_input', message: unknownReferenceMessage([targetKind]) }],
+      errors: [{ field, code: 'invalid_input', message: unknownReferenceMessage(kinds) }],
     });
   });
 

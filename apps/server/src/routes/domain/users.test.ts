@@ -273,34 +273,43 @@ describe('user calls (/api/domain/users)', () => {
     expect(wider.statusCode).toBe(403);
   });
 
-  it('refuses to edit a user holding functions in several settlement areas', async () => {
+  it('lets the administrator edit users with several settlement areas (across areas), keeping areas not listed', async () => {
+    // product.md §5: such users are not edited on the user page; the administrator's across-areas
+    // pages do (the web blocks the user page's form; a responsible may not touch them at all).
     const several = await call(ADMIN, {
       method: 'POST',
       url: '/api/domain/users/edit',
-      payload: { username: 'erex-settlement-operator', firstName: 'Changed' },
+      payload: { username: 'erex-settlement-operator', firstName: 'Olav', lastName: 'Operator' },
     });
-    expect(several.statusCode).toBe(400);
-    expect(several.json()).toMatchObject({
-      code: 'invalid_input',
-      errors: [{ message: USER_MESSAGES.severalSettlementAreas }],
+    expect(several.statusCode).toBe(200);
+    expect(several.json<User>().areas.length).toBeGreaterThan(1);
+    const bySar = await call(SAR, {
+      method: 'POST',
+      url: '/api/domain/users/edit',
+      payload: { username: 'erex-settlement-operator', firstName: 'Olav', lastName: 'Operator' },
     });
+    expect(bySar.statusCode).toBe(403);
 
-    // Nor may an edit make a user hold several settlement areas.
+    // The administrator may give a user a second settlement area, and take it away again.
+    const sweden = (extra: Partial<{ marketFunctions: string[]; organisations: string[] }> = {}) => ({
+      areaId: t.areaUuid('sweden'),
+      marketFunctions: ['consumer'],
+      organisations: [org('sweden', 'trafikverket'), org('sweden', 'sj')],
+      ...extra,
+    });
     const grow = await call(ADMIN, {
       method: 'POST',
       url: '/api/domain/users/edit',
-      payload: {
-        username: 'nina.new',
-        areas: [
-          {
-            areaId: t.areaUuid('sweden'),
-            marketFunctions: ['consumer'],
-            organisations: [org('sweden', 'trafikverket'), org('sweden', 'sj')],
-          },
-        ],
-      },
+      payload: { username: 'nina.new', areas: [sweden()] },
     });
-    expect(grow.statusCode).toBe(400);
+    expect(grow.statusCode).toBe(200);
+    expect(grow.json<User>().areas.map((a) => a.areaName)).toEqual(['Norway', 'Sweden']);
+    const shrink = await call(ADMIN, {
+      method: 'POST',
+      url: '/api/domain/users/edit',
+      payload: { username: 'nina.new', areas: [sweden({ marketFunctions: [], organisations: [] })] },
+    });
+    expect(shrink.json<User>().areas.map((a) => a.areaName)).toEqual(['Norway']);
 
     const ok = await call(ADMIN, {
       method: 'POST',
@@ -321,6 +330,41 @@ describe('user calls (/api/domain/users)', () => {
       payload: { username: 'ghost' },
     });
     expect(unknown.statusCode).toBe(404);
+  });
+
+  it('saves a user with an initial password that the embedded login accepts; a short one is refused', async () => {
+    const body = {
+      username: 'petra.password',
+      firstName: 'Petra',
+      lastName: 'Password',
+      areas: [norwayArea()],
+      password: 'initial-Pa55',
+    };
+    const short = await call(ADMIN, {
+      method: 'POST',
+      url: '/api/domain/users/save',
+      payload: { ...body, password: 'short' },
+    });
+    expect(short.statusCode).toBe(400);
+    expect(JSON.stringify(short.json())).toContain('The password needs at least 8 characters');
+
+    const saved = await call(ADMIN, { method: 'POST', url: '/api/domain/users/save', payload: body });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.body).not.toContain('initial-Pa55');
+    const accepted = await signIn(t, 'petra.password', 'initial-Pa55');
+    expect(accepted.statusCode).toBe(303);
+
+    // An edit with a new password replaces it; an edit without one keeps it.
+    const edited = await call(ADMIN, {
+      method: 'POST',
+      url: '/api/domain/users/edit',
+      payload: { ...body, password: 'second-Pa55' },
+    });
+    expect(edited.statusCode).toBe(200);
+    expect((await signIn(t, 'petra.password', 'initial-Pa55')).body).toContain(INVALID_CREDENTIALS);
+    const { password: _drop, ...withoutPassword } = body;
+    await call(ADMIN, { method: 'POST', url: '/api/domain/users/edit', payload: withoutPassword });
+    expect((await signIn(t, 'petra.password', 'second-Pa55')).statusCode).toBe(303);
   });
 
   it('resets a password that the login accepts, and disabled users cannot sign in', async () => {
@@ -406,6 +450,19 @@ describe('user calls (/api/domain/users)', () => {
       payload: { searchString: 'RENAMED' },
     });
     expect(searched.json<UserPage>().content.map((u) => u.username)).toEqual(['nina.new']);
+    // nina.new is disabled by now: the area's list filters by the enabled flag as well.
+    const onlyActive = await call(SAR, {
+      method: 'POST',
+      url: '/api/domain/users/all-in-tenant?size=100',
+      payload: { active: true, inactive: false },
+    });
+    expect(onlyActive.json<UserPage>().content.map((u) => u.username)).not.toContain('nina.new');
+    const onlyInactive = await call(SAR, {
+      method: 'POST',
+      url: '/api/domain/users/all-in-tenant?size=100',
+      payload: { active: false, inactive: true },
+    });
+    expect(onlyInactive.json<UserPage>().content.every((u) => !u.enabled)).toBe(true);
 
     const active = await call(ADMIN, {
       method: 'POST',

@@ -13,7 +13,8 @@ import {
   tractionUnitRows,
   TYPE_ROWS,
 } from '../../modules/excel/fixtures.js';
-import { importDomainFiles, type ImportContext } from '../../modules/excel/import-service.js';
+import { importDomainFiles } from '../../modules/excel/import-service.js';
+import { serviceContext } from '../../test/context.js';
 import { readDomainWorkbook } from '../../workers/read-domain-workbook.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { expectBadTokensRejected } from '../../test/access.js';
@@ -431,12 +432,12 @@ describe('/api/excel', () => {
       const seenWhileReading: string[] = [];
       // Another area, so the other tests of this file see none of it.
       const sweden = t.areaUuid('sweden');
-      const ctx: ImportContext = {
-        db: tenantExecutor(t.database, sweden),
-        tenant: sweden,
-        timeZone: 'Europe/Stockholm',
-        actor: { username: ADMIN, roles: [ADMIN] },
-      };
+      const ctx = serviceContext(
+        tenantExecutor(t.database, sweden),
+        sweden,
+        { username: ADMIN, roles: [ADMIN] },
+        { timeZone: 'Europe/Stockholm' },
+      );
       const answer = await importDomainFiles(ctx, [{ fileName: 'logged.xlsx', bytes }], {
         readWorkbook: async (task) => {
           const [entry] = await listFiles(t.allAreas.db, sweden);

@@ -4,8 +4,12 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/client.js';
 import { ApiError } from '../../errors.js';
 import { MESSAGE_TYPES, recordFile } from '../../modules/datalog/datalog-service.js';
-import { actorInTenantOf, actorOf } from '../../plugins/access.js';
-import { exportDomainEntities, exportMasterdata, type ExportedFile } from '../../modules/excel/export-service.js';
+import {
+  exportDomainEntities,
+  exportMasterdata,
+  exportOrganisations,
+  type ExportedFile,
+} from '../../modules/excel/export-service.js';
 import { importDomainFiles, type ImportFile } from '../../modules/excel/import-service.js';
 import { createWorkbookPool } from '../../workers/workbook-pool.js';
 import { route } from '../register-call.js';
@@ -15,12 +19,6 @@ export interface ExcelRoutesOptions {
   /** Per-file size limit in bytes (config.excelImportMaxFileBytes). */
   maxFileBytes: number;
 }
-
-const exportContextOf = (request: FastifyRequest) => ({
-  ...actorInTenantOf(request),
-  db: request.ctx.db,
-  timeZone: request.tenant.timeZone,
-});
 
 const sendFile = (reply: FastifyReply, file: ExportedFile) =>
   reply
@@ -44,7 +42,10 @@ export const excelRoutes: FastifyPluginAsync<ExcelRoutesOptions> = async (app, o
    * @fastify/multipart, a broken boundary, a truncated part, a file under another field name) is a
    * 400 with a data-log entry; it is the client's input, never a 500.
    */
-  async function receiveFiles(request: FastifyRequest): Promise<ImportFile[]> {
+  async function receiveFiles(
+    request: FastifyRequest,
+    messageType: string = MESSAGE_TYPES.excelDomainImport,
+  ): Promise<ImportFile[]> {
     const files: ImportFile[] = [];
     let rejected: string | undefined;
     let rejectedName: string | null = null;
@@ -88,7 +89,7 @@ export const excelRoutes: FastifyPluginAsync<ExcelRoutesOptions> = async (app, o
       await recordFile(request.ctx.db, {
         tenant: request.tenant.uuid,
         username: request.auth.username,
-        messageType: MESSAGE_TYPES.excelDomainImport,
+        messageType,
         status: 'REJECTED',
         text: rejected,
         fileName: rejectedName ?? files.map((f) => f.fileName).join(', '),
@@ -102,18 +103,30 @@ export const excelRoutes: FastifyPluginAsync<ExcelRoutesOptions> = async (app, o
   route(app, excelCalls.domainImport, async (request) => {
     if (!request.isMultipart()) throw ApiError.badRequest('invalid_input', 'Send the files as multipart/form-data');
     const files = await receiveFiles(request);
-    return importDomainFiles(
-      { db: request.ctx.db, tenant: request.tenant.uuid, timeZone: request.tenant.timeZone, actor: actorOf(request) },
-      files,
-      { readWorkbook: (task) => workbooks.read(task) },
-    );
+    return importDomainFiles(request.ctx, files, { readWorkbook: (task) => workbooks.read(task) });
   });
 
   route(app, excelCalls.domainExport, async (request, reply) =>
-    sendFile(reply, await exportDomainEntities(exportContextOf(request), request.body)),
+    sendFile(reply, await exportDomainEntities(request.ctx, request.body)),
   );
 
   route(app, excelCalls.masterdataExport, async (request, reply) =>
-    sendFile(reply, await exportMasterdata(exportContextOf(request), request.body)),
+    sendFile(reply, await exportMasterdata(request.ctx, request.body)),
+  );
+
+  // Organisations (Administration): the domain import limited to Organisation sheets, and its export.
+  route(app, excelCalls.organisationImport, async (request) => {
+    if (!request.isMultipart()) throw ApiError.badRequest('invalid_input', 'Send the files as multipart/form-data');
+    const messageType = MESSAGE_TYPES.excelOrganisationImport;
+    const files = await receiveFiles(request, messageType);
+    return importDomainFiles(request.ctx, files, {
+      readWorkbook: (task) => workbooks.read(task),
+      kinds: ['organisation'],
+      messageType,
+    });
+  });
+
+  route(app, excelCalls.organisationExport, async (request, reply) =>
+    sendFile(reply, await exportOrganisations(request.ctx, request.body)),
   );
 };

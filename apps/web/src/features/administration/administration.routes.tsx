@@ -3,6 +3,57 @@ import { ADMINISTRATOR, COUNTRIES, fromPolicy, SETTLEMENT_STAFF, without, writer
 import { lazyScreen, pageBuilder, type AppRoute } from '../../lib/routes';
 
 const AdministrationScreen = lazyScreen(() => import('./components/administration-screen'), 'AdministrationScreen');
+const UserRegistrationPage = lazyScreen(
+  () => import('./components/users/user-registration-page'),
+  'UserRegistrationPage',
+);
+const UserRegisterAcrossPage = lazyScreen(
+  () => import('./components/users/user-registration-page'),
+  'UserRegisterAcrossPage',
+);
+const UserOverviewPage = lazyScreen(() => import('./components/users/user-overview-page'), 'UserOverviewPage');
+const UserViewAcrossPage = lazyScreen(() => import('./components/users/user-overview-page'), 'UserViewAcrossPage');
+const OrganisationRegistrationPage = lazyScreen(
+  () => import('./components/organisations/organisation-registration-page'),
+  'OrganisationRegistrationPage',
+);
+const OrganisationOverviewPage = lazyScreen(
+  () => import('./components/organisations/organisation-overview-page'),
+  'OrganisationOverviewPage',
+);
+const InterfaceOverviewPage = lazyScreen(
+  () => import('./components/interfaces/interface-overview-page'),
+  'InterfaceOverviewPage',
+);
+const InterfaceRegistrationPage = lazyScreen(
+  () => import('./components/interfaces/interface-registration-page'),
+  'InterfaceRegistrationPage',
+);
+const InterfaceHistoryPage = lazyScreen(
+  () => import('./components/interfaces/interface-history-page'),
+  'InterfaceHistoryPage',
+);
+const InterfaceConfigScreen = lazyScreen(
+  () => import('./components/interfaces/interface-config-screen'),
+  'InterfaceConfigScreen',
+);
+const InterfaceInformationPage = lazyScreen(
+  () => import('./components/interfaces/interface-information-page'),
+  'InterfaceInformationPage',
+);
+const InterfaceConfigurationPage = lazyScreen(
+  () => import('./components/interfaces/interface-configuration-page'),
+  'InterfaceConfigurationPage',
+);
+const entityPages = () => import('./components/administration-entity-pages');
+const EntitiesOverviewPage = lazyScreen(entityPages, 'AdministrationEntitiesOverviewPage');
+const EntitiesRegistrationPage = lazyScreen(entityPages, 'AdministrationEntitiesRegistrationPage');
+const EntityFormPage = lazyScreen(entityPages, 'AdministrationEntityFormPage');
+const EntitiesErrorSummaryPage = lazyScreen(entityPages, 'AdministrationEntitiesErrorSummaryPage');
+const ImportPage = lazyScreen(entityPages, 'AdministrationImportPage');
+const SegmentsHistoryPage = lazyScreen(entityPages, 'AdministrationSegmentsHistoryPage');
+const ExportLimitationOverviewPage = lazyScreen(entityPages, 'ExportLimitationOverviewPage');
+const ExportLimitationRegistrationPage = lazyScreen(entityPages, 'ExportLimitationRegistrationPage');
 
 /**
  * Administration (menu table): erex-administrator, the area responsibles, the settlement operators, and
@@ -32,43 +83,86 @@ export const administrationRoutes: AppRoute = {
     page('user/registration', 'routes.administration.userRegistration', {
       ...fromPolicy(POLICIES.userAreaAdmin),
       names: ['userRegistration'],
+      component: UserRegistrationPage,
     }),
-    page('user/overview', 'routes.administration.userOverview'),
-    adminOnly('user/registeracrosssettlementareas', 'routes.administration.userRegisterAcross'),
-    adminOnly('user/viewacrosssettlementareas', 'routes.administration.userViewAcross'),
+    page('user/overview', 'routes.administration.userOverview', {
+      ...fromPolicy(POLICIES.userAreaAdmin),
+      component: UserOverviewPage,
+    }),
+    adminOnly('user/registeracrosssettlementareas', 'routes.administration.userRegisterAcross', {
+      component: UserRegisterAcrossPage,
+    }),
+    adminOnly('user/viewacrosssettlementareas', 'routes.administration.userViewAcross', {
+      component: UserViewAcrossPage,
+    }),
     page('organisation/registration', 'routes.administration.organisationRegistration', {
       ...fromPolicy(POLICIES.organisationWrite),
+      component: OrganisationRegistrationPage,
     }),
-    page('organisation/overview', 'routes.administration.organisationOverview'),
-    page('segmentshistory', 'routes.common.segmentsHistory'),
+    page('organisation/overview', 'routes.administration.organisationOverview', {
+      component: OrganisationOverviewPage,
+    }),
+    page('segmentshistory', 'routes.common.segmentsHistory', { component: SegmentsHistoryPage }),
     adminOnly('interface/config', 'routes.administration.interfaceConfig', {
+      component: InterfaceConfigScreen,
       children: [
         { index: true, roles: ADMINISTRATOR, redirectTo: 'information' },
-        adminOnly('information', 'routes.administration.interfaceInformation'),
-        adminOnly('configuration', 'routes.administration.interfaceConfiguration', { areas: ['exchange'] }),
+        adminOnly('information', 'routes.administration.interfaceInformation', { component: InterfaceInformationPage }),
+        adminOnly('configuration', 'routes.administration.interfaceConfiguration', {
+          areas: ['exchange'],
+          component: InterfaceConfigurationPage,
+        }),
       ],
     }),
-    adminOnly('interface/overview', 'routes.administration.interfaceOverview', { areas: ['administration'] }),
-    adminOnly('interface/registration', 'routes.administration.interfaceRegistration', { areas: ['administration'] }),
-    adminOnly('interface/history', 'routes.administration.interfaceHistory', { areas: ['administration'] }),
-    adminOnly('exportlimitation/registration', 'routes.administration.exportLimitationRegistration'),
-    adminOnly('exportlimitation/overview', 'routes.administration.exportLimitationOverview'),
+    adminOnly('interface/overview', 'routes.administration.interfaceOverview', {
+      areas: ['administration'],
+      component: InterfaceOverviewPage,
+    }),
+    adminOnly('interface/registration', 'routes.administration.interfaceRegistration', {
+      areas: ['administration'],
+      component: InterfaceRegistrationPage,
+    }),
+    adminOnly('interface/history', 'routes.administration.interfaceHistory', {
+      areas: ['administration'],
+      component: InterfaceHistoryPage,
+    }),
+    adminOnly('exportlimitation/registration', 'routes.administration.exportLimitationRegistration', {
+      component: ExportLimitationRegistrationPage,
+    }),
+    adminOnly('exportlimitation/overview', 'routes.administration.exportLimitationOverview', {
+      component: ExportLimitationOverviewPage,
+    }),
     page('timeseries/import', 'routes.administration.timeseriesImport', { roles: ADMIN_WRITE }),
     adminOnly('final-resting-place', 'routes.administration.finalRestingPlace', { areas: ['exchange'] }),
     page('entities/registration', 'routes.administration.entitiesRegistration', {
       roles: ADMIN_WRITE,
+      component: EntitiesRegistrationPage,
       // The child forms of entities registration (product.md §2): one per administration kind.
       children: ADMINISTRATION_KINDS.map((form) =>
-        page(form, 'routes.common.entityForm', { roles: ADMIN_WRITE, titleArgs: { entity: `entities.${form}` } }),
+        page(form, 'routes.common.entityForm', {
+          roles: ADMIN_WRITE,
+          titleArgs: { entity: `entities.${form}` },
+          component: EntityFormPage,
+        }),
       ),
     }),
-    page('entities/overview', 'routes.administration.entitiesOverview', { names: ['entitiesOverview'] }),
-    page('entities/overview/errorsummary', 'routes.common.errorSummary', { names: ['entitiesOverview_errorsummary'] }),
+    page('entities/overview', 'routes.administration.entitiesOverview', {
+      names: ['entitiesOverview'],
+      component: EntitiesOverviewPage,
+    }),
+    page('entities/overview/errorsummary', 'routes.common.errorSummary', {
+      names: ['entitiesOverview_errorsummary'],
+      component: EntitiesErrorSummaryPage,
+    }),
     // The exchange variant renders at the same path when the exchange area is selected (product.md §2).
     adminOnly('security/timeseriestypes', 'routes.administration.securityTimeseriesTypes', {
       variants: { exchange: { titleKey: 'routes.administration.securityTimeseriesTypesExchange' } },
     }),
-    page('import', 'routes.common.import', { roles: ADMIN_WRITE, names: ['entitiesOverview_import'] }),
+    page('import', 'routes.common.import', {
+      roles: ADMIN_WRITE,
+      names: ['entitiesOverview_import'],
+      component: ImportPage,
+    }),
     adminOnly('deadletterqueueadmin', 'routes.administration.deadLetterQueueAdmin'),
     adminOnly('import-prices', 'routes.administration.importPrices'),
     // Transmission-unit model areas only; viewing it is for the settlement staff, not the consumer.

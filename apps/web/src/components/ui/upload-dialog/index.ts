@@ -13,3 +13,4 @@ export {
   type UploadFn,
   type UploadOutcome,
 } from './upload-state';
+export { ImportErrorScreen, ImportScreen, singleFailure, type ImportScreenProps } from './import-screen';

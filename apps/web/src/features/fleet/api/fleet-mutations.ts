@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   domainCalls,
-  EXCEL_IMPORT_FIELD,
   excelCalls,
   EXPORT_FILE_NAMES,
   type FleetFilter,
@@ -9,10 +8,9 @@ import {
   type StatusChangeRequest,
   type TractionUnitSaveRequest,
 } from '@railwatt/contracts';
-import { outcomeFromImportAnswer, type UploadFn } from '../../../components/ui/upload-dialog';
-import { ApiError, isCancelled } from '../../../lib/errors';
 import { api } from '../../../lib/api';
 import { fleetKeys } from './fleet-queries';
+import { saveBlob } from '../../../lib/download';
 
 /** POST /domain/status for the selected entities; the list pages are the only thing it changes. */
 export function useStatusChange() {
@@ -47,23 +45,6 @@ export function useSaveTractionUnit() {
   });
 }
 
-/** Saves a blob under a file name through a temporary link. */
-export function saveBlob(blob: Blob, fileName: string) {
-  if (typeof URL.createObjectURL !== 'function') return;
-  const href = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = href;
-  link.download = fileName;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  URL.revokeObjectURL(href);
-}
-
-export async function exportEntities(uuids: string[]) {
-  saveBlob(await api.call(excelCalls.domainExport, { body: { uuids } }), EXPORT_FILE_NAMES.entities);
-}
-
 /**
  * masterdata.csv of what the overview lists for `filter` (every page), narrowed to the selected
  * traction units when there are any. The filter is the overview's POST /domain/fleet body.
@@ -71,37 +52,4 @@ export async function exportEntities(uuids: string[]) {
 export async function exportMasterdata(filter: FleetFilter, selected: string[]) {
   const body: MasterdataExportRequest = selected.length > 0 ? { ...filter, uuids: selected } : filter;
   saveBlob(await api.call(excelCalls.masterdataExport, { body }), EXPORT_FILE_NAMES.masterdata);
-}
-
-/**
- * The message for a file whose upload failed as a whole (calls.md §8 "Upload failures"). A 400
- * carries the server's reason ('Something is wrong with uploaded data. fleet.xlsx: The file is not a
- * valid xlsx workbook'), which is what the user needs to fix the file, so it is shown as sent; the
- * generic texts (fleet namespace keys, translated by the caller) cover answers without one.
- */
-export function uploadFailureMessage(error: unknown, translate: (key: string) => string): string {
-  if (error instanceof ApiError) {
-    if (error.status === 400) return error.envelope?.message?.trim() || translate('import.error.bad_data');
-    if (error.status === 401 || error.status === 403) return translate('import.error.not_authorized');
-  }
-  return translate('import.error.unknown');
-}
-
-/**
- * POST /excel/domain/import, one file per request so each file has its own answer and its own
- * progress: the bytes sent reach the dialog as they leave the browser.
- */
-export function createEntitiesUpload(translate: (key: string) => string): UploadFn {
-  return async (file, onProgress) => {
-    const form = new FormData();
-    form.append(EXCEL_IMPORT_FIELD, file, file.name);
-    try {
-      const answer = await api.callUpload(excelCalls.domainImport, form, { onProgress });
-      return outcomeFromImportAnswer(answer);
-    } catch (error) {
-      // Cancelled (area switch): not a failure of the file; the dialog puts it back silently.
-      if (isCancelled(error)) throw error;
-      return { status: 'failed', failures: [], message: uploadFailureMessage(error, translate) };
-    }
-  };
 }

@@ -1,23 +1,24 @@
 import { useMemo, useState } from 'react';
-import { Anchor, Badge, Button, Group, Menu, SegmentedControl, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Group, SegmentedControl, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { useFleetT } from '../hooks/use-fleet-t';
 import type { ColumnDef } from '@tanstack/react-table';
-import { MESSAGES, type FleetEntry, type FleetSearchMode, type StatusAction } from '@railwatt/contracts';
+import { type FleetEntry, type FleetSearchMode, type StatusAction } from '@railwatt/contracts';
 import { DataTable } from '../../../components/ui/data-table';
-import { dayInZone, SetStatusDialog, type SetStatusFormValues } from '../../../components/ui/set-status-dialog';
-import { apiErrorMessages } from '../../../lib/errors';
-import { useModalStore } from '../../../lib/stores/modal-store';
+import { SetStatusDialog } from '../../../components/ui/set-status-dialog';
+import { OverviewToolbar, useOverviewActions } from '../../../components/ui/status-change';
 import { fleetListQuery } from '../api/fleet-queries';
-import { exportEntities, exportMasterdata, useStatusChange } from '../api/fleet-mutations';
+import { exportEntities } from '../../../components/ui/entity-kit/entity-api';
+import { exportMasterdata, useStatusChange } from '../api/fleet-mutations';
 import { toFleetFilter, useFleetSearch, type FleetFilterFields } from '../hooks/use-fleet-search';
 import { useFleetContext } from '../hooks/use-fleet-context';
 import { useStatusSummaryStore } from '../hooks/status-summary-store';
 import { FleetFilters } from './fleet-filters';
-import { formatDate } from './format';
+import { formatDate } from '../../../lib/format';
 import type { ScreenProps } from '../../../lib/routes';
 import { FleetPageTitle } from './fleet-page-title';
+import { ApiErrorText } from '../../../components/ui/api-error';
 
 const STATUS_ACTIONS: StatusAction[] = ['setactive', 'setinactive', 'approve', 'unapprove', 'retire'];
 const OVERVIEW = '/fleet/overview';
@@ -32,10 +33,8 @@ const STATUS_BADGE_STYLES = {
 
 /** /fleet/overview: search, page, select, export and change the status of traction units. */
 export function FleetOverviewPage(props: Partial<ScreenProps>) {
-  const { t, tRoot } = useFleetT();
-  const navigate = useNavigate();
+  const { t } = useFleetT();
   const location = useLocation();
-  const openModal = useModalStore((s) => s.open);
   const showSummary = useStatusSummaryStore((s) => s.show);
   const { canWrite, toRange, timeZone } = useFleetContext();
   const { search, update } = useFleetSearch();
@@ -47,8 +46,21 @@ export function FleetOverviewPage(props: Partial<ScreenProps>) {
   const rows = list.data?.content ?? [];
 
   const [selected, setSelected] = useState<string[]>([]);
-  const [action, setAction] = useState<StatusAction | null>(null);
   const statusChange = useStatusChange();
+  const { showError, exportSelected, pickAction, dialogProps } = useOverviewActions({
+    selected,
+    clearSelection: () => setSelected([]),
+    timeZone,
+    t,
+    submit: (change) => statusChange.mutateAsync({ ...change, uuids: selected, type: 'TractionUnit' }),
+    submitting: statusChange.isPending,
+    showSummary,
+    summaryPath: `${OVERVIEW}/errorsummary`,
+    parentPage: `${OVERVIEW}${location.search}`,
+    // Back to the overview as the user left it (filters and page stay in the URL).
+    back: location.pathname === OVERVIEW ? `${OVERVIEW}${location.search}` : OVERVIEW,
+    navigateOnSuccess: true,
+  });
 
   const applyFilters = (filters: FleetFilterFields) => {
     // A new search starts on page 1 and forgets the selection of the previous result.
@@ -56,61 +68,11 @@ export function FleetOverviewPage(props: Partial<ScreenProps>) {
     update({ ...filters, page: 1 });
   };
 
-  const showError = (error: unknown) => {
-    const messages = apiErrorMessages(error, tRoot);
-    if (messages.length > 0) openModal({ type: 'error', message: messages.join('\n') });
-  };
-
-  const onExport = async () => {
-    if (selected.length === 0) {
-      openModal({
-        type: 'error',
-        message: t('messages.no_entities_selected', { defaultValue: MESSAGES.noEntitiesSelected }),
-      });
-      return;
-    }
-    try {
-      await exportEntities(selected);
-    } catch (error) {
-      showError(error);
-    }
-  };
-
   const onMasterdataExport = async () => {
     try {
       // Nothing selected: the current filters, so the file holds what the overview lists (all pages).
       await exportMasterdata(filter, selected);
     } catch (error) {
-      showError(error);
-    }
-  };
-
-  const onSetStatus = async (values: SetStatusFormValues) => {
-    if (!action) return;
-    try {
-      const result = await statusChange.mutateAsync({
-        action,
-        uuids: selected,
-        type: 'TractionUnit',
-        // An empty "Valid to" is open-ended: toRange gives the fixed end of time, never a zoned 2070-01-01.
-        timeRange: toRange(values.from, values.to),
-        comment: values.comment.trim() === '' ? null : values.comment,
-      });
-      const failed = result.items.filter((item) => item.error);
-      const succeeded = result.items.filter((item) => !item.error);
-      setAction(null);
-      setSelected([]);
-      if (failed.length === 0) {
-        // Back to the overview as the user left it (filters and page stay in the URL).
-        const back = location.pathname === OVERVIEW ? `${OVERVIEW}${location.search}` : OVERVIEW;
-        openModal({ type: 'confirmation', message: t('messages.success_change'), redirectTo: back });
-        void navigate(back);
-      } else {
-        showSummary({ action, failed, succeeded, parentPage: `${OVERVIEW}${location.search}` });
-        void navigate(`${OVERVIEW}/errorsummary`);
-      }
-    } catch (error) {
-      setAction(null);
       showError(error);
     }
   };
@@ -217,11 +179,7 @@ export function FleetOverviewPage(props: Partial<ScreenProps>) {
         onSearch={applyFilters}
       />
 
-      {list.isError && (
-        <Text c="red" role="alert">
-          {apiErrorMessages(list.error, tRoot).join(' ') || t('overview.load_failed')}
-        </Text>
-      )}
+      <ApiErrorText error={list.isError ? list.error : null} fallback={t('overview.load_failed')} />
 
       <DataTable
         data={rows}
@@ -241,42 +199,21 @@ export function FleetOverviewPage(props: Partial<ScreenProps>) {
           onChange: (next) => update(next),
         }}
         toolbar={
-          <>
-            <Button size="xs" variant="outline" onClick={() => void onExport()}>
-              {t('overview.export')}
-            </Button>
+          <OverviewToolbar
+            t={t}
+            onExport={() => void exportSelected(exportEntities)}
+            statusActions={writable ? STATUS_ACTIONS : undefined}
+            selectedCount={selected.length}
+            onPickStatus={pickAction}
+          >
             <Button size="xs" variant="outline" onClick={() => void onMasterdataExport()}>
               {t('overview.export_masterdata')}
             </Button>
-            {writable && (
-              <Menu position="bottom-end">
-                <Menu.Target>
-                  <Button size="xs" disabled={selected.length === 0}>
-                    {t('overview.set_status')}
-                  </Button>
-                </Menu.Target>
-                <Menu.Dropdown>
-                  {STATUS_ACTIONS.map((a) => (
-                    <Menu.Item key={a} onClick={() => setAction(a)}>
-                      {t(`action.${a}`)}
-                    </Menu.Item>
-                  ))}
-                </Menu.Dropdown>
-              </Menu>
-            )}
-          </>
+          </OverviewToolbar>
         }
       />
 
-      <SetStatusDialog
-        opened={action !== null}
-        action={action}
-        count={selected.length}
-        onClose={() => setAction(null)}
-        onSubmit={onSetStatus}
-        submitting={statusChange.isPending}
-        defaultFrom={dayInZone(new Date().toISOString(), timeZone)}
-      />
+      <SetStatusDialog {...dialogProps} />
     </Stack>
   );
 }

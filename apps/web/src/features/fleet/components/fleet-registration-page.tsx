@@ -46,6 +46,7 @@ import {
   type RegistrationFormValues,
 } from './registration-schema';
 import { splitEvnErrors } from './registration-errors';
+import { ServerErrors } from '../../../components/ui/api-error';
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
 const byName = (a: { label: string }, b: { label: string }) =>
@@ -230,13 +231,7 @@ function RegistrationForm({ initial, editing }: { initial: RegistrationFormValue
             {t(otherOwner && canWrite ? 'registration.read_only_other_owner' : 'registration.read_only')}
           </Alert>
         )}
-        {serverErrors.length > 0 && (
-          <Alert color="red" role="alert" data-testid="registration-server-errors">
-            {serverErrors.map((m) => (
-              <div key={m}>{m}</div>
-            ))}
-          </Alert>
-        )}
+        <ServerErrors messages={serverErrors} testId="registration-server-errors" />
 
         <Fieldset variant="unstyled" disabled={readOnly} data-testid="registration-fields">
           <Stack gap="md">

@@ -1,18 +1,18 @@
 import { Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { apiErrorMessages } from '../../../lib/errors';
 import { masterdataUpdatesQuery } from '../api/fleet-queries';
 import { useFleetContext } from '../hooks/use-fleet-context';
 import { useFleetT } from '../hooks/use-fleet-t';
-import { formatDateTime } from './format';
+import { formatDateTime } from '../../../lib/format';
 import type { ScreenProps } from '../../../lib/routes';
 import { FleetPageTitle } from './fleet-page-title';
+import { ApiErrorText } from '../../../components/ui/api-error';
 
 const SHOWN = 50;
 
 /** /fleet/masterdata-updates (master-data switch on): the latest traction unit changes first. */
 export function MasterdataUpdatesPage(props: Partial<ScreenProps>) {
-  const { t, tRoot } = useFleetT();
+  const { t } = useFleetT();
   const { timeZone } = useFleetContext();
   const updates = useQuery(masterdataUpdatesQuery());
   const rows = (updates.data ?? []).slice(0, SHOWN);
@@ -20,11 +20,7 @@ export function MasterdataUpdatesPage(props: Partial<ScreenProps>) {
   return (
     <Stack gap="md">
       <FleetPageTitle screen={props} fallbackKey="masterdata.title" />
-      {updates.isError && (
-        <Text c="red" role="alert">
-          {apiErrorMessages(updates.error, tRoot).join(' ')}
-        </Text>
-      )}
+      <ApiErrorText error={updates.isError ? updates.error : null} />
       <Table withTableBorder striped data-testid="masterdata-updates-table">
         <Table.Thead>
           <Table.Tr>

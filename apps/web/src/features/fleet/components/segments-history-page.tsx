@@ -1,25 +1,35 @@
 import { useMemo } from 'react';
-import { Badge, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Paper, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { toEntityKind, type Segment } from '@railwatt/contracts';
-import { apiErrorMessages } from '../../../lib/errors';
+import { byStart, SegmentsHistory } from '../../../components/ui/segments-history';
 import { organisationsQuery, versionsQuery } from '../api/fleet-queries';
 import { useFleetContext } from '../hooks/use-fleet-context';
 import { useFleetT } from '../hooks/use-fleet-t';
-import { formatDate, formatDateTime } from './format';
+import { formatDate } from '../../../lib/format';
 import type { ScreenProps } from '../../../lib/routes';
 import { FleetPageTitle } from './fleet-page-title';
 
 const OPEN_END_YEAR = 2070;
 const PALETTE = ['#228be6', '#40c057', '#fab005', '#7950f2', '#fd7e14', '#15aabf', '#e64980', '#82c91e'];
 
+const HEADERS = {
+  name: 'history.name',
+  validFrom: 'entry.valid_from',
+  validTo: 'entry.valid_to',
+  status: 'history.state',
+  comments: 'history.comments',
+  lastModified: 'history.last_modified',
+  lastModifiedBy: 'history.last_modified_by',
+};
+
 const ownerOf = (segment: Segment): string | null =>
   typeof segment.attributes.owner === 'string' ? segment.attributes.owner : null;
 
 /** /fleet/segmentshistory?uuid=&type=: every segment of one entity as a table and a timeline. */
 export function SegmentsHistoryPage(props: Partial<ScreenProps>) {
-  const { t, tRoot } = useFleetT();
+  const { t } = useFleetT();
   const { timeZone } = useFleetContext();
   const [params] = useSearchParams();
   const uuid = params.get('uuid') ?? '';
@@ -31,75 +41,34 @@ export function SegmentsHistoryPage(props: Partial<ScreenProps>) {
     const names = new Map((organisations.data ?? []).map((o) => [o.uuid, o.name]));
     return (ref: string | null) => (ref ? (names.get(ref) ?? ref) : '');
   }, [organisations.data]);
-
-  const segments = useMemo(
-    () => [...(versions.data ?? [])].sort((a, b) => Date.parse(a.timeRange.start) - Date.parse(b.timeRange.start)),
+  const current = useMemo(
+    () => [...(versions.data ?? [])].sort(byStart).filter((s) => !s.supersededAt),
     [versions.data],
   );
-  const current = segments.filter((s) => !s.supersededAt);
 
   return (
-    <Stack gap="md">
-      <FleetPageTitle screen={props} fallbackKey="history.title" />
-      {uuid === '' && <Text c="dimmed">{t('history.no_entity')}</Text>}
-      {versions.isError && (
-        <Text c="red" role="alert">
-          {apiErrorMessages(versions.error, tRoot).join(' ')}
-        </Text>
-      )}
-      {current.length > 0 && (
-        <Paper withBorder p="sm">
-          <Title order={2} size="h4" mb="xs">
-            {t('history.timeline')}
-          </Title>
-          <SegmentTimeline segments={current} ownerName={ownerName} timeZone={timeZone} />
-        </Paper>
-      )}
-      <Table withTableBorder striped data-testid="segments-table">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('history.name')}</Table.Th>
-            <Table.Th>{t('entry.valid_from')}</Table.Th>
-            <Table.Th>{t('entry.valid_to')}</Table.Th>
-            <Table.Th>{t('history.state')}</Table.Th>
-            <Table.Th>{t('history.active')}</Table.Th>
-            <Table.Th>{t('history.owner')}</Table.Th>
-            <Table.Th>{t('history.comments')}</Table.Th>
-            <Table.Th>{t('history.last_modified')}</Table.Th>
-            <Table.Th>{t('history.last_modified_by')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {segments.map((s, i) => (
-            <Table.Tr key={s.id ?? i} data-testid="segment-row" opacity={s.supersededAt ? 0.6 : 1}>
-              <Table.Td>{s.name}</Table.Td>
-              <Table.Td>{formatDate(s.timeRange.start, timeZone)}</Table.Td>
-              <Table.Td>{formatDate(s.timeRange.end, timeZone)}</Table.Td>
-              <Table.Td>
-                {t(`state.${s.state}`, { defaultValue: s.state })}
-                {s.supersededAt && (
-                  <Badge ml="xs" size="xs" color="gray">
-                    {t('history.superseded')}
-                  </Badge>
-                )}
-              </Table.Td>
-              <Table.Td>{s.active ? t('history.yes') : t('history.no')}</Table.Td>
-              <Table.Td>{ownerName(ownerOf(s))}</Table.Td>
-              <Table.Td>{s.comments ?? ''}</Table.Td>
-              <Table.Td>{formatDateTime(s.lastModified, timeZone)}</Table.Td>
-              <Table.Td>{s.lastModifiedBy}</Table.Td>
-            </Table.Tr>
-          ))}
-          {versions.isSuccess && segments.length === 0 && (
-            <Table.Tr>
-              <Table.Td colSpan={9}>
-                <Text c="dimmed">{t('history.empty')}</Text>
-              </Table.Td>
-            </Table.Tr>
-          )}
-        </Table.Tbody>
-      </Table>
-    </Stack>
+    <SegmentsHistory
+      title={<FleetPageTitle screen={props} fallbackKey="history.title" />}
+      notice={uuid === '' && <Text c="dimmed">{t('history.no_entity')}</Text>}
+      segments={versions.data}
+      error={versions.isError ? versions.error : null}
+      loaded={versions.isSuccess}
+      timeZone={timeZone}
+      t={t}
+      headerKeys={HEADERS}
+      showActive
+      extraColumns={[{ header: t('history.owner'), cell: (s) => ownerName(ownerOf(s)) }]}
+      aboveTable={
+        current.length > 0 && (
+          <Paper withBorder p="sm">
+            <Title order={2} size="h4" mb="xs">
+              {t('history.timeline')}
+            </Title>
+            <SegmentTimeline segments={current} ownerName={ownerName} timeZone={timeZone} />
+          </Paper>
+        )
+      }
+    />
   );
 }
 

@@ -1,12 +1,7 @@
-import { useTranslation } from 'react-i18next';
-import type { Translate } from '../../../lib/errors';
+import { useNamespaceT } from '../../../lib/use-namespace-t';
 
-/**
- * Fleet texts live under the top-level key `fleet` (locales/<lng>/fleet.json), so `t('overview.title')`
- * reads 'fleet.overview.title'. `tRoot` reads unprefixed keys such as 'api_error_code.<code>'.
- */
+/** Fleet texts (locales/<lng>/fleet.json, top-level key `fleet`): `t('overview.title')` reads 'fleet.overview.title'. */
 export function useFleetT() {
-  const { t, i18n } = useTranslation(undefined, { keyPrefix: 'fleet' });
-  const tRoot: Translate = (key, options) => i18n.t(key, options ?? {});
+  const { t, tRoot } = useNamespaceT('fleet');
   return { t, tRoot };
 }

@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  generateKeyPair,
+  freePort,
+  hasSshd,
+  startOpenSshServer,
+  startSsh2SftpServer,
+  type OpenSshServer,
+  type TestSftpServer,
+} from '../../test/sftp-servers.js';
+import { testSftpConnection } from './sftp-connection.js';
+
+/**
+ * The connection test against real SFTP servers: the ssh2 package's server (password and key) and
+ * the system's OpenSSH server (key, with and without passphrase). Never a thrown error: every
+ * failure is an answer with its outcome.
+ */
+describe('test connection against the ssh2 SFTP server', () => {
+  const key = generateKeyPair();
+  const protectedKey = generateKeyPair('open sesame');
+  let server: TestSftpServer;
+  let keyServer: TestSftpServer;
+  beforeAll(async () => {
+    server = await startSsh2SftpServer({ username: 'railwatt', password: 's3cret', publicKey: key.publicKey });
+    keyServer = await startSsh2SftpServer({ username: 'railwatt', publicKey: protectedKey.publicKey });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await keyServer?.close();
+  });
+  const target = (over: Partial<Parameters<typeof testSftpConnection>[0]> = {}) => ({
+    hostname: server.hostname,
+    port: server.port,
+    username: 'railwatt',
+    path: server.path,
+    credentials: { password: 's3cret' },
+    ...over,
+  });
+
+  it('connects with a password and lists the path', async () => {
+    const result = await testSftpConnection(target());
+    expect(result).toMatchObject({ ok: true, outcome: 'ok' });
+    expect(result.entries).toEqual(['archive/', 'cebd-001.xml', 'cebd-002.xml']);
+  });
+
+  it('connects with a private key, and with a passphrase-protected one', async () => {
+    expect(
+      await testSftpConnection(target({ credentials: { privateKey: key.privateKey, passphrase: '' } })),
+    ).toMatchObject({
+      ok: true,
+    });
+    const withPassphrase = await testSftpConnection(
+      target({ port: keyServer.port, credentials: { privateKey: protectedKey.privateKey, passphrase: 'open sesame' } }),
+    );
+    expect(withPassphrase).toMatchObject({ ok: true, outcome: 'ok' });
+    const wrongPassphrase = await testSftpConnection(
+      target({ port: keyServer.port, credentials: { privateKey: protectedKey.privateKey, passphrase: 'wrong' } }),
+    );
+    expect(wrongPassphrase).toMatchObject({ ok: false, outcome: 'auth_failed' });
+  });
+
+  it('says authentication failed for a wrong password or a key it does not know', async () => {
+    const wrong = await testSftpConnection(target({ credentials: { password: 'nope' } }));
+    expect(wrong).toMatchObject({ ok: false, outcome: 'auth_failed' });
+    expect(wrong.message).toMatch(/^Authentication failed at 127\.0\.0\.1:\d+/);
+    const stranger = generateKeyPair();
+    expect(
+      await testSftpConnection(target({ credentials: { privateKey: stranger.privateKey, passphrase: '' } })),
+    ).toMatchObject({ ok: false, outcome: 'auth_failed' });
+  });
+
+  it('says the path is missing', async () => {
+    const result = await testSftpConnection(target({ path: '/nowhere' }));
+    expect(result).toEqual({
+      ok: false,
+      outcome: 'path_missing',
+      message: `The path /nowhere does not exist on 127.0.0.1:${server.port}`,
+    });
+  });
+
+  it('says the host is unreachable when nothing listens, and gives up after the timeout', async () => {
+    const closed = await freePort();
+    expect(await testSftpConnection(target({ port: closed }))).toMatchObject({
+      ok: false,
+      outcome: 'host_unreachable',
+    });
+    // An unknown name: NXDOMAIN where DNS answers; a machine without DNS may only time out.
+    const unknown = await testSftpConnection(target({ hostname: 'no-such-host.invalid' }), 3000);
+    expect(unknown.ok).toBe(false);
+    expect(['host_unreachable', 'timeout']).toContain(unknown.outcome);
+    // A port that accepts TCP but never speaks SSH.
+    const { createServer } = await import('node:net');
+    const silent = createServer(() => undefined);
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const port = (silent.address() as { port: number }).port;
+    const started = Date.now();
+    const result = await testSftpConnection(target({ port }), 500);
+    silent.close();
+    expect(result).toMatchObject({ ok: false, outcome: 'timeout' });
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
+
+const sshdMissing = !hasSshd();
+if (sshdMissing && process.env.CI !== 'true') {
+  console.warn('OpenSSH server (/usr/sbin/sshd) not installed: the test connection against OpenSSH is skipped.');
+}
+
+// On CI (CI=true) a missing sshd is a failure, not a skip: startOpenSshServer throws and says so.
+describe.skipIf(sshdMissing && process.env.CI !== 'true')('test connection against a real OpenSSH server', () => {
+  let sshd: OpenSshServer;
+  beforeAll(async () => {
+    sshd = await startOpenSshServer();
+  }, 30_000);
+  afterAll(async () => sshd?.close());
+  const target = (credentials: Parameters<typeof testSftpConnection>[0]['credentials'], path = sshd.path) => ({
+    hostname: sshd.hostname,
+    port: sshd.port,
+    username: sshd.username,
+    path,
+    credentials,
+  });
+
+  it('connects with the authorized key and lists the path', async () => {
+    const result = await testSftpConnection(target({ privateKey: sshd.key.privateKey, passphrase: '' }));
+    expect(result).toMatchObject({ ok: true, outcome: 'ok', entries: ['archive/', 'cebd-001.xml', 'cebd-002.xml'] });
+  });
+
+  it('connects with the passphrase-protected key and refuses a wrong passphrase', async () => {
+    const { privateKey, passphrase } = sshd.protectedKey;
+    expect(await testSftpConnection(target({ privateKey, passphrase }))).toMatchObject({ ok: true });
+    expect(await testSftpConnection(target({ privateKey, passphrase: 'wrong' }))).toMatchObject({
+      ok: false,
+      outcome: 'auth_failed',
+    });
+  });
+
+  it('connects with a password to an account that has one (tests run as root; skipped otherwise)', async (ctx) => {
+    if (!sshd.passwordUser) ctx.skip();
+    const { username, password } = sshd.passwordUser!;
+    const ok = await testSftpConnection({ ...target({ password }), username });
+    expect(ok).toMatchObject({ ok: true, outcome: 'ok' });
+    const wrong = await testSftpConnection({ ...target({ password: `${password}x` }), username });
+    expect(wrong).toMatchObject({ ok: false, outcome: 'auth_failed' });
+  });
+
+  it('refuses a key it does not know and a password (sshd here takes keys only)', async () => {
+    const stranger = generateKeyPair();
+    expect(await testSftpConnection(target({ privateKey: stranger.privateKey, passphrase: '' }))).toMatchObject({
+      ok: false,
+      outcome: 'auth_failed',
+    });
+    expect(await testSftpConnection(target({ password: 'anything' }))).toMatchObject({
+      ok: false,
+      outcome: 'auth_failed',
+    });
+  });
+
+  it('says the path is missing', async () => {
+    const result = await testSftpConnection(
+      target({ privateKey: sshd.key.privateKey, passphrase: '' }, '/no/such/dir'),
+    );
+    expect(result).toMatchObject({ ok: false, outcome: 'path_missing' });
+  });
+});

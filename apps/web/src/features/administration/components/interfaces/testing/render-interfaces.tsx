@@ -1,0 +1,67 @@
+import type { render } from '@testing-library/react';
+import type { InterfaceRoute } from '@railwatt/contracts';
+import { renderScreens } from '../../../../../components/ui/screen-harness';
+import { InterfaceConfigurationPage } from '../interface-configuration-page';
+import { InterfaceHistoryPage } from '../interface-history-page';
+import { InterfaceInformationPage } from '../interface-information-page';
+import { InterfaceOverviewPage } from '../interface-overview-page';
+import { InterfaceRegistrationPage } from '../interface-registration-page';
+
+export { mockFetch, type Call } from '../../../../../components/ui/screen-harness';
+
+const title = (key: string) => ({ titleKey: `routes.administration.${key}` });
+
+/** The interface pages at their paths, with the app's providers, as the erex-administrator. */
+export function renderInterfaces(path: string): ReturnType<typeof render> {
+  const base = '/administration/interface';
+  return renderScreens(
+    [
+      { path: `${base}/overview`, element: <InterfaceOverviewPage {...title('interfaceOverview')} /> },
+      { path: `${base}/registration`, element: <InterfaceRegistrationPage {...title('interfaceRegistration')} /> },
+      { path: `${base}/history`, element: <InterfaceHistoryPage {...title('interfaceHistory')} /> },
+      { path: `${base}/config/information`, element: <InterfaceInformationPage {...title('interfaceInformation')} /> },
+      {
+        path: `${base}/config/configuration`,
+        element: <InterfaceConfigurationPage {...title('interfaceConfiguration')} />,
+      },
+    ],
+    path,
+    { rolesInArea: ['erex-administrator'], timeZone: 'Europe/Oslo' },
+  );
+}
+
+export function interfaceRoute(over: Partial<InterfaceRoute> = {}): InterfaceRoute {
+  return {
+    routeId: 'cebd-in-no',
+    description: 'CEBD from the Norwegian DCS',
+    interfaceType: 'CEBD',
+    direction: 'IN',
+    folder: null,
+    serverType: 'INTERNAL',
+    username: 'railwatt',
+    path: '/incoming',
+    backupPath: '/backup',
+    hostname: 'sftp.example.org',
+    port: 22,
+    enabled: true,
+    changeComment: null,
+    subFolders: [],
+    credentialsKind: 'password',
+    createdAt: '2026-01-05T10:00:00.000Z',
+    createdBy: 'erex-administrator',
+    updatedAt: '2026-01-05T10:00:00.000Z',
+    updatedBy: 'erex-administrator',
+    ...over,
+  };
+}
+
+export const pageOf = (content: InterfaceRoute[]) => ({
+  content,
+  totalElements: content.length,
+  totalPages: 1,
+  number: 0,
+  size: 20,
+});
+
+export const TEST_KEY =
+  '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----';

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { AREA_KINDS_INFRASTRUCTURE, AREA_PARENTS, TEXT_LIMITS, type InfrastructureAreaKind } from '@railwatt/contracts';
+
+/**
+ * The area registration form. Messages are i18n keys under `areas.form` with the field named
+ * ('required:name'), translated where shown with product.md §5's wording ('The {field} field is required').
+ */
+export const areaFormSchema = z
+  .object({
+    kind: z.enum(AREA_KINDS_INFRASTRUCTURE, { message: 'required:type' }),
+    name: z.string().trim().min(1, 'required:name').max(TEXT_LIMITS.name, `max:name:${TEXT_LIMITS.name}`),
+    parentRef: z.string().nullable(),
+    validFrom: z.string().nullable(),
+    validTo: z.string().nullable(),
+    comment: z.string().max(TEXT_LIMITS.comment, `max:comment:${TEXT_LIMITS.comment}`),
+  })
+  .superRefine((value, ctx) => {
+    if (AREA_PARENTS[value.kind] && !value.parentRef) {
+      ctx.addIssue({ code: 'custom', path: ['parentRef'], message: 'required:parent' });
+    }
+    if (value.validFrom && value.validTo && value.validFrom >= value.validTo) {
+      ctx.addIssue({ code: 'custom', path: ['validTo'], message: 'date_order' });
+    }
+  });
+
+export type AreaFormValues = z.infer<typeof areaFormSchema>;
+
+export const emptyAreaForm = (kind: InfrastructureAreaKind = 'gridarea'): AreaFormValues => ({
+  kind,
+  name: '',
+  parentRef: null,
+  validFrom: null,
+  validTo: null,
+  comment: '',
+});
+
+/** 'required:name' -> the key and values for `t`. */
+export function formMessage(raw: string | undefined): { key: string; field?: string; max?: string } | undefined {
+  if (!raw) return undefined;
+  const [rule, field, max] = raw.split(':');
+  return { key: `form.${rule}`, field, max };
+}
