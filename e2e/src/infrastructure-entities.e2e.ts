@@ -66,8 +66,8 @@ describe('infrastructure and administration entities', () => {
     const row = page.getByTestId('entity-row').filter({ hasText: POINT });
     await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(1);
     await expect.poll(() => row.textContent()).toContain(GRID);
-    expect(await row.textContent()).toContain('59.91,10.75');
-    expect(await row.textContent()).toContain(TYPE);
+    await expect.poll(() => row.textContent()).toContain('59.91,10.75');
+    await expect.poll(() => row.textContent()).toContain(TYPE);
     // Kinds with a location are also shown on the map.
     await page.getByTestId('entity-map').waitFor({ timeout: 15_000 });
     await page.context().close();
