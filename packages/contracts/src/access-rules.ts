@@ -87,3 +87,27 @@ export const AREA_WIDE_ROLES: readonly Role[] = [
  */
 export const USER_ADMINISTRATORS: readonly Role[] = ADMINISTRATOR_ONLY;
 export const USER_AREA_ADMINISTRATORS: readonly Role[] = ['erex-administrator', 'settlement-area-responsible'];
+
+/**
+ * Time-series intake (issue 8): uploading CEBD, UTILTS, sdv, Excel, CSV and train-run files. The
+ * settlement roles that write (not the audit roles) and the train-run data provider, who sends
+ * train runs and sees their outcome in the data log.
+ */
+export const TIME_SERIES_IMPORTERS: readonly Role[] = [
+  'erex-administrator',
+  'settlement-area-responsible',
+  'erex-settlement-operator',
+  'train-run-data-provider',
+];
+
+/** The settlement data log (product.md §2 Monitor: data log): the settlement role group and the exchange operator. */
+export const DATA_LOG_READERS: readonly Role[] = [
+  'erex-administrator',
+  'settlement-area-responsible',
+  'audit-settlement-area-responsible',
+  'erex-settlement-operator',
+  'audit-erex-settlement-operator',
+  'train-run-data-provider',
+  'consumer',
+  'exchange-operator',
+];

@@ -9,5 +9,6 @@ export * from './client-config.js';
 export * from './domain/index.js';
 export * from './excel.js';
 export * from './time.js';
+export * from './timeseries.js';
 export * from './limits.js';
 export * from './calls/index.js';

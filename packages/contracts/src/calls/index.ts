@@ -3,6 +3,7 @@ import { domainCalls } from './domain.js';
 import { excelCalls } from './excel.js';
 import { organisationCalls } from './organisations.js';
 import { sftpIntegrationCalls } from './sftp-integration.js';
+import { timeSeriesCalls } from './timeseries.js';
 import { userCalls } from './user.js';
 import { userAdminCalls } from './users.js';
 
@@ -12,6 +13,7 @@ export { domainCalls, windowQuerySchema } from './domain.js';
 export { excelCalls } from './excel.js';
 export { organisationCalls } from './organisations.js';
 export { sftpIntegrationCalls } from './sftp-integration.js';
+export * from './timeseries.js';
 export { userCalls } from './user.js';
 export { userAdminCalls } from './users.js';
 
@@ -23,6 +25,7 @@ export const CALL_GROUPS = {
   users: userAdminCalls,
   excel: excelCalls,
   sftpIntegration: sftpIntegrationCalls,
+  timeSeries: timeSeriesCalls,
 } as const satisfies Record<string, Record<string, CallDeclaration>>;
 
 /** Every declared call, flat, named `group.name`. */

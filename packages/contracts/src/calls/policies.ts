@@ -1,11 +1,13 @@
 import {
   ADMINISTRATION_WRITERS,
   ADMINISTRATOR_ONLY,
+  DATA_LOG_READERS,
   DOMAIN_READERS,
   EXCHANGE_AREA_ADMINISTRATION_WRITERS,
   FLEET_WRITERS,
   INFRASTRUCTURE_WRITERS,
   MOTOR_TYPE_WRITERS,
+  TIME_SERIES_IMPORTERS,
   USER_ADMINISTRATORS,
   USER_AREA_ADMINISTRATORS,
 } from '../access-rules.js';
@@ -71,6 +73,10 @@ export const POLICIES = {
   },
   /** product.md §6: erex-administrator pages and calls. */
   administratorOnly: { name: 'administratorOnly', roles: ADMINISTRATOR_ONLY, tenant: true },
+  /** Time-series and train-run uploads (CEBD, UTILTS, sdv, Excel, CSV, train runs). */
+  timeSeriesImport: { name: 'timeSeriesImport', roles: TIME_SERIES_IMPORTERS, tenant: true },
+  /** The settlement data log and the time-series types it filters on. */
+  dataLogRead: { name: 'dataLogRead', roles: DATA_LOG_READERS, tenant: true },
   /** Users of the current area: the administrator, and a settlement-area responsible for its own area. */
   userAreaAdmin: { name: 'userAreaAdmin', roles: USER_AREA_ADMINISTRATORS, tenant: true },
   /** Users across areas, enabling and passwords: the administrator only. */
