@@ -105,3 +105,28 @@ export function dayRangeInZone(
     end: dayEndInZone(to, timeZone),
   };
 }
+
+/**
+ * The start of the next period after `start` at a resolution: fixed steps for 5, 15 and 60 minutes,
+ * the area's calendar for days, months and years (so a day is 23, 24 or 25 hours long).
+ */
+export function nextPeriodStart(
+  start: string | Date,
+  resolution: 'PT5M' | 'PT15M' | 'PT1H' | 'P1D' | 'P1M' | 'P1Y',
+  timeZone: string,
+): Date {
+  const ms = typeof start === 'string' ? Date.parse(start) : start.getTime();
+  if (resolution === 'PT5M') return new Date(ms + 5 * 60_000);
+  if (resolution === 'PT15M') return new Date(ms + 15 * 60_000);
+  if (resolution === 'PT1H') return new Date(ms + 60 * 60_000);
+  const wall = new Date(instantToWallClock(ms, timeZone));
+  const [y, m, d] = [wall.getUTCFullYear(), wall.getUTCMonth(), wall.getUTCDate()];
+  const [h, min] = [wall.getUTCHours(), wall.getUTCMinutes()];
+  const next =
+    resolution === 'P1D'
+      ? Date.UTC(y, m, d + 1, h, min)
+      : resolution === 'P1M'
+        ? Date.UTC(y, m + 1, d, h, min)
+        : Date.UTC(y + 1, m, d, h, min);
+  return wallClockToInstant(next, timeZone);
+}

@@ -1,0 +1,335 @@
+import {
+  CEBD_SERIES,
+  nextPeriodStart,
+  TIME_SERIES_TYPES,
+  type EntityKind,
+  type Resolution,
+  type TimeSeriesTypeName,
+} from '@railwatt/contracts';
+import type { ServiceContext } from '../../context.js';
+import {
+  problemText,
+  type IntakeFormat,
+  type ParsedCebdBlock,
+  type ParsedSeries,
+  type ParsedTrainRun,
+  type Problem,
+} from '../../formats/timeseries/format.js';
+import type { Executor } from '../domain/sql.js';
+import { kindsFor, resolveIdentifiers, retypeFor, type ResolvedEntity } from './resolve.js';
+import {
+  ensureSeries,
+  PositionBatch,
+  seriesKeyOf,
+  storePositions,
+  storeValues,
+  VALUE_BATCH,
+  ValueBatch,
+  type SeriesKey,
+  type StoreCounts,
+} from './store.js';
+
+/**
+ * The intake of one file (issue 8): a format module parses the bytes as a stream; identifiers are
+ * resolved to the area's entities a batch at a time; values are stored in batches inside ONE
+ * transaction, so a file lands whole or not at all. Any problem (from the parser, an unknown
+ * entity, data received too late, a train-run rule) stops storing, parsing goes on to report up to
+ * `maxProblems`, and the transaction is rolled back. The caller (the import job) writes the outcome
+ * and the summaries into the file's data-log entry outside this transaction.
+ */
+
+export interface SeriesSummary {
+  startTime: string;
+  endTime: string;
+  timeSeriesType: string;
+  entityIdentifier: string;
+  valuesCount: number;
+  message: string | null;
+}
+
+export interface IntakeResult {
+  status: 'OK' | 'REJECTED';
+  text: string;
+  problems: Problem[];
+  summaries: SeriesSummary[];
+  counts: StoreCounts;
+  trainRuns: number;
+}
+
+export interface TrainRunStore {
+  (ctx: ServiceContext, runs: ParsedTrainRun[], dataLogId: number | null): Promise<{ stored: number; problems: Problem[] }>;
+}
+
+export interface IntakeOptions {
+  dataLogId: number | null;
+  /** Stop collecting after this many problems. Default 100. */
+  maxProblems?: number;
+  /** CEBD whose period ended more than this many days before `now` is refused as received too late. */
+  maxDaysSinceObservation?: number | null;
+  now?: Date;
+  /** Stores the train runs of a file in the intake's transaction (modules/trainrun). */
+  storeTrainRuns?: TrainRunStore;
+  /** Most train runs one file may hold (they are stored together at the end). */
+  maxTrainRuns?: number;
+}
+
+const UNKNOWN_ENTITY: Partial<Record<EntityKind, string>> = {
+  consumptionpoint: 'Unknown consumption point',
+  supplymeteringpoint: 'Unknown metering point',
+  fixedmeteringpoint: 'Unknown metering point',
+  pricearea: 'Unknown price area',
+  settlementarea: 'Unknown settlement area',
+};
+
+class Refused extends Error {}
+
+const FIVE_MINUTES = 5 * 60_000;
+const DAY_MS = 86_400_000;
+
+/** What one series of the file added, for its data-log summary. */
+interface Tally {
+  typeName: TimeSeriesTypeName;
+  identifier: string;
+  resolution: Resolution;
+  first: number;
+  last: number;
+  count: number;
+}
+
+type Pending = { kind: 'series'; series: ParsedSeries } | { kind: 'cebd'; block: ParsedCebdBlock };
+
+export async function importParsedStream(
+  ctx: ServiceContext,
+  format: IntakeFormat,
+  input: AsyncIterable<Buffer>,
+  options: IntakeOptions,
+): Promise<IntakeResult> {
+  const maxProblems = options.maxProblems ?? 100;
+  const problems: Problem[] = [];
+  const tallies = new Map<number, Tally>();
+  const counts: StoreCounts = { inserted: 0, superseded: 0, unchanged: 0 };
+  const source = { dataLogId: options.dataLogId, username: ctx.actor.username };
+  const tenant = ctx.tenant.uuid;
+  const tooLateBefore =
+    options.maxDaysSinceObservation != null
+      ? (options.now ?? new Date()).getTime() - options.maxDaysSinceObservation * DAY_MS
+      : null;
+  let trainRunsStored = 0;
+
+  const problem = (p: Problem) => {
+    if (problems.length < maxProblems) problems.push(p);
+  };
+
+  try {
+    await ctx.db.transaction(async (tx) => {
+      const txCtx: ServiceContext = { ...ctx, db: tx };
+      const entities = new Map<string, ResolvedEntity | null>();
+      const seriesIds = new Map<string, number>();
+      const trainRuns: ParsedTrainRun[] = [];
+      let pending: Pending[] = [];
+      let pendingValues = 0;
+
+      const flush = async () => {
+        const items = pending;
+        pending = [];
+        pendingValues = 0;
+        if (problems.length > 0) return;
+        await resolveAll(tx, tenant, items, entities);
+        const keys = new Map<string, SeriesKey>();
+        const keyFor = (typeName: TimeSeriesTypeName, identifier: string, resolution: Resolution, unit?: string) => {
+          const entity = entities.get(entityKey(typeName, identifier));
+          if (!entity) return null;
+          const stored = retypeFor(typeName, entity.kind);
+          const key: SeriesKey = {
+            typeName: stored,
+            entityUuid: entity.uuid,
+            entityKind: entity.kind,
+            identifier,
+            resolution,
+            unit: unit ?? TIME_SERIES_TYPES[stored].unit,
+          };
+          const k = seriesKeyOf(key);
+          if (!seriesIds.has(k)) keys.set(k, key);
+          return k;
+        };
+        // Unknown entities refuse the file; every key is known before values are added.
+        for (const item of items) {
+          if (item.kind === 'series') {
+            const { series } = item;
+            if (!keyFor(series.typeName, series.identifier, series.resolution, series.unit)) {
+              problem({ location: series.location, message: unknownText(series.typeName, series.identifier) });
+            }
+          } else {
+            for (const typeName of Object.values(CEBD_SERIES)) {
+              if (!keyFor(typeName, item.block.cpid, 'PT5M')) {
+                problem({ location: item.block.location, message: unknownText(typeName, item.block.cpid) });
+                break;
+              }
+            }
+          }
+        }
+        if (problems.length > 0) return;
+        for (const [k, id] of await ensureSeries(tx, tenant, [...keys.values()])) seriesIds.set(k, id);
+
+        const values = new ValueBatch();
+        const positions = new PositionBatch();
+        const tally = (seriesId: number, typeName: TimeSeriesTypeName, identifier: string, resolution: Resolution, start: number) => {
+          const t = tallies.get(seriesId);
+          if (t) {
+            t.count += 1;
+            if (start < t.first) t.first = start;
+            if (start > t.last) t.last = start;
+          } else {
+            tallies.set(seriesId, { typeName, identifier, resolution, first: start, last: start, count: 1 });
+          }
+        };
+        for (const item of items) {
+          if (item.kind === 'series') {
+            const { series } = item;
+            const k = keyFor(series.typeName, series.identifier, series.resolution, series.unit)!;
+            const id = seriesIds.get(k)!;
+            const typeName = retypeFor(series.typeName, entities.get(entityKey(series.typeName, series.identifier))!.kind);
+            for (const point of series.points) {
+              values.add(id, point.start, point.value, point.quality);
+              tally(id, typeName, series.identifier, series.resolution, Date.parse(point.start));
+            }
+          } else {
+            const { block } = item;
+            const cp = entities.get(entityKey(CEBD_SERIES.activeConsumed, block.cpid))!;
+            const ids = Object.values(CEBD_SERIES).map((t) => seriesIds.get(keyFor(t, block.cpid, 'PT5M')!)!);
+            for (const r of block.records) {
+              const start = Date.parse(r.periodEnd) - FIVE_MINUTES;
+              const startIso = new Date(start).toISOString();
+              const fields = [r.activeConsumed, r.activeRegenerated, r.reactiveConsumed, r.reactiveRegenerated];
+              ids.forEach((id, i) => {
+                values.add(id, startIso, fields[i]!, r.quality);
+                tally(id, Object.values(CEBD_SERIES)[i]!, block.cpid, 'PT5M', start);
+              });
+              positions.add(cp.uuid, r.periodEnd, r.lat, r.lon, r.tractionSystem);
+            }
+          }
+        }
+        const stored = await storeValues(tx, tenant, values, source);
+        counts.inserted += stored.inserted;
+        counts.superseded += stored.superseded;
+        counts.unchanged += stored.unchanged;
+        await storePositions(tx, tenant, positions, options.dataLogId);
+      };
+
+      for await (const item of format.parse(input, { timeZone: ctx.tenant.timeZone, maxProblems })) {
+        if (item.kind === 'problem') {
+          problem(item.problem);
+        } else if (item.kind === 'trainrun') {
+          if (trainRuns.length >= (options.maxTrainRuns ?? 100_000)) {
+            problem({ location: item.run.location, message: 'Too many train runs in one file' });
+          } else {
+            trainRuns.push(item.run);
+          }
+        } else if (item.kind === 'series') {
+          pending.push(item);
+          pendingValues += item.series.points.length;
+        } else {
+          if (tooLateBefore !== null) {
+            const late = item.block.records.find((r) => Date.parse(r.periodEnd) < tooLateBefore);
+            if (late) {
+              problem({
+                location: item.block.location,
+                message: `Data received too late: ${item.block.cpid} ${late.periodEnd} is older than the maximum of ${options.maxDaysSinceObservation} days since observation`,
+              });
+            }
+          }
+          pending.push(item);
+          pendingValues += item.block.records.length * 4;
+        }
+        if (problems.length >= maxProblems) break;
+        if (pendingValues >= VALUE_BATCH) await flush();
+      }
+      await flush();
+      if (trainRuns.length > 0 && problems.length === 0) {
+        if (!options.storeTrainRuns) {
+          problem({ location: trainRuns[0]!.location, message: 'Train runs are not accepted by this import' });
+        } else {
+          const result = await options.storeTrainRuns(txCtx, trainRuns, options.dataLogId);
+          result.problems.forEach(problem);
+          trainRunsStored = result.stored;
+        }
+      }
+      if (problems.length > 0) throw new Refused();
+    });
+  } catch (error) {
+    if (!(error instanceof Refused)) throw error;
+    return {
+      status: 'REJECTED',
+      text: rejectionText(problems, maxProblems),
+      problems,
+      summaries: [],
+      counts: { inserted: 0, superseded: 0, unchanged: 0 },
+      trainRuns: 0,
+    };
+  }
+
+  const summaries = [...tallies.values()].map((t) => ({
+    startTime: new Date(t.first).toISOString(),
+    endTime: nextPeriodStart(new Date(t.last), t.resolution, ctx.tenant.timeZone).toISOString(),
+    timeSeriesType: t.typeName,
+    entityIdentifier: t.identifier,
+    valuesCount: t.count,
+    message: null,
+  }));
+  const values = counts.inserted + counts.superseded + counts.unchanged;
+  const parts = [`Imported ${values} values of ${summaries.length} time series`];
+  if (counts.superseded > 0) parts.push(`${counts.superseded} corrected`);
+  if (counts.unchanged > 0) parts.push(`${counts.unchanged} unchanged`);
+  if (trainRunsStored > 0) parts.unshift(`Imported ${trainRunsStored} train runs`);
+  return {
+    status: 'OK',
+    text: values === 0 && trainRunsStored > 0 ? parts[0]! : parts.join(', '),
+    problems: [],
+    summaries,
+    counts,
+    trainRuns: trainRunsStored,
+  };
+}
+
+const entityKey = (typeName: TimeSeriesTypeName, identifier: string) =>
+  `${kindsFor(typeName).join(',')}\u0000${identifier}`;
+
+const unknownText = (typeName: TimeSeriesTypeName, identifier: string) =>
+  `${UNKNOWN_ENTITY[kindsFor(typeName)[0]!] ?? `Unknown ${TIME_SERIES_TYPES[typeName].refKind}`} ${identifier}`;
+
+/** Resolves the identifiers of the items not seen before, one query per kind list. */
+async function resolveAll(
+  ex: Executor,
+  tenant: string,
+  items: Pending[],
+  entities: Map<string, ResolvedEntity | null>,
+): Promise<void> {
+  const wanted = new Map<string, { kinds: EntityKind[]; identifiers: Set<string> }>();
+  const want = (typeName: TimeSeriesTypeName, identifier: string) => {
+    if (entities.has(entityKey(typeName, identifier))) return;
+    const kinds = kindsFor(typeName);
+    const group = kinds.join(',');
+    const entry = wanted.get(group) ?? { kinds, identifiers: new Set<string>() };
+    entry.identifiers.add(identifier);
+    wanted.set(group, entry);
+  };
+  for (const item of items) {
+    if (item.kind === 'series') want(item.series.typeName, item.series.identifier);
+    else want(CEBD_SERIES.activeConsumed, item.block.cpid);
+  }
+  for (const { kinds, identifiers } of wanted.values()) {
+    const found = await resolveIdentifiers(ex, tenant, kinds, [...identifiers]);
+    for (const identifier of identifiers) {
+      entities.set(`${kinds.join(',')}\u0000${identifier}`, found.get(identifier) ?? null);
+    }
+  }
+}
+
+/** The data-log text of a refused file: its problems, where each is, the first ones in full. */
+export function rejectionText(problems: Problem[], maxProblems: number): string {
+  const shown = problems.slice(0, 20).map(problemText);
+  const more = problems.length - shown.length;
+  const suffix =
+    more > 0 ? `; and ${more} more${problems.length >= maxProblems ? ` (stopped after ${maxProblems})` : ''}` : '';
+  return `The file was refused and nothing of it was stored: ${shown.join('; ')}${suffix}`;
+}
