@@ -73,11 +73,21 @@ describe('calendar days typed without a time', () => {
 describe('nextPeriodStart', () => {
   it('steps fixed resolutions and the area calendar, with 23- and 25-hour days', async () => {
     const { nextPeriodStart } = await import('./time.js');
-    expect(nextPeriodStart('2026-10-01T00:00:00Z', 'PT5M', 'Europe/Oslo').toISOString()).toBe('2026-10-01T00:05:00.000Z');
+    expect(nextPeriodStart('2026-10-01T00:00:00Z', 'PT5M', 'Europe/Oslo').toISOString()).toBe(
+      '2026-10-01T00:05:00.000Z',
+    );
     // Spring: Oslo's 29 March 2026 has 23 hours; autumn: 25 October 2026 has 25.
-    expect(nextPeriodStart('2026-03-28T23:00:00Z', 'P1D', 'Europe/Oslo').toISOString()).toBe('2026-03-29T22:00:00.000Z');
-    expect(nextPeriodStart('2026-10-24T22:00:00Z', 'P1D', 'Europe/Oslo').toISOString()).toBe('2026-10-25T23:00:00.000Z');
-    expect(nextPeriodStart('2026-09-30T22:00:00Z', 'P1M', 'Europe/Oslo').toISOString()).toBe('2026-10-31T23:00:00.000Z');
-    expect(nextPeriodStart('2025-12-31T23:00:00Z', 'P1Y', 'Europe/Oslo').toISOString()).toBe('2026-12-31T23:00:00.000Z');
+    expect(nextPeriodStart('2026-03-28T23:00:00Z', 'P1D', 'Europe/Oslo').toISOString()).toBe(
+      '2026-03-29T22:00:00.000Z',
+    );
+    expect(nextPeriodStart('2026-10-24T22:00:00Z', 'P1D', 'Europe/Oslo').toISOString()).toBe(
+      '2026-10-25T23:00:00.000Z',
+    );
+    expect(nextPeriodStart('2026-09-30T22:00:00Z', 'P1M', 'Europe/Oslo').toISOString()).toBe(
+      '2026-10-31T23:00:00.000Z',
+    );
+    expect(nextPeriodStart('2025-12-31T23:00:00Z', 'P1Y', 'Europe/Oslo').toISOString()).toBe(
+      '2026-12-31T23:00:00.000Z',
+    );
   });
 });

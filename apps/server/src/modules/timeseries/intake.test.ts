@@ -34,15 +34,16 @@ describe('time-series intake', () => {
     serviceContext(tenantExecutor(database, NORWAY), NORWAY, ADMIN_ACTOR, { timeZone: 'Europe/Oslo', kind: 'norway' });
   const count = async (table: string) =>
     Number(
-      (await rows<{ n: string }>(tenantExecutor(database, NORWAY), sql.raw(`SELECT count(*) AS n FROM ${table}`)))[0]!.n,
+      (await rows<{ n: string }>(tenantExecutor(database, NORWAY), sql.raw(`SELECT count(*) AS n FROM ${table}`)))[0]!
+        .n,
     );
 
   beforeAll(async () => {
     database = await openTestDatabase({ seeders: ['areas', 'users', 'fleet', 'infrastructure'] });
-    [{ cpid }] = await database.query<{ cpid: string }>(
+    [{ cpid }] = (await database.query<{ cpid: string }>(
       `SELECT attributes->>'cpid' AS cpid FROM entity_latest WHERE tenant = $1 AND type = 'consumptionpoint' LIMIT 1`,
       [NORWAY],
-    ) as [{ cpid: string }];
+    )) as [{ cpid: string }];
     [{ name: meteringPoint }] = (await database.query<{ name: string }>(
       `SELECT name FROM entity_latest WHERE tenant = $1 AND type = 'supplymeteringpoint' LIMIT 1`,
       [NORWAY],
@@ -81,13 +82,20 @@ describe('time-series intake', () => {
     ]);
     const again = await importParsedStream(ctx(), listFormat([supply([1, 5, 3])]), noBytes, { dataLogId: 2 });
     expect(again.counts).toEqual({ inserted: 0, superseded: 1, unchanged: 2 });
-    const old = await rows<{ value: string; data_log_id: string; superseded_by_data_log_id: string; superseded_by: string }>(
+    const old = await rows<{
+      value: string;
+      data_log_id: string;
+      superseded_by_data_log_id: string;
+      superseded_by: string;
+    }>(
       tenantExecutor(database, NORWAY),
       sql`SELECT value::text AS value, data_log_id::text AS data_log_id,
                  superseded_by_data_log_id::text AS superseded_by_data_log_id, superseded_by
             FROM time_series_value_superseded`,
     );
-    expect(old).toEqual([{ value: '2', data_log_id: '1', superseded_by_data_log_id: '2', superseded_by: 'erex-administrator' }]);
+    expect(old).toEqual([
+      { value: '2', data_log_id: '1', superseded_by_data_log_id: '2', superseded_by: 'erex-administrator' },
+    ]);
     expect(await count('time_series_value')).toBe(3);
   });
 
@@ -126,13 +134,19 @@ describe('time-series intake', () => {
 
   it('refuses the whole file when one item names an unknown entity, storing nothing of it', async () => {
     const before = await count('time_series_value');
+    const known = supply([1]) as Extract<ParseItem, { kind: 'series' }>;
     const unknown: ParseItem = {
       kind: 'series',
-      series: { ...(supply([1]) as { series: never } & ParseItem & { kind: 'series' }).series, identifier: 'NO SUCH POINT', location: { segment: 14, tag: 'LOC' } },
+      series: { ...known.series, identifier: 'NO SUCH POINT', location: { segment: 14, tag: 'LOC' } },
     };
-    const result = await importParsedStream(ctx(), listFormat([supply([7, 7], '2026-11-01T00:00:00Z'), unknown]), noBytes, {
-      dataLogId: 4,
-    });
+    const result = await importParsedStream(
+      ctx(),
+      listFormat([supply([7, 7], '2026-11-01T00:00:00Z'), unknown]),
+      noBytes,
+      {
+        dataLogId: 4,
+      },
+    );
     expect(result.status).toBe('REJECTED');
     expect(result.text).toContain('segment 14 (LOC): Unknown metering point NO SUCH POINT');
     expect(await count('time_series_value')).toBe(before);
@@ -170,7 +184,10 @@ describe('time-series intake', () => {
   });
 
   it('keeps one area’s series out of another area', async () => {
-    const belgium = await rows<{ n: string }>(tenantExecutor(database, BELGIUM), sql`SELECT count(*) AS n FROM time_series_value`);
+    const belgium = await rows<{ n: string }>(
+      tenantExecutor(database, BELGIUM),
+      sql`SELECT count(*) AS n FROM time_series_value`,
+    );
     expect(Number(belgium[0]!.n)).toBe(0);
     expect(await count('time_series_value')).toBeGreaterThan(0);
   });

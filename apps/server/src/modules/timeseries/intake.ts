@@ -57,7 +57,11 @@ export interface IntakeResult {
 }
 
 export interface TrainRunStore {
-  (ctx: ServiceContext, runs: ParsedTrainRun[], dataLogId: number | null): Promise<{ stored: number; problems: Problem[] }>;
+  (
+    ctx: ServiceContext,
+    runs: ParsedTrainRun[],
+    dataLogId: number | null,
+  ): Promise<{ stored: number; problems: Problem[] }>;
 }
 
 export interface IntakeOptions {
@@ -173,7 +177,13 @@ export async function importParsedStream(
 
         const values = new ValueBatch();
         const positions = new PositionBatch();
-        const tally = (seriesId: number, typeName: TimeSeriesTypeName, identifier: string, resolution: Resolution, start: number) => {
+        const tally = (
+          seriesId: number,
+          typeName: TimeSeriesTypeName,
+          identifier: string,
+          resolution: Resolution,
+          start: number,
+        ) => {
           const t = tallies.get(seriesId);
           if (t) {
             t.count += 1;
@@ -188,7 +198,10 @@ export async function importParsedStream(
             const { series } = item;
             const k = keyFor(series.typeName, series.identifier, series.resolution, series.unit)!;
             const id = seriesIds.get(k)!;
-            const typeName = retypeFor(series.typeName, entities.get(entityKey(series.typeName, series.identifier))!.kind);
+            const typeName = retypeFor(
+              series.typeName,
+              entities.get(entityKey(series.typeName, series.identifier))!.kind,
+            );
             for (const point of series.points) {
               values.add(id, point.start, point.value, point.quality);
               tally(id, typeName, series.identifier, series.resolution, Date.parse(point.start));
