@@ -1,0 +1,23 @@
+import type { FormatName, IntakeFormat } from './format.js';
+
+/**
+ * Every intake format, by name: the upload routes, the import job and the SFTP intake look a
+ * format up here. A format module registers by being listed.
+ */
+export const INTAKE_FORMATS: Partial<Record<FormatName, IntakeFormat>> = {};
+
+/** File extensions each format accepts (the upload picks its endpoint by extension). */
+export const FORMAT_EXTENSIONS: Record<FormatName, readonly string[]> = {
+  cebd: ['xml'],
+  utilts: ['edi'],
+  sdv: ['sdv', 'xml'],
+  xlsx: ['xlsx'],
+  csv: ['csv'],
+  nordpool: ['csv'],
+  trainrun: ['xml'],
+};
+
+export const extensionOf = (fileName: string): string => {
+  const dot = fileName.lastIndexOf('.');
+  return dot < 0 ? '' : fileName.slice(dot + 1).toLowerCase();
+};

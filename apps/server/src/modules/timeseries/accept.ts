@@ -1,0 +1,88 @@
+import type { TimeSeriesUploadResult } from '@railwatt/contracts';
+import type { ServiceContext } from '../../context.js';
+import type { FormatName } from '../../formats/timeseries/format.js';
+import { extensionOf, FORMAT_EXTENSIONS, INTAKE_FORMATS } from '../../formats/timeseries/registry.js';
+import type { UploadedFile } from '../../routes/upload.js';
+import { recordFile, startFile } from '../datalog/datalog-service.js';
+
+/** Data-log message types of the intake, per format (contracts MESSAGE_TYPES). */
+export const FORMAT_MESSAGE_TYPES: Record<FormatName, string> = {
+  cebd: 'CEBD_IMPORT',
+  utilts: 'UTILTS_IMPORT',
+  sdv: 'SDV_IMPORT',
+  xlsx: 'EXCEL_TIMESERIES_IMPORT',
+  csv: 'CSV_TIMESERIES_IMPORT',
+  nordpool: 'NORDPOOL_IMPORT',
+  trainrun: 'TRAIN_RUN_INPUT',
+};
+export const messageTypeOf = (format: FormatName): string => FORMAT_MESSAGE_TYPES[format];
+
+/** Hands a stored file to the background import; answers the job run's id. */
+export interface ImportQueue {
+  enqueueImport(ctx: ServiceContext, input: { dataLogId: number; format: FormatName }): Promise<string>;
+}
+
+const HEAD_BYTES = 4096;
+
+/**
+ * The first step of every time-series upload: each file whose extension and first bytes fit the
+ * endpoint's format is stored with its RUNNING data-log entry and queued for the import job; any
+ * other is refused at once (REJECTED entry, a failure in the answer). The answer is `async`: the
+ * job completes the entries.
+ */
+export async function acceptFiles(
+  ctx: ServiceContext,
+  files: readonly UploadedFile[],
+  format: FormatName,
+  queue: ImportQueue,
+): Promise<TimeSeriesUploadResult> {
+  const answer: Required<Pick<TimeSeriesUploadResult, 'dataLogIds' | 'jobIds'>> & TimeSeriesUploadResult = {
+    success: true,
+    async: true,
+    sheetParseResults: [],
+    dataLogIds: [],
+    jobIds: [],
+  };
+  const messageType = messageTypeOf(format);
+  for (const file of files) {
+    const reader = INTAKE_FORMATS[format];
+    const fits =
+      reader !== undefined &&
+      FORMAT_EXTENSIONS[format].includes(extensionOf(file.fileName)) &&
+      reader.detect(file.fileName, file.bytes.subarray(0, HEAD_BYTES));
+    if (!fits) {
+      const text = `Something is wrong with uploaded data: ${file.fileName} is not a ${format} file (${FORMAT_EXTENSIONS[format].map((e) => `.${e}`).join(', ')})`;
+      const id = await recordFile(ctx.db, {
+        tenant: ctx.tenant.uuid,
+        username: ctx.actor.username,
+        messageType,
+        status: 'REJECTED',
+        text,
+        fileName: file.fileName,
+        bytes: file.bytes,
+        contentType: file.contentType ?? null,
+      });
+      answer.success = false;
+      answer.dataLogIds.push(id);
+      answer.sheetParseResults.push({
+        sheetName: file.fileName,
+        type: 'File',
+        rowsRead: 0,
+        failures: [{ errorMessage: text, type: 'File' }],
+      });
+      continue;
+    }
+    const id = await startFile(ctx.db, {
+      tenant: ctx.tenant.uuid,
+      username: ctx.actor.username,
+      messageType,
+      fileName: file.fileName,
+      bytes: file.bytes,
+      contentType: file.contentType ?? null,
+    });
+    answer.dataLogIds.push(id);
+    answer.jobIds.push(await queue.enqueueImport(ctx, { dataLogId: id, format }));
+  }
+  answer.async = answer.jobIds.length > 0;
+  return answer;
+}

@@ -1,0 +1,75 @@
+import multipart from '@fastify/multipart';
+import {
+  TENANT_NAME_HEADER,
+  TIME_SERIES_TYPE_NAMES,
+  TIME_SERIES_TYPES,
+  timeSeriesCalls as calls,
+  type TimeSeriesUploadResult,
+} from '@railwatt/contracts';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { ApiError } from '../../errors.js';
+import type { FormatName } from '../../formats/timeseries/format.js';
+import { acceptFiles, messageTypeOf, type ImportQueue } from '../../modules/timeseries/accept.js';
+import { cebdInputSettings, saveCebdInputSettings } from '../../modules/timeseries/settings.js';
+import { route } from '../register-call.js';
+import { receiveFiles, uploadLimits } from '../upload.js';
+
+export interface TimeSeriesRoutesOptions {
+  /** Largest time-series file, in bytes (config.timeSeriesImportMaxFileBytes). */
+  maxFileBytes: number;
+  /** Where accepted files go: the import job (modules/timeseries/import-job.ts). */
+  queue: ImportQueue;
+}
+
+/**
+ * calls.md §7 "Files" and "Time series" (declared in contracts calls/timeseries.ts): every upload
+ * stores its files with a RUNNING data-log entry and hands each to the import job, answering at once
+ * (`async: true`: the dialog shows finished_async and follows the job); types, export and the
+ * CEBD input settings.
+ */
+export const timeSeriesRoutes: FastifyPluginAsync<TimeSeriesRoutesOptions> = async (app, options) => {
+  await app.register(multipart, { limits: uploadLimits(options.maxFileBytes) });
+
+  const upload =
+    (format: FormatName) =>
+    async (request: FastifyRequest): Promise<TimeSeriesUploadResult> => {
+      const files = await receiveFiles(request, {
+        messageType: messageTypeOf(format),
+        maxFileBytes: options.maxFileBytes,
+      });
+      return acceptFiles(request.ctx, files, format, options.queue);
+    };
+
+  route(app, calls.cebdImport, async (request) => {
+    // The header names the settlement area a data collecting service sends for; the area itself is
+    // the current-tenant-id the access hook resolved, so the two must agree.
+    const named = request.headers[TENANT_NAME_HEADER];
+    if (
+      typeof named === 'string' &&
+      named.trim() !== '' &&
+      named.trim().toLowerCase() !== request.tenant.name.toLowerCase()
+    ) {
+      throw ApiError.badRequest(
+        'invalid_input',
+        `The ${TENANT_NAME_HEADER} header names ${named}, not the selected area ${request.tenant.name}`,
+      );
+    }
+    return upload('cebd')(request as FastifyRequest);
+  });
+  route(app, calls.excelImport, async (request) => upload('xlsx')(request as FastifyRequest));
+  route(app, calls.csvImport, async (request) => upload('csv')(request as FastifyRequest));
+  route(app, calls.ediImport, async (request) => upload('utilts')(request as FastifyRequest));
+  route(app, calls.sdvImport, async (request) => upload('sdv')(request as FastifyRequest));
+  route(app, calls.trainRunImport, async (request) => upload('trainrun')(request as FastifyRequest));
+  route(app, calls.nordpoolImport, async (request) => upload('nordpool')(request as FastifyRequest));
+
+  route(app, calls.types, async () =>
+    TIME_SERIES_TYPE_NAMES.map((typeName) => {
+      const info = TIME_SERIES_TYPES[typeName];
+      return { typeName, refKind: info.refKind, unit: info.unit, resolution: info.resolution, source: info.source };
+    }),
+  );
+
+  route(app, calls.cebdInputMaxDays, async (request) => cebdInputSettings(request.ctx));
+  route(app, calls.cebdInputSave, async (request) => saveCebdInputSettings(request.ctx, request.body));
+};
