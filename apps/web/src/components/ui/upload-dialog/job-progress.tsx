@@ -24,8 +24,7 @@ export const jobQuery = (id: string) =>
   queryOptions({
     queryKey: ['jobs', id] as const,
     queryFn: ({ signal }) => api.call(timeSeriesCalls.job, { params: { id }, signal }),
-    refetchInterval: (query) =>
-      query.state.status === 'error' || isJobFinal(query.state.data) ? false : JOB_POLL_MS,
+    refetchInterval: (query) => (query.state.status === 'error' || isJobFinal(query.state.data) ? false : JOB_POLL_MS),
     retry: false,
   });
 

@@ -11,13 +11,7 @@ import { outcomeFromTimeSeriesAnswer, type UploadFn } from './upload-state';
 
 /** The multipart time-series calls: each answers timeSeriesUploadResultSchema. */
 export type TimeSeriesUploadCall = (typeof timeSeriesCalls)[
-  | 'cebdImport'
-  | 'excelImport'
-  | 'csvImport'
-  | 'ediImport'
-  | 'sdvImport'
-  | 'trainRunImport'
-  | 'nordpoolImport'];
+  'cebdImport' | 'excelImport' | 'csvImport' | 'ediImport' | 'sdvImport' | 'trainRunImport' | 'nordpoolImport'];
 
 /**
  * What an .xml file is. product.md §5 picks the endpoint by extension (xlsx, edi, sdv, csv); CEBD
@@ -122,10 +116,7 @@ export function TimeSeriesUploadDialog({ opened, onClose, onComplete }: TimeSeri
   // The upload reads the kind when it sends a file, so a change before Upload counts.
   const kindRef = useRef(xmlKind);
   kindRef.current = xmlKind;
-  const upload = useMemo(
-    () => createTimeSeriesUpload(t, (file) => timeSeriesCallFor(file.name, kindRef.current)),
-    [t],
-  );
+  const upload = useMemo(() => createTimeSeriesUpload(t, (file) => timeSeriesCallFor(file.name, kindRef.current)), [t]);
   return (
     <UploadDialog
       opened={opened}
