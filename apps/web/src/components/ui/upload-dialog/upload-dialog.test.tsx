@@ -126,7 +126,8 @@ describe('upload dialog', () => {
       'waiting',
       'waiting',
     ]);
-    expect(dialog).toHaveAttribute('data-color', 'blue');
+    // onComplete runs before React renders the last change; the frame's colour follows a render later.
+    await waitFor(() => expect(dialog).toHaveAttribute('data-color', 'blue'));
     expect(within(dialog).queryByText('Failed to upload. Ask administrator for help')).not.toBeInTheDocument();
   });
 
