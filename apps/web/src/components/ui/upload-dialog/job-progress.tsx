@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { Badge, Group, Progress, Stack, Text } from '@mantine/core';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { timeSeriesCalls, type JobRun, type JobStatus } from '@railwatt/contracts';
@@ -32,9 +33,17 @@ export const jobQuery = (id: string) =>
  * One background job as the upload dialogs show it: its status, a progress bar (0..1 from the job),
  * and its final message once it ended. Texts: timeseriesUpload.job.* (locales/<lng>/timeseries-upload.json).
  */
-export function JobProgress({ jobId }: { jobId: string }) {
+export function JobProgress({ jobId, onFinished }: { jobId: string; onFinished?: (job: JobRun) => void }) {
   const { t } = useNamespaceT('timeseriesUpload');
   const { data: job, isError } = useQuery(jobQuery(jobId));
+  // Told once when the job ends (the data log refreshes its entry).
+  const told = useRef(false);
+  const ended = isJobFinal(job) ? job : undefined;
+  useEffect(() => {
+    if (!ended || told.current) return;
+    told.current = true;
+    onFinished?.(ended);
+  }, [ended, onFinished]);
   if (isError) {
     return (
       <Text size="sm" c="red" data-testid="job-progress" data-status="unknown">

@@ -5,7 +5,7 @@ import type { JobRun, TimeSeriesUploadResult } from '@railwatt/contracts';
 import { createFakeXhr, type FakeXhr, type FakeXhrAnswer } from '../../../lib/api/testing/fake-xhr';
 import type { AreaOption } from '../../../lib/stores/area-selection';
 import { mockFetch, renderScreens } from '../screen-harness';
-import { timeSeriesCallFor, TimeSeriesUploadButton } from './timeseries-upload';
+import { timeSeriesCallFor, TimeSeriesUploadButton, type TimeSeriesUploadButtonProps } from './timeseries-upload';
 
 const NORWAY: AreaOption = {
   uuid: '00000000-0000-4000-8000-000000000002',
@@ -21,13 +21,17 @@ const OK: TimeSeriesUploadResult = { success: true, sheetParseResults: [] };
 
 const file = (name: string, type = '') => new File(['x'], name, { type });
 
-function renderUpload() {
-  return renderScreens([{ path: '/upload', element: <TimeSeriesUploadButton initiallyOpened /> }], '/upload', {
-    areas: [NORWAY],
-    area: NORWAY,
-    rolesInArea: ['erex-administrator'],
-    timeZone: NORWAY.timeZone,
-  });
+function renderUpload(props: Partial<TimeSeriesUploadButtonProps> = {}) {
+  return renderScreens(
+    [{ path: '/upload', element: <TimeSeriesUploadButton initiallyOpened {...props} /> }],
+    '/upload',
+    {
+      areas: [NORWAY],
+      area: NORWAY,
+      rolesInArea: ['erex-administrator'],
+      timeZone: NORWAY.timeZone,
+    },
+  );
 }
 
 /** Fake XMLHttpRequests answering each upload with `answer` (or left to the test without one). */
@@ -180,7 +184,9 @@ describe('time-series upload dialog', () => {
         ++reads < 2 ? job({}) : job({ status: 'success', progress: 1, message: '96 values imported' }),
     });
     mockUpload(() => ({ body: { ...OK, async: true, dataLogIds: [12], jobIds: [JOB] } }));
-    renderUpload();
+    const onUploaded = vi.fn();
+    const onJobFinished = vi.fn();
+    renderUpload({ onUploaded, onJobFinished });
     await user.upload(within(await screen.findByTestId('upload-dialog')).getByTestId('upload-input'), [
       file('cebd.xml', 'application/xml'),
     ]);
@@ -198,6 +204,9 @@ describe('time-series upload dialog', () => {
     });
     expect(screen.getByTestId('job-status')).toHaveTextContent('Succeeded');
     expect(screen.getByTestId('job-message')).toHaveTextContent('96 values imported');
+    expect(onUploaded).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(onJobFinished).toHaveBeenCalledWith(expect.objectContaining({ status: 'success' })));
+    expect(onJobFinished).toHaveBeenCalledTimes(1);
     // It stops reading once the job ended.
     const done = calls.filter((c) => c.url.pathname === `/api/jobs/${JOB}`).length;
     await new Promise((resolve) => setTimeout(resolve, 1200));

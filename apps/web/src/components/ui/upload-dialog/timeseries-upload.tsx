@@ -1,6 +1,6 @@
 import { useMemo, useRef, useState } from 'react';
 import { Button, Group, SegmentedControl, Stack, Text } from '@mantine/core';
-import { EXCEL_IMPORT_FIELD, timeSeriesCalls } from '@railwatt/contracts';
+import { EXCEL_IMPORT_FIELD, timeSeriesCalls, type JobRun } from '@railwatt/contracts';
 import { api } from '../../../lib/api';
 import { ApiError, isCancelled } from '../../../lib/errors';
 import { useNamespaceT } from '../../../lib/use-namespace-t';
@@ -103,6 +103,8 @@ export interface TimeSeriesUploadDialogProps {
   opened: boolean;
   onClose: () => void;
   onComplete?: (results: UploadFileResult[]) => void;
+  /** A followed import job ended (success, failure or dead). */
+  onJobFinished?: (job: JobRun) => void;
 }
 
 /**
@@ -110,7 +112,7 @@ export interface TimeSeriesUploadDialogProps {
  * endpoint of its extension; a file stored for a background job shows as accepted and its job's
  * progress follows below it until the job ends.
  */
-export function TimeSeriesUploadDialog({ opened, onClose, onComplete }: TimeSeriesUploadDialogProps) {
+export function TimeSeriesUploadDialog({ opened, onClose, onComplete, onJobFinished }: TimeSeriesUploadDialogProps) {
   const { t } = useNamespaceT('timeseriesUpload');
   const [xmlKind, setXmlKind] = useState<XmlKind>('cebd');
   // The upload reads the kind when it sends a file, so a change before Upload counts.
@@ -127,7 +129,7 @@ export function TimeSeriesUploadDialog({ opened, onClose, onComplete }: TimeSeri
       accept={TIME_SERIES_ACCEPT}
       acceptFile={takesTimeSeries}
       hint={t('accepted')}
-      renderJob={(jobId) => <JobProgress jobId={jobId} />}
+      renderJob={(jobId) => <JobProgress jobId={jobId} onFinished={onJobFinished} />}
       onComplete={onComplete}
     >
       <Stack gap={4}>
@@ -150,6 +152,8 @@ export interface TimeSeriesUploadButtonProps {
   initiallyOpened?: boolean;
   /** At least one file was imported or accepted: the caller refreshes what it lists (the data log). */
   onUploaded?: () => void;
+  /** A followed import job ended: the caller refreshes the entry (the data log). */
+  onJobFinished?: (job: JobRun) => void;
 }
 
 /**
@@ -158,7 +162,11 @@ export interface TimeSeriesUploadButtonProps {
  * A single file that fails goes to the import error screen below the button (calls.md §8); it lives
  * in this component's state, so leaving the screen clears it.
  */
-export function TimeSeriesUploadButton({ initiallyOpened = false, onUploaded }: TimeSeriesUploadButtonProps) {
+export function TimeSeriesUploadButton({
+  initiallyOpened = false,
+  onUploaded,
+  onJobFinished,
+}: TimeSeriesUploadButtonProps) {
   const { t } = useNamespaceT('timeseriesUpload');
   const [opened, setOpened] = useState(initiallyOpened);
   const [importError, setImportError] = useState<UploadFileResult | null>(null);
@@ -183,7 +191,12 @@ export function TimeSeriesUploadButton({ initiallyOpened = false, onUploaded }: 
         </Button>
       </Group>
       {importError && <ImportErrorScreen result={importError} t={t} />}
-      <TimeSeriesUploadDialog opened={opened} onClose={() => setOpened(false)} onComplete={onComplete} />
+      <TimeSeriesUploadDialog
+        opened={opened}
+        onClose={() => setOpened(false)}
+        onComplete={onComplete}
+        onJobFinished={onJobFinished}
+      />
     </Stack>
   );
 }
