@@ -4,6 +4,7 @@ import { Dropzone, type DropzoneProps } from '@mantine/dropzone';
 import { useTranslation } from 'react-i18next';
 import { MAX_UPLOAD_FILES } from '@railwatt/contracts';
 import { isCancelled } from '../../../lib/errors';
+import type { ModalType } from '../../../lib/stores/modal-store';
 import {
   displayFileName,
   uploadDialogColor,
@@ -308,7 +309,7 @@ export interface UploadDialogProps extends UploadPanelProps {
   /** Choices above the drop zone (the time-series dialog's file kind for .xml). */
   children?: ReactNode;
   /** The modal type of product.md §4 this dialog is (entities_upload, timeseries_upload ...). */
-  modalType?: string;
+  modalType?: ModalType;
 }
 
 /**
