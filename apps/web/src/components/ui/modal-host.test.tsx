@@ -1,5 +1,6 @@
 import { MantineProvider } from '@mantine/core';
 import { act, fireEvent, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { useModalStore } from '../../lib/stores/modal-store';
@@ -41,7 +42,6 @@ describe('modal host', () => {
 
   it.each([
     'entities_upload',
-    'timeseries_upload',
     'organisation_upload',
     'serviceaccount_upload',
     'setactive',
@@ -54,6 +54,17 @@ describe('modal host', () => {
     act(() => useModalStore.getState().open({ type }));
     expect(screen.getByTestId('not-built')).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(useModalStore.getState().modal.type).toBe('none');
+  });
+
+  it('opens the time-series upload dialog for timeseries_upload; closing it resets to none', async () => {
+    const user = userEvent.setup();
+    renderHost();
+    act(() => useModalStore.getState().open({ type: 'timeseries_upload' }));
+    const dialog = await screen.findByTestId('upload-dialog');
+    expect(dialog).toHaveAttribute('data-modal-type', 'timeseries_upload');
+    expect(await screen.findByText('Upload time series')).toBeInTheDocument();
+    await user.keyboard('{Escape}');
     expect(useModalStore.getState().modal.type).toBe('none');
   });
 });

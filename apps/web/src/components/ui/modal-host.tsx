@@ -1,22 +1,30 @@
+import { lazy, Suspense } from 'react';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { messagesReady } from '../../lib/i18n';
 import { useModalStore, type ModalType } from '../../lib/stores/modal-store';
 import { NotBuilt } from './not-built';
 
-const UPLOADS: readonly ModalType[] = [
-  'entities_upload',
-  'timeseries_upload',
-  'organisation_upload',
-  'serviceaccount_upload',
-];
+/**
+ * The time-series upload dialog, loaded when first opened (it is not part of the shell's initial
+ * JavaScript), with the features' texts it reads.
+ */
+const TimeSeriesUploadDialog = lazy(() =>
+  Promise.all([import('./upload-dialog/timeseries-upload'), messagesReady]).then(([module]) => ({
+    default: module.TimeSeriesUploadDialog,
+  })),
+);
+
+const UPLOADS: readonly ModalType[] = ['entities_upload', 'organisation_upload', 'serviceaccount_upload'];
 const SET_STATUS: readonly ModalType[] = ['setactive', 'setinactive', 'retire', 'approve', 'unapprove'];
 const YES_NO: readonly ModalType[] = ['userConfirmation', 'userConfirmationNew'];
 
 /**
  * The one place modals render (product.md §4). Screens open a modal through useModalStore().open();
- * closing resets to 'none' and, if the modal names one, goes to its redirect target. The upload and
- * set-status bodies are shells here; the issues that build those dialogs fill them in.
+ * closing resets to 'none' and, if the modal names one, goes to its redirect target. timeseries_upload
+ * opens the time-series upload dialog; the other upload and set-status bodies are shells here (their
+ * screens open their dialogs themselves).
  */
 export function ModalHost() {
   const { t } = useTranslation();
@@ -32,6 +40,14 @@ export function ModalHost() {
   };
 
   const type = modal.type;
+  if (type === 'timeseries_upload') {
+    // The dialog is its own modal (colour frame, per-file progress, job progress).
+    return (
+      <Suspense fallback={null}>
+        <TimeSeriesUploadDialog opened onClose={() => finish()} />
+      </Suspense>
+    );
+  }
   let body;
   if (YES_NO.includes(type)) {
     body = (

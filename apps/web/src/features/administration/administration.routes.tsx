@@ -54,6 +54,11 @@ const ImportPage = lazyScreen(entityPages, 'AdministrationImportPage');
 const SegmentsHistoryPage = lazyScreen(entityPages, 'AdministrationSegmentsHistoryPage');
 const ExportLimitationOverviewPage = lazyScreen(entityPages, 'ExportLimitationOverviewPage');
 const ExportLimitationRegistrationPage = lazyScreen(entityPages, 'ExportLimitationRegistrationPage');
+const TimeSeriesImportPage = lazyScreen(
+  () => import('./components/timeseries/timeseries-import-page'),
+  'TimeSeriesImportPage',
+);
+const ImportPricesPage = lazyScreen(() => import('./components/timeseries/import-prices-page'), 'ImportPricesPage');
 
 /**
  * Administration (menu table): erex-administrator, the area responsibles, the settlement operators, and
@@ -132,7 +137,12 @@ export const administrationRoutes: AppRoute = {
     adminOnly('exportlimitation/overview', 'routes.administration.exportLimitationOverview', {
       component: ExportLimitationOverviewPage,
     }),
-    page('timeseries/import', 'routes.administration.timeseriesImport', { roles: ADMIN_WRITE }),
+    // The uploads' policy (timeSeriesImport) among the administration writers: the train-run data
+    // provider, also an importer, has no administration section and uploads from the data log.
+    page('timeseries/import', 'routes.administration.timeseriesImport', {
+      roles: ADMIN_WRITE.filter((role) => POLICIES.timeSeriesImport.roles.includes(role)),
+      component: TimeSeriesImportPage,
+    }),
     adminOnly('final-resting-place', 'routes.administration.finalRestingPlace', { areas: ['exchange'] }),
     page('entities/registration', 'routes.administration.entitiesRegistration', {
       roles: ADMIN_WRITE,
@@ -164,7 +174,7 @@ export const administrationRoutes: AppRoute = {
       component: ImportPage,
     }),
     adminOnly('deadletterqueueadmin', 'routes.administration.deadLetterQueueAdmin'),
-    adminOnly('import-prices', 'routes.administration.importPrices'),
+    adminOnly('import-prices', 'routes.administration.importPrices', { component: ImportPricesPage }),
     // Transmission-unit model areas only; viewing it is for the settlement staff, not the consumer.
     page('settlementconfiguration', 'routes.administration.settlementConfiguration', {
       roles: without(ADMIN_ROLES, 'consumer'),

@@ -3,6 +3,7 @@ export type { UploadDialogProps, UploadPanelProps, UploadFileResult } from './up
 export {
   displayFileName,
   outcomeFromImportAnswer,
+  outcomeFromTimeSeriesAnswer,
   uploadDialogColor,
   uploadPercent,
   type ImportAnswer,
@@ -14,3 +15,17 @@ export {
   type UploadOutcome,
 } from './upload-state';
 export { ImportErrorScreen, ImportScreen, singleFailure, type ImportScreenProps } from './import-screen';
+export { JobProgress, jobQuery, isJobFinal, JOB_POLL_MS } from './job-progress';
+export {
+  TimeSeriesUploadButton,
+  TimeSeriesUploadDialog,
+  createTimeSeriesUpload,
+  fileExtension,
+  timeSeriesCallFor,
+  uploadFailureMessage,
+  TIME_SERIES_EXTENSIONS,
+  type TimeSeriesUploadButtonProps,
+  type TimeSeriesUploadCall,
+  type TimeSeriesUploadDialogProps,
+  type XmlKind,
+} from './timeseries-upload';

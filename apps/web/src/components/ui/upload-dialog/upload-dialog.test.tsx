@@ -122,11 +122,14 @@ describe('upload dialog', () => {
     await waitFor(() => expect(onComplete).toHaveBeenCalledWith([]));
     expect(xhr.latest().aborted).toBe(true);
     expect(xhr.requests).toHaveLength(1);
-    expect(screen.getAllByTestId('upload-file-status').map((s) => s.getAttribute('data-status'))).toEqual([
-      'waiting',
-      'waiting',
-    ]);
-    expect(dialog).toHaveAttribute('data-color', 'blue');
+    await waitFor(() =>
+      expect(screen.getAllByTestId('upload-file-status').map((s) => s.getAttribute('data-status'))).toEqual([
+        'waiting',
+        'waiting',
+      ]),
+    );
+    // onComplete runs before React renders the last change, and the frame's colour a render after that.
+    await waitFor(() => expect(dialog).toHaveAttribute('data-color', 'blue'));
     expect(within(dialog).queryByText('Failed to upload. Ask administrator for help')).not.toBeInTheDocument();
   });
 

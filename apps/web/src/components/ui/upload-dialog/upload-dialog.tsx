@@ -1,9 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { ActionIcon, Alert, Badge, Button, Group, Modal, Progress, Stack, Table, Text } from '@mantine/core';
 import { Dropzone, type DropzoneProps } from '@mantine/dropzone';
 import { useTranslation } from 'react-i18next';
 import { MAX_UPLOAD_FILES } from '@railwatt/contracts';
 import { isCancelled } from '../../../lib/errors';
+import type { ModalType } from '../../../lib/stores/modal-store';
 import {
   displayFileName,
   uploadDialogColor,
@@ -29,6 +30,15 @@ export interface UploadPanelProps {
   onComplete?: (results: UploadFileResult[]) => void;
   /** Reports the dialog colour so a frame around the panel can show it. */
   onColorChange?: (color: UploadDialogColor) => void;
+  /**
+   * Whether a chosen file may be uploaded here (e.g. by extension); files it refuses are not listed.
+   * The picker's `accept` only filters the browser's dialog, a dropped file still needs this check.
+   */
+  acceptFile?: (file: File) => boolean;
+  /** What the drop zone says it takes (e.g. the accepted extensions). */
+  hint?: ReactNode;
+  /** Shows the progress of a background job of a file that finished_async (the time-series jobs). */
+  renderJob?: (jobId: string) => ReactNode;
 }
 
 const STATUS_COLOR: Record<UploadEntry['status'], string> = {
@@ -48,6 +58,9 @@ export function UploadPanel({
   maxFiles = MAX_UPLOAD_FILES,
   onComplete,
   onColorChange,
+  acceptFile,
+  hint,
+  renderJob,
 }: UploadPanelProps) {
   const { t } = useTranslation();
   const [entries, setEntries] = useState<UploadEntry[]>([]);
@@ -74,7 +87,7 @@ export function UploadPanel({
     setEntries((list) => [
       // Files of an earlier upload make room for the new choice.
       ...list.filter((e) => e.status === 'waiting'),
-      ...files.map((file) => ({
+      ...(acceptFile ? files.filter(acceptFile) : files).map((file) => ({
         id: `upload-${nextId++}`,
         file,
         status: 'waiting' as const,
@@ -115,6 +128,7 @@ export function UploadPanel({
         progress: 100,
         failures: outcome.failures,
         message: outcome.message,
+        jobIds: outcome.jobIds,
       });
       results.push({ fileName: entry.file.name, outcome });
     }
@@ -137,6 +151,11 @@ export function UploadPanel({
           <Text size="sm" c="dimmed">
             {t('upload.max_files', { value: maxFiles })}
           </Text>
+          {hint ? (
+            <Text size="sm" c="dimmed">
+              {hint}
+            </Text>
+          ) : null}
         </Stack>
       </Dropzone>
 
@@ -153,6 +172,7 @@ export function UploadPanel({
               <UploadRow
                 key={entry.id}
                 entry={entry}
+                renderJob={renderJob}
                 onRemove={
                   entry.status === 'waiting' && !busy
                     ? () => setEntries((list) => list.filter((e) => e.id !== entry.id))
@@ -176,7 +196,16 @@ export function UploadPanel({
   );
 }
 
-function UploadRow({ entry, onRemove }: { entry: UploadEntry; onRemove?: () => void }) {
+function UploadRow({
+  entry,
+  onRemove,
+  renderJob,
+}: {
+  entry: UploadEntry;
+  onRemove?: () => void;
+  renderJob?: (jobId: string) => ReactNode;
+}) {
+  const jobs = renderJob && entry.status === 'finished_async' ? (entry.jobIds ?? []) : [];
   const { t } = useTranslation();
   return (
     <>
@@ -209,6 +238,17 @@ function UploadRow({ entry, onRemove }: { entry: UploadEntry; onRemove?: () => v
               </Text>
             )}
             {entry.failures.length > 0 && <UploadFailureList failures={entry.failures} />}
+          </Table.Td>
+        </Table.Tr>
+      )}
+      {jobs.length > 0 && (
+        <Table.Tr>
+          <Table.Td colSpan={4}>
+            <Stack gap={4}>
+              {jobs.map((jobId) => (
+                <div key={jobId}>{renderJob?.(jobId)}</div>
+              ))}
+            </Stack>
           </Table.Td>
         </Table.Tr>
       )}
@@ -266,13 +306,17 @@ export interface UploadDialogProps extends UploadPanelProps {
   opened: boolean;
   onClose: () => void;
   title: string;
+  /** Choices above the drop zone (the time-series dialog's file kind for .xml). */
+  children?: ReactNode;
+  /** The modal type of product.md §4 this dialog is (entities_upload, timeseries_upload ...). */
+  modalType?: ModalType;
 }
 
 /**
  * The upload dialog of product.md §4/§5 as a modal. The modal's top border carries the dialog colour
  * (yellow progressing, red failed, green finished, blue otherwise); `data-color` exposes it to tests.
  */
-export function UploadDialog({ opened, onClose, title, ...panel }: UploadDialogProps) {
+export function UploadDialog({ opened, onClose, title, children, modalType, ...panel }: UploadDialogProps) {
   const [color, setColor] = useState<UploadDialogColor>('blue');
   return (
     <Modal
@@ -282,9 +326,13 @@ export function UploadDialog({ opened, onClose, title, ...panel }: UploadDialogP
       size="lg"
       data-testid="upload-dialog"
       data-color={color}
+      data-modal-type={modalType}
       styles={{ content: { borderTop: `6px solid var(--mantine-color-${color}-6)` } }}
     >
-      <UploadPanel {...panel} onColorChange={setColor} />
+      <Stack gap="sm">
+        {children}
+        <UploadPanel {...panel} onColorChange={setColor} />
+      </Stack>
     </Modal>
   );
 }

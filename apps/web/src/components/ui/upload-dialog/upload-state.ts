@@ -1,4 +1,8 @@
-import { FILE_NAME_DISPLAY_LENGTH, type UploadResult as ImportAnswer } from '@railwatt/contracts';
+import {
+  FILE_NAME_DISPLAY_LENGTH,
+  type TimeSeriesUploadResult,
+  type UploadResult as ImportAnswer,
+} from '@railwatt/contracts';
 import type { UploadProgress } from '../../../lib/api/client';
 
 export type { ImportAnswer };
@@ -20,6 +24,8 @@ export interface UploadOutcome {
   failures: UploadFailure[];
   /** A message for the whole file (an HTTP failure rather than a row failure). */
   message?: string;
+  /** finished_async: the background jobs importing the stored file (GET /jobs/{id} follows them). */
+  jobIds?: string[];
 }
 
 /**
@@ -42,6 +48,7 @@ export interface UploadEntry {
   progress: number;
   failures: UploadFailure[];
   message?: string;
+  jobIds?: string[];
 }
 
 export type UploadDialogColor = 'yellow' | 'red' | 'green' | 'blue';
@@ -69,4 +76,15 @@ export function outcomeFromImportAnswer(answer: ImportAnswer): UploadOutcome {
   );
   const failed = !answer.success || failures.length > 0;
   return { status: failed ? 'failed' : 'finished', failures };
+}
+
+/**
+ * A time-series upload's answer (contracts timeSeriesUploadResultSchema): failed like any import
+ * (success false or a sheet with failures); else `async` means the file is stored and a background
+ * job imports it (finished_async, with the jobs to follow), otherwise it was imported at once.
+ */
+export function outcomeFromTimeSeriesAnswer(answer: TimeSeriesUploadResult): UploadOutcome {
+  const outcome = outcomeFromImportAnswer(answer);
+  if (outcome.status === 'failed' || !answer.async) return outcome;
+  return { ...outcome, status: 'finished_async', jobIds: answer.jobIds ?? [] };
 }
