@@ -151,7 +151,9 @@ class TrainRunReader {
     const indexed = tag.local === 'TrainRun' || tag.local === 'Place' || tag.local === 'Vehicle';
     const path = `${parent ? `${parent.path}/` : ''}${tag.local}${indexed ? `[${count}]` : ''}`;
     const location: SourceLocation = { ...this.tagStart, path };
-    const push = (kind: FrameKind) => this.stack.push({ kind, path, location, children: new Map() });
+    const push = (kind: FrameKind): void => {
+      this.stack.push({ kind, path, location, children: new Map() });
+    };
 
     if (!parent) {
       if (tag.local !== 'TrainRuns' || tag.uri !== TRAIN_RUN_NAMESPACE) {
@@ -170,7 +172,10 @@ class TrainRunReader {
       return;
     }
     // Elements of other namespaces are extensions: skipped with everything inside them.
-    if (parent.kind === 'skip' || tag.uri !== TRAIN_RUN_NAMESPACE) return push('skip');
+    if (parent.kind === 'skip' || tag.uri !== TRAIN_RUN_NAMESPACE) {
+      push('skip');
+      return;
+    }
     const expected: Partial<Record<FrameKind, Partial<Record<string, FrameKind>>>> = {
       root: { TrainRun: 'run' },
       run: { Route: 'route', Composition: 'composition' },
@@ -180,7 +185,8 @@ class TrainRunReader {
     const kind = expected[parent.kind]?.[tag.local];
     if (!kind) {
       this.problem(location, `Unexpected element ${check.shown(tag.local)} in ${parent.path.split('/').pop()}`);
-      return push('skip');
+      push('skip');
+      return;
     }
     push(kind);
     if (kind === 'run') this.openRun(tag, location);
