@@ -7,6 +7,7 @@ import { problemText, type ParsedTrainRun } from '../../formats/timeseries/forma
 import { readTrainRuns } from '../../formats/trainrun/trainrun-format.js';
 import { generateTrainRunFile, trainRunsXml, type TrainRunEntry } from '../../formats/trainrun/trainrun-generator.js';
 import { areaUuid } from '../../seed/areas.js';
+import { demoTrainRunSpec } from '../../seed/train-runs.js';
 import { serviceContext } from '../../test/context.js';
 import { openTestDatabase } from '../../test/database.js';
 import { startFile } from '../datalog/datalog-service.js';
@@ -213,27 +214,13 @@ describe('train-run store', () => {
     await expect(write).rejects.toMatchObject({ cause: expect.objectContaining({ code: '42501' }) });
   });
 
-  it('stores a generated file of the seeded fleet with a few statements', async () => {
-    const units = await rows<{ evn: string }>(
-      tenantExecutor(database, NORWAY),
-      sql`SELECT evn FROM entity_latest WHERE type = 'tractionunit' ORDER BY evn LIMIT 12`,
-    );
-    const text = generateTrainRunFile({
-      railwayUndertakings: ['984661185', '984234341', 'Flytoget AS'],
-      trafficCategories: ['Passenger, long distance', 'Freight, bulk'],
-      trainProfiles: ['High-speed passenger', 'Heavy freight'],
-      units: units.map((u, i) => ({ evn: u.evn, grossWeight: 80 + i })),
-      days: ['2026-11-01', '2026-11-02', '2026-11-03'],
-      routes: [
-        { places: ['Oslo S', 'Trondheim S'], km: 553 },
-        { places: ['Alnabru', 'Kornsjø'], km: 170 },
-      ],
-      runsPerDay: 40,
-    });
-    const result = await store(text);
+  it('stores a generated demo file of the seeded country (every RU, category, profile and unit known)', async () => {
+    const spec = demoTrainRunSpec('norway', { days: ['2026-11-01', '2026-11-02', '2026-11-03'], runsPerDay: 40 });
+    const result = await store(generateTrainRunFile(spec));
     expect(result).toMatchObject({ stored: 120, problems: [], warnings: [] });
     const runs = await listTrainRuns(ctx(), { operatingDayFrom: '2026-11-01', operatingDayTo: '2026-11-03' });
     expect(runs).toHaveLength(120);
+    expect(new Set(runs.map((r) => r.railwayUndertaking)).size).toBe(spec.railwayUndertakings.length);
     expect(runs.every((r) => r.composition.length === 1 && r.composition[0]!.tractionUnitUuid !== null)).toBe(true);
   });
 
