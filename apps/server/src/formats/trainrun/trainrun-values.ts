@@ -71,7 +71,7 @@ export function instant(value: string, attribute: string): Checked<string> {
 
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 
-/** A decimal number written with a point and no exponent; `min` is exclusive when `above` is set. */
+/** A decimal number written with a point and no exponent, greater than 0 or at least 0. */
 export function decimal(value: string, attribute: string, rule: 'positive' | 'notNegative'): Checked<number> {
   const trimmed = value.trim();
   const n = DECIMAL.test(trimmed) ? Number(trimmed) : NaN;

@@ -230,6 +230,14 @@ describe('train-run store', () => {
     const dataLogId = await startFile(c.db, { tenant: NORWAY, username: 'x', messageType: 'T', fileName: null });
     const result = await c.db.transaction((tx) => storeTrainRuns({ ...c, db: tx }, [odd], dataLogId));
     expect(messages(result.problems)).toEqual(['Unknown railway undertaking ']);
+    const bare: ParsedTrainRun = {
+      ...entry({ trainNumber: '8002', departure: undefined, route: ['Oslo S'] }),
+      location: {},
+    };
+    expect(messages((await storeTrainRuns(c, [bare], dataLogId)).problems)).toEqual([
+      'Attribute departure is required',
+      'A run needs a route of two places or more and a composition',
+    ]);
     expect(await storeTrainRuns(c, [], dataLogId)).toEqual({ stored: 0, problems: [], warnings: [] });
   });
 });

@@ -101,6 +101,16 @@ export async function storeTrainRuns(
       }
       let ok = true;
       if (run.action !== 'delete') {
+        // The reader guarantees these; a run from elsewhere (a future API) gets the same answer.
+        for (const field of ['trafficCategory', 'departure', 'arrival', 'grossTonneKm'] as const)
+          if (run[field] === undefined) {
+            fail(run, `Attribute ${field} is required`);
+            ok = false;
+          }
+        if (run.route.length < 2 || run.composition.length === 0) {
+          fail(run, 'A run needs a route of two places or more and a composition');
+          ok = false;
+        }
         if (run.trafficCategory !== undefined && !categories.has(run.trafficCategory)) {
           fail(run, `Unknown traffic category ${run.trafficCategory}`);
           ok = false;
