@@ -1,4 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { problemText, type ParseOptions } from '../timeseries/format.js';
@@ -7,6 +11,9 @@ import { generateTrainRunFile, generateTrainRuns, trainRunsXml, type TrainRunFil
 
 const OPTIONS: ParseOptions = { timeZone: 'Europe/Oslo' };
 const EXAMPLE = new URL('../../../../../docs/formats/examples/train-runs-example.xml', import.meta.url);
+const XSD = fileURLToPath(new URL('../../../../../docs/formats/train-runs.xsd', import.meta.url));
+/** libxml2's xmllint checks files against the published schema where it is installed. */
+const HAS_XMLLINT = spawnSync('xmllint', ['--version']).status === 0;
 
 /** The bytes in chunks of `size` (1 splits every multi-byte character). */
 async function* chunks(bytes: Buffer | string, size = 64): AsyncGenerator<Buffer> {
@@ -78,6 +85,21 @@ describe('train-run format', () => {
     expect(await read(readFileSync(EXAMPLE), 1)).toEqual(whole);
     expect(await read(readFileSync(EXAMPLE), 7)).toEqual(whole);
     expect(whole.runs[1]!.route).toEqual(['Alnabru', 'Trondheim S']);
+  });
+
+  it.skipIf(!HAS_XMLLINT)('publishes a schema that the example and generated files meet', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'train-runs-'));
+    try {
+      const generated = join(dir, 'generated.xml');
+      writeFileSync(generated, generateTrainRunFile(SPEC));
+      for (const file of [fileURLToPath(EXAMPLE), generated]) {
+        const lint = spawnSync('xmllint', ['--noout', '--schema', XSD, file], { encoding: 'utf8' });
+        expect(lint.stderr).toContain('validates');
+        expect(lint.status).toBe(0);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('detects train-run files by namespace or root element', () => {
