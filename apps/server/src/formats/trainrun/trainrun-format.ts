@@ -40,6 +40,13 @@ type RunAttribute = (typeof RUN_ATTRIBUTES)[number];
 const FULL_RUN_REQUIRED: readonly RunAttribute[] = ['trafficCategory', 'departure', 'arrival', 'grossTonneKm'];
 
 type FrameKind = 'root' | 'run' | 'route' | 'place' | 'composition' | 'vehicle' | 'skip';
+/** The elements each element may hold (the rest of this namespace is a problem). */
+const CHILDREN: Partial<Record<FrameKind, Partial<Record<string, FrameKind>>>> = {
+  root: { TrainRun: 'run' },
+  run: { Route: 'route', Composition: 'composition' },
+  route: { Place: 'place' },
+  composition: { Vehicle: 'vehicle' },
+};
 
 interface Frame {
   kind: FrameKind;
@@ -176,13 +183,7 @@ class TrainRunReader {
       push('skip');
       return;
     }
-    const expected: Partial<Record<FrameKind, Partial<Record<string, FrameKind>>>> = {
-      root: { TrainRun: 'run' },
-      run: { Route: 'route', Composition: 'composition' },
-      route: { Place: 'place' },
-      composition: { Vehicle: 'vehicle' },
-    };
-    const kind = expected[parent.kind]?.[tag.local];
+    const kind = CHILDREN[parent.kind]?.[tag.local];
     if (!kind) {
       this.problem(location, `Unexpected element ${check.shown(tag.local)} in ${parent.path.split('/').pop()}`);
       push('skip');

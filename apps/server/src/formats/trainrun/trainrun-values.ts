@@ -1,4 +1,4 @@
-import { dayInZone, hasValidEvnCheckDigit } from '@railwatt/contracts';
+import { hasValidEvnCheckDigit } from '@railwatt/contracts';
 
 /**
  * The attribute rules of the train-run format (docs/formats/train-runs.md), one function per value
@@ -99,6 +99,21 @@ export function nextDay(day: string): string {
   return date.toISOString().slice(0, 10);
 }
 
+/** One formatter per time zone: building an Intl.DateTimeFormat costs far more than using it. */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The calendar day (YYYY-MM-DD) of an instant in a time zone (as contracts' dayInZone, cached). */
+function localDay(instant: string, timeZone: string): string {
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormats.set(timeZone, format);
+  }
+  const parts = format.formatToParts(new Date(instant));
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${get('year')}-${get('month')}-${get('day')}`;
+}
+
 /**
  * Whether a run departing at `departure` can belong to `operatingDay`: it departs on that day in the
  * area's calendar, or on the next (a late train keeps its operating day past midnight).
@@ -106,8 +121,9 @@ export function nextDay(day: string): string {
 export function departsOnOperatingDay(departure: string, operatingDay: string, timeZone: string): boolean {
   let local: string;
   try {
-    local = dayInZone(departure, timeZone);
+    local = localDay(departure, timeZone);
   } catch {
+    // An unknown time zone (a configuration error, not the file's): judge on UTC.
     local = departure.slice(0, 10);
   }
   return local === operatingDay || local === nextDay(operatingDay);
