@@ -170,6 +170,9 @@ describe('train-run format', () => {
       'A Composition with at least one vehicle is required',
     ]);
     expect(await tail(run(FULL, `${VALID_BODY}<Wagon/>`))).toEqual(['Unexpected element Wagon in TrainRun[1]']);
+    expect(await tail(run(FULL, `${VALID_BODY}<constructor/>`))).toEqual([
+      'Unexpected element constructor in TrainRun[1]',
+    ]);
     // Extensions in another namespace are skipped.
     expect(await tail(run(FULL, `${VALID_BODY}<x:Note xmlns:x="urn:other"><x:Text/></x:Note>`))).toEqual([]);
   });

@@ -183,7 +183,9 @@ class TrainRunReader {
       push('skip');
       return;
     }
-    const kind = CHILDREN[parent.kind]?.[tag.local];
+    const allowed = CHILDREN[parent.kind];
+    // Own properties only: an element named constructor or __proto__ is no child of anything.
+    const kind = allowed && Object.hasOwn(allowed, tag.local) ? allowed[tag.local] : undefined;
     if (!kind) {
       this.problem(location, `Unexpected element ${check.shown(tag.local)} in ${parent.path.split('/').pop()}`);
       push('skip');
