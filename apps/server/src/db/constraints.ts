@@ -57,6 +57,8 @@ export const CONSTRAINT_ERRORS: Readonly<Record<string, ConstraintError>> = {
     message: INTERFACE_ROUTE_MESSAGES.backupPathNotAllowed,
     field: 'backupPath',
   },
+  // migration 0120: train runs (modules/trainrun checks first; two files stored at once meet here)
+  train_run_current_key: { code: 'uniqueproperties', message: 'Duplicate train run' },
 };
 
 /** Constraints without a row of their own: the suffix of the name chooses (naming convention). */
