@@ -92,6 +92,9 @@ class CebdReader {
   private block: Block | null = null;
   private tagLine = 1;
   private tagColumn = 1;
+  /** Where the last tag or comment ended: text starts there. */
+  private markupEndLine = 1;
+  private markupEndColumn = 0;
   private lastEventPosition = 0;
 
   constructor(private readonly maxProblems: number) {
@@ -99,12 +102,13 @@ class CebdReader {
     p.on('opentagstart', (tag) => {
       this.lastEventPosition = p.position;
       this.tagLine = p.line;
-      this.tagColumn = p.column - tag.name.length;
+      this.tagColumn = p.column - tag.name.length - 1;
     });
     p.on('opentag', (tag) => this.open(tag));
     p.on('closetag', () => this.close());
     p.on('text', (text) => this.text(text));
     p.on('cdata', (text) => this.text(text));
+    p.on('comment', () => this.markupEnd());
     p.on('doctype', () => this.fatal('A DOCTYPE is not allowed in a CEBD file', this.here()));
     p.on('xmldecl', (decl) => {
       if (decl.encoding !== undefined && decl.encoding.toUpperCase() !== 'UTF-8') {
@@ -144,7 +148,8 @@ class CebdReader {
   }
 
   private here(): SourceLocation {
-    const location: SourceLocation = { line: this.parser.line, column: this.parser.column };
+    // saxes' column is 0-based and points past the character just read: the 1-based column of that one.
+    const location: SourceLocation = { line: this.parser.line, column: Math.max(1, this.parser.column) };
     if (this.stack.length > 0) location.path = this.path();
     return location;
   }
@@ -183,8 +188,14 @@ class CebdReader {
     b.records = [];
   }
 
-  private open(tag: SaxesTagPlain): void {
+  private markupEnd(): void {
     this.lastEventPosition = this.parser.position;
+    this.markupEndLine = this.parser.line;
+    this.markupEndColumn = this.parser.column;
+  }
+
+  private open(tag: SaxesTagPlain): void {
+    this.markupEnd();
     if (this.stopped) return;
     const parent = this.stack[this.stack.length - 1];
     let step = tag.name;
@@ -220,7 +231,7 @@ class CebdReader {
   }
 
   private close(): void {
-    this.lastEventPosition = this.parser.position;
+    this.markupEnd();
     if (this.stopped) return;
     const depth = this.stack.length;
     if (this.skipDepth > 0) {
@@ -242,8 +253,18 @@ class CebdReader {
 
   private text(text: string): void {
     this.lastEventPosition = this.parser.position;
-    if (this.stopped || this.skipDepth > 0 || !/\S/.test(text)) return;
-    this.problem(`Unexpected text ${shown(text.trim())}`, this.here());
+    if (this.stopped || this.skipDepth > 0) return;
+    const k = text.search(/\S/);
+    if (k < 0) return;
+    // The text began where the last markup ended; point at its first visible character.
+    const before = text.slice(0, k);
+    const newlines = before.split('\n').length - 1;
+    const location: SourceLocation = {
+      line: this.markupEndLine + newlines,
+      column: newlines === 0 ? this.markupEndColumn + k + 1 : k - before.lastIndexOf('\n'),
+    };
+    if (this.stack.length > 0) location.path = this.path();
+    this.problem(`Unexpected text ${shown(text.trim())}`, location);
   }
 
   private openRoot(tag: SaxesTagPlain): void {
