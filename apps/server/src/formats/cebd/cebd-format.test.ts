@@ -330,12 +330,7 @@ describe('CEBD problems', () => {
       'The file is not well-formed XML',
       { line: 4, path: 'CEBDFile/CEBDBlock[1]' },
     ],
-    [
-      'not XML at all',
-      'periodEnd;activeConsumed\n2026-10-01T00:05:00Z;1.5\n',
-      'The file is not well-formed XML',
-      {},
-    ],
+    ['not XML at all', 'periodEnd;activeConsumed\n2026-10-01T00:05:00Z;1.5\n', 'The file is not well-formed XML', {}],
     ['an empty file', '', 'The file is empty', {}],
     ['a DOCTYPE', '<!DOCTYPE x [<!ENTITY a "aaaa">]>\n<CEBDFile/>', 'A DOCTYPE is not allowed', { line: 1 }],
     [
