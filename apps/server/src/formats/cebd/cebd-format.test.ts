@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { problemText } from '../timeseries/format.js';
-import { CEBD_CHUNK_RECORDS, cebdFormat } from './cebd-format.js';
+import { CEBD_CHUNK_RECORDS, cebdFormat, parseCebd } from './cebd-format.js';
 import { CPID, cebdBlock, cebdFile, EXAMPLE_FILES, parseBytes, reading, readingBlock, record } from './fixtures.js';
 import { cebdFileForRecords } from './generate.js';
 
@@ -525,6 +525,32 @@ describe('CEBD streaming', () => {
       [CPID, 5_000],
       [CPID, 5_000],
       [CPID, 2_000],
+    ]);
+  });
+
+  it('reads the input only as fast as the items are taken (no read-ahead of the file)', async () => {
+    const bytes = cebdFileForRecords(20_000);
+    let pulled = 0;
+    async function* input() {
+      for (let at = 0; at < bytes.length; at += 16_384) {
+        pulled += 1;
+        yield bytes.subarray(at, at + 16_384);
+      }
+    }
+    const total = Math.ceil(bytes.length / 16_384);
+    const items = parseCebd(input(), { timeZone: 'UTC' });
+    const first = await items.next();
+    expect(first.value).toMatchObject({ kind: 'cebd' });
+    expect(pulled).toBeLessThan(total / 10);
+    await items.return(undefined);
+  });
+
+  it('refuses a token longer than 1,000,000 characters instead of buffering it', async () => {
+    const { problems } = await parseBytes(cebdFile(`<CEBDBlock cpid="${'A'.repeat(1_100_000)}">`), {
+      chunkSize: 65_536,
+    });
+    expect(problems.map((p) => p.message)).toEqual([
+      'A tag, attribute value, comment or text is longer than 1,000,000 characters',
     ]);
   });
 

@@ -129,7 +129,7 @@ class CebdReader {
       this.parser.write(text.slice(at, end));
       at = end;
       if (!this.stopped && this.parser.position - this.lastEventPosition > MAX_TOKEN_CHARS) {
-        this.fatal('A tag, attribute value or text is longer than 1,000,000 characters', this.here());
+        this.fatal('A tag, attribute value, comment or text is longer than 1,000,000 characters', this.here());
       }
     }
   }
@@ -154,10 +154,8 @@ class CebdReader {
     return location;
   }
 
-  private path(extra?: string): string {
-    const steps = this.stack.map((f) => f.step);
-    if (extra !== undefined) steps.push(extra);
-    return steps.join('/');
+  private path(): string {
+    return this.stack.map((f) => f.step).join('/');
   }
 
   /** Where the element being read starts (built only for a problem: paths cost). */
