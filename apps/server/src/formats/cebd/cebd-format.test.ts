@@ -554,6 +554,14 @@ describe('CEBD streaming', () => {
     ]);
   });
 
+  it('stops at elements nested deeper than 16 levels', async () => {
+    const { problems } = await parseBytes(cebdFile(`${'<a>'.repeat(100_000)}`));
+    expect(problems.map((p) => p.message)).toEqual([
+      'Unexpected element a (expected CEBDBlock or ReadingBlock here)',
+      'Elements are nested deeper than 16 levels',
+    ]);
+  });
+
   it('detects CEBD files by their root or namespace, not by .xml alone', () => {
     expect(cebdFormat.name).toBe('cebd');
     expect(cebdFormat.detect('day.xml', readFileSync(EXAMPLE_FILES.cebd))).toBe(true);

@@ -40,6 +40,8 @@ export const CEBD_CHUNK_RECORDS = 5_000;
 const SLICE_CHARS = 64 * 1024;
 /** Longest stretch without a tag or text event: bounds what saxes buffers for one token. */
 const MAX_TOKEN_CHARS = 1024 * 1024;
+/** Deepest nesting read (the format has three levels): saxes and the path stack stay small. */
+const MAX_DEPTH = 16;
 
 const ENERGY_ATTRIBUTES = ['activeConsumed', 'activeRegenerated', 'reactiveConsumed', 'reactiveRegenerated'] as const;
 const COMMON_ATTRIBUTES = [...ENERGY_ATTRIBUTES, 'lat', 'lon', 'tractionSystem', 'quality'];
@@ -205,6 +207,7 @@ class CebdReader {
       step = `${tag.name}[${index}]`;
     }
     this.stack.push({ name: tag.name, step, counts: null });
+    if (this.stack.length > MAX_DEPTH) return this.fatal(`Elements are nested deeper than ${MAX_DEPTH} levels`);
     if (this.skipDepth > 0) return;
     const depth = this.stack.length;
     if (depth === 1) return this.openRoot(tag);

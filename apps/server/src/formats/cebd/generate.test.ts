@@ -65,7 +65,7 @@ describe('CEBD generator', () => {
 const skipNote = hasXmllint ? '' : ' [skipped: xmllint is not on PATH; apt-get install libxml2-utils]';
 
 describe('CEBD XML Schema (docs/formats/cebd.xsd)', () => {
-  it.skipIf(!hasXmllint)(`validates both examples and a generated file with xmllint${skipNote}`, () => {
+  it.skipIf(!hasXmllint)(`validates both examples and generated files with xmllint${skipNote}`, () => {
     const dir = mkdtempSync(join(tmpdir(), 'cebd-xsd-'));
     try {
       const generated = join(dir, 'generated.xml');

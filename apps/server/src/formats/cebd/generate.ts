@@ -37,6 +37,12 @@ export interface CebdGenerateOptions {
   created?: string;
   /** Records per yielded string (default 500). */
   recordsPerChunk?: number;
+  /**
+   * 'ReadingBlock' writes each point's records as cumulative register readings instead (one base
+   * reading at `start`, then one per period): parsed back, they give the same values, each period's
+   * quality being the lower of its two readings'.
+   */
+  blockType?: 'CEBDBlock' | 'ReadingBlock';
 }
 
 const PERIOD_MS = 5 * 60_000;
@@ -168,24 +174,64 @@ export function* generatedBlocks(
   }
 }
 
-/** The file as strings of `recordsPerChunk` records: one CEBDBlock per point. */
+/** A Reading element: the registers given in thousandths (integers, so sums never drift). */
+function readingElement(time: string, milli: number[], r: CebdRecord | null): string {
+  const [ac, ar, rc, rr] = milli.map((m) => m / 1000);
+  const position = r && r.lat !== null && r.lon !== null ? ` lat="${r.lat}" lon="${r.lon}"` : '';
+  return (
+    `<Reading time="${time}" activeConsumed="${ac}" activeRegenerated="${ar}" reactiveConsumed="${rc}"` +
+    ` reactiveRegenerated="${rr}"${position} tractionSystem="${r?.tractionSystem ?? '00'}" quality="${r?.quality ?? 127}"/>`
+  );
+}
+
+/** One point's block as strings of `perChunk` elements. */
+function* blockXml(
+  type: 'CEBDBlock' | 'ReadingBlock',
+  cpid: string,
+  start: string,
+  records: Iterable<CebdRecord>,
+  perChunk: number,
+  seed: number,
+): Generator<string> {
+  let text = `  <${type} cpid="${escapeAttribute(cpid)}">\n`;
+  let registers: number[] | null = null;
+  if (type === 'ReadingBlock') {
+    // Meters that have run for a while: registers start between 100,000 and 1,100,000 kWh.
+    const random = seededRandom(seed ^ 0x5bd1e995);
+    registers = [0, 0, 0, 0].map(() => Math.round((100_000 + random() * 1_000_000) * 1000));
+    text += `    ${readingElement(utcInstant(Date.parse(start)), registers, null)}\n`;
+  }
+  let count = 0;
+  for (const record of records) {
+    if (registers) {
+      const values = [
+        record.activeConsumed,
+        record.activeRegenerated,
+        record.reactiveConsumed,
+        record.reactiveRegenerated,
+      ];
+      registers = registers.map((m, i) => m + Math.round(values[i]! * 1000));
+      text += `    ${readingElement(record.periodEnd, registers, record)}\n`;
+    } else text += `    ${recordElement(record)}\n`;
+    if (++count === perChunk) {
+      yield text;
+      text = '';
+      count = 0;
+    }
+  }
+  yield `${text}  </${type}>\n`;
+}
+
+/** The file as strings of `recordsPerChunk` records: one block per point. */
 export function* cebdXml(options: CebdGenerateOptions): Generator<string> {
   const perChunk = options.recordsPerChunk ?? 500;
   const lastEnd = Math.max(0, ...options.points.map((p) => Date.parse(p.start) + p.periods * PERIOD_MS));
   const created = options.created ?? utcInstant(lastEnd);
   yield `<?xml version="1.0" encoding="UTF-8"?>\n<CEBDFile xmlns="${CEBD_NAMESPACE}" version="1" sender="${escapeAttribute(options.sender ?? 'DCS-DEMO')}" created="${created}">\n`;
-  for (const block of generatedBlocks(options)) {
-    let text = `  <CEBDBlock cpid="${escapeAttribute(block.cpid)}">\n`;
-    let count = 0;
-    for (const record of block.records) {
-      text += `    ${recordElement(record)}\n`;
-      if (++count === perChunk) {
-        yield text;
-        text = '';
-        count = 0;
-      }
-    }
-    yield `${text}  </CEBDBlock>\n`;
+  for (const [index, block] of [...generatedBlocks(options)].entries()) {
+    const point = options.points[index]!;
+    const seed = pointSeed(options.seed, index);
+    yield* blockXml(options.blockType ?? 'CEBDBlock', block.cpid, point.start, block.records, perChunk, seed);
   }
   yield '</CEBDFile>\n';
 }
