@@ -82,6 +82,8 @@ interface Frame {
   counts: Map<string, number> | null;
 }
 
+const childOf = (block: Block): 'Record' | 'Reading' => (block.type === 'CEBDBlock' ? 'Record' : 'Reading');
+
 class CebdReader {
   readonly out: ParseItem[] = [];
   stopped = false;
@@ -216,17 +218,9 @@ class CebdReader {
     }
     const block = this.block;
     if (depth === 3 && block) {
-      const child = block.type === 'CEBDBlock' ? 'Record' : 'Reading';
-      if (tag.name === child) return this.entry(block, tag, index);
+      if (tag.name === childOf(block)) return this.entry(block, tag, index);
     }
-    const expected =
-      depth === 2
-        ? 'CEBDBlock or ReadingBlock'
-        : depth === 3 && block
-          ? block.type === 'CEBDBlock'
-            ? 'Record'
-            : 'Reading'
-          : 'no element';
+    const expected = depth === 2 ? 'CEBDBlock or ReadingBlock' : depth === 3 && block ? childOf(block) : 'no element';
     this.problem(`Unexpected element ${shown(tag.name)} (expected ${expected} here)`);
     this.skipDepth = depth;
   }
