@@ -11,6 +11,7 @@ for (const [file, fn] of [
   ['./excel-import.ts', 'benchExcelImport'],
   ['./excel-import-concurrency.ts', 'benchExcelImportConcurrency'],
   ['./trainrun.ts', 'benchTrainRuns'],
+  ['./cebd-parse.ts', 'benchCebdParse'],
 ] as const) {
   if (!existsSync(new URL(file, import.meta.url))) continue;
   const mod = (await import(file)) as Record<string, () => Promise<void>>;
