@@ -1,10 +1,15 @@
+import { cebdFormat } from '../cebd/cebd-format.js';
+import { trainRunFormat } from '../trainrun/trainrun-format.js';
 import type { FormatName, IntakeFormat } from './format.js';
 
 /**
  * Every intake format, by name: the upload routes, the import job and the SFTP intake look a
  * format up here. A format module registers by being listed.
  */
-export const INTAKE_FORMATS: Partial<Record<FormatName, IntakeFormat>> = {};
+export const INTAKE_FORMATS: Partial<Record<FormatName, IntakeFormat>> = {
+  cebd: cebdFormat,
+  trainrun: trainRunFormat,
+};
 
 /** File extensions each format accepts (the upload picks its endpoint by extension). */
 export const FORMAT_EXTENSIONS: Record<FormatName, readonly string[]> = {
