@@ -27,7 +27,9 @@ export async function waitForRun(
     );
     if (last && until.includes(last.status)) return last;
     if (Date.now() > deadline) {
-      throw new Error(`Job run ${id} did not reach ${until.join('/')} in ${timeoutMs} ms (last: ${last?.status ?? 'none'})`);
+      throw new Error(
+        `Job run ${id} did not reach ${until.join('/')} in ${timeoutMs} ms (last: ${last?.status ?? 'none'})`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

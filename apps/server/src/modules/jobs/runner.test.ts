@@ -118,7 +118,12 @@ describe('job runner (pg-boss)', () => {
   it('retries a failing job, then records it dead and leaves it in the dead-letter queue', async () => {
     const id = await runner.enqueue(ctxIn(NORWAY), failingJob, { reason: 'No such file' });
     const failed = await waitForRun(database, id, { until: ['failure'] });
-    expect(failed).toMatchObject({ status: 'failure', attempts: 1, message: 'No such file (attempt 1)', finishedAt: null });
+    expect(failed).toMatchObject({
+      status: 'failure',
+      attempts: 1,
+      message: 'No such file (attempt 1)',
+      finishedAt: null,
+    });
 
     const dead = await waitForRun(database, id);
     expect(dead).toMatchObject({ status: 'dead', attempts: 2, message: 'No such file (attempt 2)' });
@@ -132,7 +137,9 @@ describe('job runner (pg-boss)', () => {
     const id = await runner.enqueue(ctxIn(NORWAY), contextJob, {});
     expect(await runner.getRun(ctxIn(NORWAY), id)).toMatchObject({ id, name: 'test-context' });
     expect(await runner.getRun(ctxIn(SWEDEN), id)).toBeNull();
-    expect(await rows(tenantExecutor(database, SWEDEN), sql`SELECT id FROM job_run WHERE id = ${id}::uuid`)).toEqual([]);
+    expect(await rows(tenantExecutor(database, SWEDEN), sql`SELECT id FROM job_run WHERE id = ${id}::uuid`)).toEqual(
+      [],
+    );
     expect(await database.query('SELECT id FROM job_run WHERE id = $1', [id])).toEqual([]);
     await waitForRun(database, id);
   });

@@ -67,7 +67,12 @@ export interface JobRunner {
     options?: EnqueueOptions,
   ): Promise<string>;
   /** Runs `job` on a cron expression as `actor` in their area (automatic intake); replaces the same key's schedule. */
-  schedule<P extends z.ZodType>(job: JobDefinition<P>, cron: string, payload: z.input<P>, actor: ScheduleActor): Promise<void>;
+  schedule<P extends z.ZodType>(
+    job: JobDefinition<P>,
+    cron: string,
+    payload: z.input<P>,
+    actor: ScheduleActor,
+  ): Promise<void>;
   unschedule(job: JobDefinition, key?: string): Promise<void>;
   /** A run of the context's area (row-level security), as GET /jobs/{id} answers it. */
   getRun(ctx: ReadContext, id: string): Promise<JobRun | null>;
@@ -200,7 +205,12 @@ export function createJobRunner(database: Database, options: JobRunnerOptions): 
         if (options.work === false) continue;
         await instance.work(
           job.name,
-          { includeMetadata: true, batchSize: 1, pollingIntervalSeconds, notifyPollingIntervalSeconds: pollingIntervalSeconds },
+          {
+            includeMetadata: true,
+            batchSize: 1,
+            pollingIntervalSeconds,
+            notifyPollingIntervalSeconds: pollingIntervalSeconds,
+          },
           async ([bossJob]: JobWithMetadata<JobEnvelope>[]) => {
             if (bossJob) await work(job, bossJob);
           },
@@ -249,7 +259,9 @@ export function createJobRunner(database: Database, options: JobRunnerOptions): 
       try {
         await instance.send(job.name, envelope, { id });
       } catch (error) {
-        await markFinished(ctx.db, id, { status: 'dead', message: 'The job could not be queued' }).catch(() => undefined);
+        await markFinished(ctx.db, id, { status: 'dead', message: 'The job could not be queued' }).catch(
+          () => undefined,
+        );
         throw error;
       }
       return id;

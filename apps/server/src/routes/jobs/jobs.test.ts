@@ -1,4 +1,5 @@
 import { jobRunSchema, POLICIES } from '@railwatt/contracts';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineJob } from '../../modules/jobs/define-job.js';
@@ -25,11 +26,13 @@ describe('GET /api/jobs/{id}', () => {
       // How a route queues work: the request's context (area, actor, area-bound executor) and the
       // declared job; the answer is the run id screens follow with GET /jobs/{id}.
       beforeReady: (app) => {
-        app.post(
-          '/api/test/greet',
-          { config: { access: POLICIES.dataLogRead }, schema: { body: z.object({ name: z.string() }) } },
-          async (request) => ({ id: await app.jobs.enqueue(request.ctx, greetJob, request.body) }),
-        );
+        app
+          .withTypeProvider<ZodTypeProvider>()
+          .post(
+            '/api/test/greet',
+            { config: { access: POLICIES.dataLogRead }, schema: { body: z.object({ name: z.string() }) } },
+            async (request) => ({ id: await app.jobs.enqueue(request.ctx, greetJob, request.body) }),
+          );
       },
     });
   });
