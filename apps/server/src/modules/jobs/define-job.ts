@@ -7,6 +7,11 @@ export interface JobRunHandle {
   id: string;
   /** 1 on the first attempt, 2 on the first retry ... */
   attempt: number;
+  /**
+   * Aborted when pg-boss gives up on this attempt (it ran over expireInSeconds) or the runner stops:
+   * long work checks it and stops; the attempt is recorded as failed at once either way.
+   */
+  signal: AbortSignal;
   /** Stores how far the run is (0..1, clamped) and, when given, a message screens show beside it. */
   progress(fraction: number, message?: string): Promise<void>;
 }

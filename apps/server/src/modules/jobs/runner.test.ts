@@ -67,6 +67,25 @@ const failingJob = defineJob({
   },
 });
 
+const slowJob = defineJob({
+  name: 'test-slow',
+  payload: z.object({}),
+  retryLimit: 0,
+  expireInSeconds: 1,
+  async handler(_ctx, _payload, run) {
+    await run.progress(0.1, 'Started');
+    // Works on until pg-boss gives up on the attempt (or 10 s pass).
+    await new Promise((resolve) => {
+      const timer = setTimeout(resolve, 10_000);
+      run.signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        resolve(undefined);
+      });
+    });
+    await run.progress(0.9, 'Too late');
+  },
+});
+
 describe('job runner (pg-boss)', () => {
   let database: Database;
   let runner: JobRunner;
@@ -78,7 +97,7 @@ describe('job runner (pg-boss)', () => {
     await database.useAppRole();
     runner = createJobRunner(database, {
       log: pino({ level: 'silent' }),
-      jobs: [countJob, contextJob, failingJob],
+      jobs: [countJob, contextJob, failingJob, slowJob],
       pollingIntervalSeconds: 0.5,
     });
     await runner.start();
@@ -131,6 +150,15 @@ describe('job runner (pg-boss)', () => {
     await expect
       .poll(() => runner.deadLetters(failingJob))
       .toContainEqual({ runId: id, error: 'No such file (attempt 2)' });
+  });
+
+  it('records an attempt that runs over its time as failed at once, and ignores its later progress', async () => {
+    const started = Date.now();
+    const id = await runner.enqueue(ctxIn(NORWAY), slowJob, {});
+    const dead = await waitForRun(database, id);
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(dead).toMatchObject({ status: 'dead', progress: 0.1, attempts: 1 });
+    expect(dead.message).toMatch(/stopped/);
   });
 
   it('keeps a run in its area: another area and statements outside an area do not see it', async () => {

@@ -95,6 +95,28 @@ const STOP_TIMEOUT_MS = 10_000;
 const errorMessage = (error: unknown): string =>
   error instanceof Error ? error.message || error.name : String(error ?? 'Unknown error');
 
+/**
+ * The handler's answer, or a rejection as soon as pg-boss aborts the attempt (it ran over
+ * expireInSeconds, or the runner stops): pg-boss has then failed the job already, so the run record
+ * must say so now rather than when (if ever) the handler returns. The handler may watch
+ * `run.signal` to stop its work; progress it writes after this is ignored (the run is no longer running).
+ */
+async function untilAborted<T>(signal: AbortSignal, work: Promise<T>, message: string): Promise<T> {
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_resolve, reject) => {
+    onAbort = () => reject(new Error(message));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([work, aborted]);
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+    // The handler may still settle later; its rejection has nobody left to hear it.
+    work.catch(() => undefined);
+  }
+}
+
 /** Builds the runner on `database` (PGlite or PostgreSQL, see boss-database.ts); nothing runs before start(). */
 export function createJobRunner(database: Database, options: JobRunnerOptions): JobRunner {
   const { log } = options;
@@ -153,12 +175,19 @@ export function createJobRunner(database: Database, options: JobRunnerOptions): 
       const run: JobRunHandle = {
         id: runId,
         attempt,
+        signal: bossJob.signal,
         progress: async (fraction, message) => {
+          // pg-boss has given up on this attempt: what the handler still reports is not this run's.
+          if (bossJob.signal.aborted) return;
           const clamped = Number.isFinite(fraction) ? Math.min(1, Math.max(0, fraction)) : 0;
           await markProgress(db, runId, clamped, message);
         },
       };
-      const result = await job.handler(ctx, job.payload.parse(envelope.payload), run);
+      const result = await untilAborted(
+        bossJob.signal,
+        job.handler(ctx, job.payload.parse(envelope.payload), run),
+        `The attempt was stopped: it ran over ${job.expireInSeconds} s, or the server shut down`,
+      );
       await markFinished(db, runId, { status: 'success', message: typeof result === 'string' ? result : null });
     } catch (error) {
       // pg-boss retries while retryCount < retryLimit; the last failure moves the job to <name>__dead.
