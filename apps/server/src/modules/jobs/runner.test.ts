@@ -9,6 +9,7 @@ import { areaUuid } from '../../seed/areas.js';
 import { serviceContext } from '../../test/context.js';
 import { openTestDatabase } from '../../test/database.js';
 import { waitForRun } from '../../test/jobs.js';
+import { recordFile } from '../datalog/datalog-service.js';
 import { rows } from '../domain/sql.js';
 import { defineJob } from './define-job.js';
 import { createJobRunner, type JobRunner } from './runner.js';
@@ -170,6 +171,35 @@ describe('job runner (pg-boss)', () => {
     );
     expect(await database.query('SELECT id FROM job_run WHERE id = $1', [id])).toEqual([]);
     await waitForRun(database, id);
+  });
+
+  it('links a run to the data-log entry of its file', async () => {
+    const ctx = ctxIn(NORWAY);
+    const dataLogId = await recordFile(ctx.db, {
+      tenant: NORWAY,
+      username: OPERATOR.username,
+      messageType: 'TEST',
+      status: 'RUNNING',
+      text: null,
+      fileName: 'readings.csv',
+    });
+    const id = await runner.enqueue(ctx, contextJob, {}, { dataLogId });
+    expect(await runner.getRun(ctx, id)).toMatchObject({ id, dataLogId });
+    await waitForRun(database, id);
+  });
+
+  it('stores a schedule with the area and actor its runs act as, and removes it', async () => {
+    await runner.schedule(countJob, '0 3 * * *', { rows: 1 }, { tenant: NORWAY, ...OPERATOR, key: 'norway' });
+    expect(await runner.schedules(countJob)).toEqual([
+      {
+        key: 'norway',
+        cron: '0 3 * * *',
+        timeZone: 'UTC',
+        envelope: { tenant: NORWAY, ...OPERATOR, roles: [...OPERATOR.roles], payload: { rows: 1 }, scheduled: true },
+      },
+    ]);
+    await runner.unschedule(countJob, 'norway');
+    expect(await runner.schedules(countJob)).toEqual([]);
   });
 
   it("refuses a payload outside the job's contract and stores nothing", async () => {

@@ -74,6 +74,8 @@ export interface JobRunner {
     actor: ScheduleActor,
   ): Promise<void>;
   unschedule(job: JobDefinition, key?: string): Promise<void>;
+  /** The schedules of `job`: key, cron expression, zone, and the area and actor its runs act as. */
+  schedules(job: JobDefinition): Promise<{ key: string; cron: string; timeZone: string; envelope: JobEnvelope }[]>;
   /** A run of the context's area (row-level security), as GET /jobs/{id} answers it. */
   getRun(ctx: ReadContext, id: string): Promise<JobRun | null>;
   /** The jobs waiting in `job`'s dead-letter queue (for an operator; redrive is pg-boss's). */
@@ -312,6 +314,15 @@ export function createJobRunner(database: Database, options: JobRunnerOptions): 
     },
     async unschedule(job, key) {
       await running().unschedule(registered(job).name, key);
+    },
+    async schedules(job) {
+      const stored = await running().getSchedules(registered(job).name);
+      return stored.map((entry) => ({
+        key: entry.key,
+        cron: entry.cron,
+        timeZone: entry.timezone,
+        envelope: entry.data as JobEnvelope,
+      }));
     },
     getRun: (ctx, id) => findRun(ctx.db, ctx.tenant.uuid, id),
     async deadLetters(job) {
