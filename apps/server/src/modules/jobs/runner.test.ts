@@ -202,6 +202,15 @@ describe('job runner (pg-boss)', () => {
     expect(await runner.schedules(countJob)).toEqual([]);
   });
 
+  it('stores the run of a scheduled job when it starts (no request stored it)', async () => {
+    const envelope = { tenant: NORWAY, ...OPERATOR, roles: [...OPERATOR.roles], payload: {}, scheduled: true };
+    // What pg-boss's cron sends for a schedule made with runner.schedule.
+    const id = await runner.boss!.send(contextJob.name, envelope);
+    const done = await waitForRun(database, id!);
+    expect(done).toMatchObject({ name: 'test-context', tenant: NORWAY, status: 'success', attempts: 1 });
+    expect(seen.ctx?.actor.username).toBe(OPERATOR.username);
+  });
+
   it("refuses a payload outside the job's contract and stores nothing", async () => {
     const before = await database.query('SELECT id FROM job_run');
     await expect(runner.enqueue(ctxIn(NORWAY), countJob, { rows: -1 })).rejects.toThrow(/too_small|>0|positive/i);

@@ -55,6 +55,8 @@ export interface JobRunner {
   /** Stops the workers (waiting up to 10 s for running handlers) and pg-boss; safe to call twice. */
   stop(): Promise<void>;
   readonly started: boolean;
+  /** The pg-boss instance while started, for operators and tests (redrive, queue counts); routes use enqueue. */
+  readonly boss: PgBoss | null;
   /**
    * Queues a run of `job` as the context's actor in its area: stores the job_run row (queued) on
    * ctx.db, then sends the pg-boss job. Answers the run id (GET /jobs/{id}). Call it outside a
@@ -274,6 +276,9 @@ export function createJobRunner(database: Database, options: JobRunnerOptions): 
     stop,
     get started() {
       return boss !== null && !stopping;
+    },
+    get boss() {
+      return boss;
     },
     async enqueue(ctx, job, payload, enqueueOptions = {}) {
       const instance = running();
