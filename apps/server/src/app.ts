@@ -8,6 +8,8 @@ import { z } from 'zod';
 import type { AppConfig } from './config.js';
 import { databaseHealthy, type Database } from './db/client.js';
 import { identityPlugin } from './identity/plugin.js';
+import { ALL_JOBS } from './jobs/index.js';
+import { createJobRunner, type JobRunner } from './modules/jobs/runner.js';
 import { LOGOUT_SCRIPT_CSP } from './identity/pages.js';
 import { createIdentity, type Identity } from './identity/provider.js';
 import { accessPlugin } from './plugins/access.js';
@@ -21,6 +23,7 @@ import { organisationExtraRoutes } from './routes/domain/organisations-extra.js'
 import { userDomainRoutes } from './routes/domain/users.js';
 import { keycloakDirectory } from './modules/user/keycloak-admin.js';
 import { excelRoutes } from './routes/excel/index.js';
+import { jobRoutes } from './routes/jobs/index.js';
 import { API_PREFIX } from './routes/register-call.js';
 import { sftpIntegrationRoutes } from './routes/sftpintegration/index.js';
 import { userRoutes } from './routes/user/index.js';
@@ -29,6 +32,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The embedded identity provider; null when tokens come from an external issuer (Keycloak). */
     identity: Identity | null;
+    /**
+     * The background job runner (modules/jobs): routes queue work with
+     * `app.jobs.enqueue(request.ctx, job, payload)`. Started by server.ts, stopped when the app closes.
+     */
+    jobs: JobRunner;
   }
 }
 
@@ -37,6 +45,11 @@ export interface BuildAppOptions {
   database: Database;
   /** Fastify/pino logger options; defaults to pino at config.logLevel. */
   logger?: FastifyServerOptions['logger'];
+  /**
+   * The job runner to use (tests pass one with their own jobs and short polling). Default: one on
+   * `database` with every declared job (src/jobs), not started; whoever serves starts it.
+   */
+  jobs?: JobRunner;
 }
 
 const REQUEST_ID = /^[\w.:-]{1,64}$/;
@@ -48,7 +61,7 @@ function requestId(request: IncomingMessage): string {
 }
 
 /** The whole server as one plugin tree: used by server.ts and by every test. */
-export async function buildApp({ config, database, logger }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logger, jobs }: BuildAppOptions): Promise<FastifyInstance> {
   const { trustProxy } = config;
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
@@ -61,6 +74,11 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+
+  const jobRunner = jobs ?? createJobRunner(database, { log: app.log, jobs: ALL_JOBS });
+  app.decorate('jobs', jobRunner);
+  // Running handlers finish (up to 10 s) before the database closes after the app.
+  app.addHook('onClose', () => jobRunner.stop());
 
   const identity = config.embeddedIdentityProvider ? await createIdentity(config, database) : null;
   app.decorate('identity', identity);
@@ -157,6 +175,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
     directory: config.keycloakAdmin ? keycloakDirectory(config.keycloakAdmin) : undefined,
   });
   await app.register(organisationExtraRoutes, { prefix: API_PREFIX, database });
+  await app.register(jobRoutes, { prefix: API_PREFIX });
   await app.register(excelRoutes, { prefix: API_PREFIX, database, maxFileBytes: config.excelImportMaxFileBytes });
   await app.register(sftpIntegrationRoutes, {
     prefix: API_PREFIX,

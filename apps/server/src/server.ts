@@ -40,6 +40,8 @@ async function main(): Promise<void> {
     : undefined;
   const app = await buildApp({ config, database, logger });
   onFatal = fatalDatabaseHandler(app.log, exit);
+  // Background jobs (pg-boss, as the owning user: modules/jobs/boss-database.ts); app.close() stops them.
+  await app.jobs.start();
   app.log.info(
     { database: database.kind, migrations: applied, seeders: seeded, interruptedFiles: interrupted },
     'database ready',

@@ -24,6 +24,11 @@ export interface Database {
   /** The pool in server mode. */
   pool?: pg.Pool;
   /**
+   * The connection string in server mode: the job runner (modules/jobs) opens pg-boss's own pool
+   * with it, as the owning user, while `pool` switches to railwatt_app.
+   */
+  url?: string;
+  /**
    * Set when the embedded database failed fatally (its WebAssembly module aborted, or PostgreSQL
    * inside it hit FATAL or PANIC): every later query would fail too, so /health answers 503 and
    * the process exits (see fatalDatabaseHandler).
@@ -148,6 +153,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       kind: 'postgres',
       db: drizzlePg(ownerPool),
       pool: ownerPool,
+      url: options.url,
       exec: async (script) => {
         await database.pool!.query(script);
       },

@@ -1,10 +1,14 @@
 import type { AreaKind } from '@railwatt/contracts';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pino from 'pino';
 import { buildApp } from '../app.js';
 import { testConfig, type AppConfig } from '../config.js';
 import type { Database } from '../db/client.js';
 import { allAreasDatabase } from '../db/tenant.js';
 import type { MintOptions } from '../identity/provider.js';
+import { ALL_JOBS } from '../jobs/index.js';
+import type { JobDefinition } from '../modules/jobs/define-job.js';
+import { createJobRunner } from '../modules/jobs/runner.js';
 import { areaUuid } from '../seed/areas.js';
 import { openTestDatabase } from './database.js';
 
@@ -37,6 +41,12 @@ export interface TestAppOptions {
    * the rare test that needs DDL or reads the tables past row-level security. Default false.
    */
   asOwner?: boolean;
+  /**
+   * Start the job runner (pg-boss) with the declared jobs and `define` (test jobs), polling every
+   * `pollingIntervalSeconds` (default 0.5). Without it the runner is built but not started: most
+   * tests queue nothing, and start faster. Wait for a run with test/jobs.ts waitForRun.
+   */
+  jobs?: { define?: readonly JobDefinition[]; pollingIntervalSeconds?: number };
 }
 
 /** The whole app on a fresh test database (PGlite, or TEST_DATABASE_URL) with areas and demo users. */
@@ -44,7 +54,15 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const database = await openTestDatabase({ seeders: options.seeders ?? ['areas', 'users'] });
   try {
     if (!options.asOwner) await database.useAppRole();
-    const app = await buildApp({ config: testConfig(options.config), database, logger: false });
+    const jobs = options.jobs
+      ? createJobRunner(database, {
+          log: pino({ level: 'silent' }),
+          jobs: [...ALL_JOBS, ...(options.jobs.define ?? [])],
+          pollingIntervalSeconds: options.jobs.pollingIntervalSeconds ?? 0.5,
+        })
+      : undefined;
+    const app = await buildApp({ config: testConfig(options.config), database, logger: false, jobs });
+    if (jobs) await jobs.start();
     await options.beforeReady?.(app);
     await app.ready();
     const tokenFor = (username: string, mint?: MintOptions) => {

@@ -1,0 +1,8 @@
+import type { JobDefinition } from '../modules/jobs/define-job.js';
+
+/**
+ * Every background procedure the server runs (ARCHITECTURE.md "Background jobs"): one file per job
+ * in this folder, named after it (`defineJob` in modules/jobs/define-job.ts), listed here so the app's
+ * job runner creates its queue and works on it. The time-series intake jobs come next.
+ */
+export const ALL_JOBS: readonly JobDefinition[] = [];

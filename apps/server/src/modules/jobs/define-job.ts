@@ -1,0 +1,80 @@
+import type { z } from 'zod';
+import type { ServiceContext } from '../../context.js';
+
+/** What a handler gets besides its context and payload: the run it works for. */
+export interface JobRunHandle {
+  /** The job_run id (also the pg-boss job id): GET /jobs/{id} shows this run. */
+  id: string;
+  /** 1 on the first attempt, 2 on the first retry ... */
+  attempt: number;
+  /**
+   * Aborted when pg-boss gives up on this attempt (it ran over expireInSeconds) or the runner stops:
+   * long work checks it and stops; the attempt is recorded as failed at once either way.
+   */
+  signal: AbortSignal;
+  /** Stores how far the run is (0..1, clamped) and, when given, a message screens show beside it. */
+  progress(fraction: number, message?: string): Promise<void>;
+}
+
+/**
+ * A background procedure, declared once: its name (the pg-boss queue; the dead-letter queue is
+ * `<name>__dead`), the contract of its payload (checked when it is queued and again when it runs)
+ * and the handler. The handler acts as the user who queued the run, in that user's area: `ctx.db` is
+ * bound to the area (row-level security) exactly as on a request. Its answer, when a string, becomes
+ * the run's final message. A handler that throws fails the attempt; pg-boss retries it `retryLimit`
+ * times, then the run is 'dead' and the job waits in the dead-letter queue.
+ */
+export interface JobDefinition<P extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  readonly payload: P;
+  /** Retries after the first attempt (default 2). */
+  readonly retryLimit: number;
+  /** Seconds before a retry (default 5; with retryBackoff, the first of growing delays). */
+  readonly retryDelaySeconds: number;
+  readonly retryBackoff: boolean;
+  /** How long one attempt may run before pg-boss fails it (default 15 minutes). */
+  readonly expireInSeconds: number;
+  // Method syntax: a list of jobs of different payloads is a JobDefinition[] (parameters are bivariant).
+  handler(ctx: ServiceContext, payload: z.output<P>, run: JobRunHandle): Promise<string | void>;
+}
+
+export interface JobDeclaration<P extends z.ZodType> {
+  name: string;
+  payload: P;
+  retryLimit?: number;
+  retryDelaySeconds?: number;
+  retryBackoff?: boolean;
+  expireInSeconds?: number;
+  handler: (ctx: ServiceContext, payload: z.output<P>, run: JobRunHandle) => Promise<string | void>;
+}
+
+/** The suffix of every job's dead-letter queue. */
+export const DEAD_LETTER_SUFFIX = '__dead';
+
+// pg-boss accepts letters, digits, '-', '_', '.' and '/'; ours are kebab-case nouns like the files in jobs/.
+const JOB_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
+
+/** Declares a job (one file per job in src/jobs/, named after it). */
+export function defineJob<P extends z.ZodType>(declaration: JobDeclaration<P>): JobDefinition<P> {
+  if (!JOB_NAME.test(declaration.name)) {
+    throw new Error(`Job name "${declaration.name}" must be kebab-case (letters, digits, single dashes)`);
+  }
+  const retryLimit = declaration.retryLimit ?? 2;
+  const retryDelaySeconds = declaration.retryDelaySeconds ?? 5;
+  if (!Number.isInteger(retryLimit) || retryLimit < 0) throw new Error('retryLimit must be a whole number >= 0');
+  if (!Number.isInteger(retryDelaySeconds) || retryDelaySeconds < 0) {
+    throw new Error('retryDelaySeconds must be a whole number >= 0');
+  }
+  return {
+    name: declaration.name,
+    payload: declaration.payload,
+    retryLimit,
+    retryDelaySeconds,
+    retryBackoff: declaration.retryBackoff ?? false,
+    expireInSeconds: declaration.expireInSeconds ?? 15 * 60,
+    handler: declaration.handler,
+  };
+}
+
+/** The dead-letter queue of a job. */
+export const deadLetterQueue = (job: Pick<JobDefinition, 'name'>): string => `${job.name}${DEAD_LETTER_SUFFIX}`;

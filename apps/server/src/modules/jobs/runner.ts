@@ -1,0 +1,341 @@
+import { randomUUID } from 'node:crypto';
+import type { AreaKind, JobRun, Role } from '@railwatt/contracts';
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { PgBoss, type JobWithMetadata } from 'pg-boss';
+import type { z } from 'zod';
+import type { ReadContext, ServiceContext, TenantContext } from '../../context.js';
+import type { Database } from '../../db/client.js';
+import { tenantExecutor } from '../../db/tenant.js';
+import { rows } from '../domain/sql.js';
+import { bossConnection } from './boss-database.js';
+import { deadLetterQueue, type JobDefinition, type JobRunHandle } from './define-job.js';
+import { findRun, insertRun, markFinished, markProgress, markRunning } from './repository.js';
+
+/**
+ * What a pg-boss job carries: the area and the actor the handler acts as, and the payload. The run's
+ * id is the pg-boss job's id (a retry is the same job, so it updates the same job_run row).
+ */
+export interface JobEnvelope {
+  tenant: string;
+  username: string;
+  roles: Role[];
+  payload: unknown;
+  /** Sent by a schedule: no run was stored when it was queued, the worker stores it. */
+  scheduled?: boolean;
+}
+
+/** Who a scheduled run acts as, and where (a schedule has no request to take them from). */
+export interface ScheduleActor {
+  tenant: string;
+  username: string;
+  roles: readonly Role[];
+  /** One job may have several schedules (e.g. one per area): each has its own key. */
+  key?: string;
+  /** The zone the cron expression is read in (default UTC). */
+  timeZone?: string;
+}
+
+export interface EnqueueOptions {
+  /** The data-log entry of the file the run works on. */
+  dataLogId?: number | null;
+}
+
+/** A job in its dead-letter queue: the run it was, and the error that ended it. */
+export interface DeadLetter {
+  runId: string | null;
+  error: string | null;
+}
+
+export interface JobRunner {
+  /** Declares a job this runner queues and works on; before start(). */
+  register(job: JobDefinition): void;
+  /** Starts pg-boss (installing or migrating its schema), creates the queues and starts the workers. */
+  start(): Promise<void>;
+  /** Stops the workers (waiting up to 10 s for running handlers) and pg-boss; safe to call twice. */
+  stop(): Promise<void>;
+  readonly started: boolean;
+  /** The pg-boss instance while started, for operators and tests (redrive, queue counts); routes use enqueue. */
+  readonly boss: PgBoss | null;
+  /**
+   * Queues a run of `job` as the context's actor in its area: stores the job_run row (queued) on
+   * ctx.db, then sends the pg-boss job. Answers the run id (GET /jobs/{id}). Call it outside a
+   * transaction that may still roll back: the worker may start before such a transaction commits.
+   */
+  enqueue<P extends z.ZodType>(
+    ctx: ServiceContext,
+    job: JobDefinition<P>,
+    payload: z.input<P>,
+    options?: EnqueueOptions,
+  ): Promise<string>;
+  /** Runs `job` on a cron expression as `actor` in their area (automatic intake); replaces the same key's schedule. */
+  schedule<P extends z.ZodType>(
+    job: JobDefinition<P>,
+    cron: string,
+    payload: z.input<P>,
+    actor: ScheduleActor,
+  ): Promise<void>;
+  unschedule(job: JobDefinition, key?: string): Promise<void>;
+  /** The schedules of `job`: key, cron expression, zone, and the area and actor its runs act as. */
+  schedules(job: JobDefinition): Promise<{ key: string; cron: string; timeZone: string; envelope: JobEnvelope }[]>;
+  /** A run of the context's area (row-level security), as GET /jobs/{id} answers it. */
+  getRun(ctx: ReadContext, id: string): Promise<JobRun | null>;
+  /** The jobs waiting in `job`'s dead-letter queue (for an operator; redrive is pg-boss's). */
+  deadLetters(job: JobDefinition): Promise<DeadLetter[]>;
+}
+
+export interface JobRunnerOptions {
+  log: FastifyBaseLogger;
+  /** The declared jobs (src/jobs/index.ts ALL_JOBS); more may be registered before start(). */
+  jobs?: readonly JobDefinition[];
+  /** How often an idle worker looks for jobs, in seconds (>= 0.5; default 2). New jobs also wake it at once. */
+  pollingIntervalSeconds?: number;
+  /** false: this process queues runs but works on none (default true). */
+  work?: boolean;
+}
+
+const STOP_TIMEOUT_MS = 10_000;
+
+const errorMessage = (error: unknown): string =>
+  error instanceof Error ? error.message || error.name : String(error ?? 'Unknown error');
+
+/**
+ * The handler's answer, or a rejection as soon as pg-boss aborts the attempt (it ran over
+ * expireInSeconds, or the runner stops): pg-boss has then failed the job already, so the run record
+ * must say so now rather than when (if ever) the handler returns. The handler may watch
+ * `run.signal` to stop its work; progress it writes after this is ignored (the run is no longer running).
+ */
+async function untilAborted<T>(signal: AbortSignal, work: Promise<T>, message: string): Promise<T> {
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_resolve, reject) => {
+    onAbort = () => reject(new Error(message));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([work, aborted]);
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+    // The handler may still settle later; its rejection has nobody left to hear it.
+    work.catch(() => undefined);
+  }
+}
+
+/** Builds the runner on `database` (PGlite or PostgreSQL, see boss-database.ts); nothing runs before start(). */
+export function createJobRunner(database: Database, options: JobRunnerOptions): JobRunner {
+  const { log } = options;
+  const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2;
+  const jobs = new Map<string, JobDefinition>();
+  let boss: PgBoss | null = null;
+  let stopping: Promise<void> | null = null;
+
+  const register = (job: JobDefinition) => {
+    if (boss) throw new Error(`Job ${job.name} registered after the job runner started`);
+    const known = jobs.get(job.name);
+    if (known && known !== job) throw new Error(`Two jobs are named ${job.name}`);
+    jobs.set(job.name, job);
+  };
+  for (const job of options.jobs ?? []) register(job);
+
+  const running = (): PgBoss => {
+    if (!boss || stopping) throw new Error('The job runner is not running (app.jobs.start())');
+    return boss;
+  };
+  const registered = (job: JobDefinition): JobDefinition => {
+    if (jobs.get(job.name) !== job) throw new Error(`Job ${job.name} is not registered with the job runner`);
+    return job;
+  };
+
+  /** The area as the access hook would resolve it for a request. */
+  async function tenantOf(tenant: string): Promise<TenantContext> {
+    const [area] = await rows<TenantContext>(
+      tenantExecutor(database, tenant),
+      sql`SELECT uuid, name, kind, time_zone AS "timeZone" FROM settlement_area WHERE uuid = ${tenant}::uuid`,
+    );
+    if (!area) throw new Error(`Unknown area ${tenant}`);
+    return { ...area, kind: area.kind as AreaKind };
+  }
+
+  /** One attempt of one run: the record follows it, the handler acts as the run's actor in its area. */
+  async function work(job: JobDefinition, bossJob: JobWithMetadata<JobEnvelope>): Promise<void> {
+    const runId = bossJob.id;
+    const envelope = bossJob.data;
+    const attempt = bossJob.retryCount + 1;
+    const db = tenantExecutor(database, envelope.tenant);
+    const runLog = log.child({ job: job.name, runId, attempt });
+    if (envelope.scheduled) {
+      await insertRun(db, { id: runId, ...envelope, name: job.name, status: 'running' });
+    }
+    // Missing: the transaction that queued it has not committed (the retry finds it) or rolled back.
+    if (!(await markRunning(db, runId, attempt))) throw new Error(`No job_run ${runId} in area ${envelope.tenant}`);
+    try {
+      const tenant = await tenantOf(envelope.tenant);
+      const ctx: ServiceContext = {
+        db,
+        tenant,
+        actor: { username: envelope.username, roles: [...envelope.roles], areaKind: tenant.kind },
+        log: runLog,
+      };
+      const run: JobRunHandle = {
+        id: runId,
+        attempt,
+        signal: bossJob.signal,
+        progress: async (fraction, message) => {
+          // pg-boss has given up on this attempt: what the handler still reports is not this run's.
+          if (bossJob.signal.aborted) return;
+          const clamped = Number.isFinite(fraction) ? Math.min(1, Math.max(0, fraction)) : 0;
+          await markProgress(db, runId, clamped, message);
+        },
+      };
+      const result = await untilAborted(
+        bossJob.signal,
+        job.handler(ctx, job.payload.parse(envelope.payload), run),
+        `The attempt was stopped: it ran over ${job.expireInSeconds} s, or the server shut down`,
+      );
+      await markFinished(db, runId, { status: 'success', message: typeof result === 'string' ? result : null });
+    } catch (error) {
+      // pg-boss retries while retryCount < retryLimit; the last failure moves the job to <name>__dead.
+      const dead = bossJob.retryCount >= bossJob.retryLimit;
+      runLog.warn({ err: error, dead }, dead ? 'job run failed for the last time' : 'job run failed; retrying');
+      await markFinished(db, runId, { status: dead ? 'dead' : 'failure', message: errorMessage(error) }).catch(
+        (markError: unknown) => runLog.error({ err: markError }, 'could not record the job run failure'),
+      );
+      throw error;
+    }
+  }
+
+  async function start(): Promise<void> {
+    if (boss) return;
+    const instance = new PgBoss({
+      ...bossConnection(database),
+      backend: database.kind === 'pglite' ? 'pglite' : 'postgres',
+      application_name: 'railwatt-jobs',
+      // A job sent to a `notify` queue wakes its worker at once; polling stays the floor (retries).
+      useListenNotify: true,
+      // REINDEX CONCURRENTLY cannot run in the transaction every PGlite statement runs in here.
+      reindex: database.kind === 'postgres',
+      // Vacuum is PostgreSQL's business; PGlite has no autovacuum to watch.
+      monitorVacuum: database.kind === 'postgres',
+    });
+    instance.on('error', (error) => log.error({ err: error }, 'job queue error'));
+    instance.on('warning', (warning) => log.warn({ warning }, 'job queue warning'));
+    await instance.start();
+    try {
+      for (const job of jobs.values()) {
+        const deadLetter = deadLetterQueue(job);
+        // A dead job stays until an operator redrives or deletes it: no worker, no retries there.
+        await instance.createQueue(deadLetter, { retryLimit: 0, retentionSeconds: 60 * 60 * 24 * 365 });
+        const settings = {
+          retryLimit: job.retryLimit,
+          retryDelay: job.retryDelaySeconds,
+          retryBackoff: job.retryBackoff,
+          expireInSeconds: job.expireInSeconds,
+          notify: true,
+        };
+        // createQueue keeps an existing queue as it is; updateQueue brings a changed declaration in.
+        await instance.createQueue(job.name, { ...settings, deadLetter });
+        await instance.updateQueue(job.name, { ...settings, deadLetter });
+        if (options.work === false) continue;
+        await instance.work(
+          job.name,
+          {
+            includeMetadata: true,
+            batchSize: 1,
+            pollingIntervalSeconds,
+            notifyPollingIntervalSeconds: pollingIntervalSeconds,
+          },
+          async ([bossJob]: JobWithMetadata<JobEnvelope>[]) => {
+            if (bossJob) await work(job, bossJob);
+          },
+        );
+      }
+    } catch (error) {
+      await instance.stop({ graceful: false, timeout: STOP_TIMEOUT_MS }).catch(() => undefined);
+      throw error;
+    }
+    boss = instance;
+    stopping = null;
+    log.debug({ jobs: [...jobs.keys()], database: database.kind }, 'job runner started');
+  }
+
+  function stop(): Promise<void> {
+    if (!boss) return Promise.resolve();
+    const instance = boss;
+    stopping ??= instance
+      .stop({ graceful: true, timeout: STOP_TIMEOUT_MS })
+      .catch((error: unknown) => log.error({ err: error }, 'job runner stop failed'))
+      .finally(() => {
+        boss = null;
+      });
+    return stopping;
+  }
+
+  return {
+    register,
+    start,
+    stop,
+    get started() {
+      return boss !== null && !stopping;
+    },
+    get boss() {
+      return boss;
+    },
+    async enqueue(ctx, job, payload, enqueueOptions = {}) {
+      const instance = running();
+      registered(job);
+      const parsed: unknown = job.payload.parse(payload);
+      const id = randomUUID();
+      const envelope: JobEnvelope = {
+        tenant: ctx.tenant.uuid,
+        username: ctx.actor.username,
+        roles: [...ctx.actor.roles],
+        payload: parsed,
+      };
+      await insertRun(ctx.db, { id, ...envelope, name: job.name, dataLogId: enqueueOptions.dataLogId ?? null });
+      try {
+        await instance.send(job.name, envelope, { id });
+      } catch (error) {
+        await markFinished(ctx.db, id, { status: 'dead', message: 'The job could not be queued' }).catch(
+          () => undefined,
+        );
+        throw error;
+      }
+      return id;
+    },
+    async schedule(job, cron, payload, actor) {
+      const instance = running();
+      registered(job);
+      const envelope: JobEnvelope = {
+        tenant: actor.tenant,
+        username: actor.username,
+        roles: [...actor.roles],
+        payload: job.payload.parse(payload),
+        scheduled: true,
+      };
+      await instance.schedule(job.name, cron, envelope, {
+        ...(actor.key ? { key: actor.key } : {}),
+        tz: actor.timeZone ?? 'UTC',
+      });
+    },
+    async unschedule(job, key) {
+      await running().unschedule(registered(job).name, key);
+    },
+    async schedules(job) {
+      const stored = await running().getSchedules(registered(job).name);
+      return stored.map((entry) => ({
+        key: entry.key,
+        cron: entry.cron,
+        timeZone: entry.timezone,
+        envelope: entry.data as JobEnvelope,
+      }));
+    },
+    getRun: (ctx, id) => findRun(ctx.db, ctx.tenant.uuid, id),
+    async deadLetters(job) {
+      const dead = await running().findJobs<JobEnvelope>(deadLetterQueue(registered(job)));
+      return dead.map((entry) => ({
+        runId: entry.sourceRootId ?? entry.sourceId,
+        error: (entry.sourceOutput as { message?: string } | null)?.message ?? null,
+      }));
+    },
+  };
+}
