@@ -1,6 +1,17 @@
 import type { z } from 'zod';
 import type { ServiceContext } from '../../context.js';
 
+/**
+ * What a handler may answer besides a message: a finished outcome. `failure` ends the run as failed
+ * WITHOUT a retry: the job did its work and the answer is a refusal (a file refused for its content
+ * fails the same way every time). A thrown error is a failed attempt that pg-boss retries.
+ */
+export interface JobOutcome {
+  status: 'success' | 'failure';
+  message: string;
+}
+export type JobResult = string | void | JobOutcome;
+
 /** What a handler gets besides its context and payload: the run it works for. */
 export interface JobRunHandle {
   /** The job_run id (also the pg-boss job id): GET /jobs/{id} shows this run. */
@@ -35,7 +46,7 @@ export interface JobDefinition<P extends z.ZodType = z.ZodType> {
   /** How long one attempt may run before pg-boss fails it (default 15 minutes). */
   readonly expireInSeconds: number;
   // Method syntax: a list of jobs of different payloads is a JobDefinition[] (parameters are bivariant).
-  handler(ctx: ServiceContext, payload: z.output<P>, run: JobRunHandle): Promise<string | void>;
+  handler(ctx: ServiceContext, payload: z.output<P>, run: JobRunHandle): Promise<JobResult>;
 }
 
 export interface JobDeclaration<P extends z.ZodType> {
@@ -45,7 +56,7 @@ export interface JobDeclaration<P extends z.ZodType> {
   retryDelaySeconds?: number;
   retryBackoff?: boolean;
   expireInSeconds?: number;
-  handler: (ctx: ServiceContext, payload: z.output<P>, run: JobRunHandle) => Promise<string | void>;
+  handler: (ctx: ServiceContext, payload: z.output<P>, run: JobRunHandle) => Promise<JobResult>;
 }
 
 /** The suffix of every job's dead-letter queue. */

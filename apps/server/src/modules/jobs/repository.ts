@@ -61,14 +61,14 @@ export async function markProgress(ex: Executor, id: string, fraction: number, m
 export async function markFinished(
   ex: Executor,
   id: string,
-  outcome: { status: Extract<JobStatus, 'success' | 'failure' | 'dead'>; message?: string | null },
+  outcome: { status: Extract<JobStatus, 'success' | 'failure' | 'dead'>; message?: string | null; final?: boolean },
 ): Promise<void> {
   const { status } = outcome;
   await ex.execute(
     sql`UPDATE job_run
            SET status = ${status}, message = coalesce(${clip(outcome.message)}, message),
                ${status === 'success' ? sql`progress = 1,` : sql``}
-               finished_at = ${status === 'failure' ? sql`NULL` : sql`now()`}
+               finished_at = ${status === 'failure' && !outcome.final ? sql`NULL` : sql`now()`}
          WHERE id = ${id}::uuid`,
   );
 }

@@ -192,7 +192,13 @@ export function createJobRunner(database: Database, options: JobRunnerOptions): 
         job.handler(ctx, job.payload.parse(envelope.payload), run),
         `The attempt was stopped: it ran over ${job.expireInSeconds} s, or the server shut down`,
       );
-      await markFinished(db, runId, { status: 'success', message: typeof result === 'string' ? result : null });
+      await markFinished(
+        db,
+        runId,
+        typeof result === 'object' && result !== null
+          ? { status: result.status, message: result.message, final: true }
+          : { status: 'success', message: typeof result === 'string' ? result : null },
+      );
     } catch (error) {
       // pg-boss retries while retryCount < retryLimit; the last failure moves the job to <name>__dead.
       const dead = bossJob.retryCount >= bossJob.retryLimit;
