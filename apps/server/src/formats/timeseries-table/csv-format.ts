@@ -34,19 +34,19 @@ async function* parseCsv(input: AsyncIterable<Buffer>, options: ParseOptions): A
     return;
   }
   const records = readCsvRecords(text, typeLine[1] as ';' | ',');
-  let failure: CsvReadError | undefined;
+  const state: { failure?: CsvReadError } = {};
   const next = async (): Promise<CsvRecord | undefined> => {
     try {
       const { value, done } = await records.next();
       return done ? undefined : value;
     } catch (error) {
-      failure = error instanceof CsvReadError ? error : new CsvReadError(String(error), undefined);
+      state.failure = error instanceof CsvReadError ? error : new CsvReadError(String(error), undefined);
       return undefined;
     }
   };
   const typeRecord = await next();
-  if (failure) {
-    yield problem({ line: failure.line }, `${UPLOAD_BROKEN}: ${failure.message}`);
+  if (state.failure) {
+    yield problem({ line: state.failure.line }, `${UPLOAD_BROKEN}: ${state.failure.message}`);
     return;
   }
   const typeText = typeRecord?.fields[1]?.trim() ?? '';
@@ -57,8 +57,8 @@ async function* parseCsv(input: AsyncIterable<Buffer>, options: ParseOptions): A
   }
   const headerRecord = await next();
   if (!headerRecord) {
-    if (failure) {
-      yield problem({ line: failure.line }, `${UPLOAD_BROKEN}: ${failure.message}`);
+    if (state.failure) {
+      yield problem({ line: state.failure.line }, `${UPLOAD_BROKEN}: ${state.failure.message}`);
       return;
     }
     yield problem({ line: typeRecord.line + 1 }, `${UPLOAD_BROKEN}: the header line is missing`);
@@ -77,7 +77,7 @@ async function* parseCsv(input: AsyncIterable<Buffer>, options: ParseOptions): A
     locate: (line, column) => ({ line, column }),
     timeZone: options.timeZone,
   });
-  if (failure) yield problem({ line: failure.line }, `${UPLOAD_BROKEN}: ${failure.message}`);
+  if (state.failure) yield problem({ line: state.failure.line }, `${UPLOAD_BROKEN}: ${state.failure.message}`);
 }
 
 export const timeSeriesCsvFormat: IntakeFormat = {
