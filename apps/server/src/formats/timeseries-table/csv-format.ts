@@ -44,9 +44,13 @@ async function* parseCsv(input: AsyncIterable<Buffer>, options: ParseOptions): A
       return undefined;
     }
   };
+  // The CSV reader's failure, if any (read through a function: it is set inside next()).
+  const failed = (): ParseItem | undefined =>
+    state.failure && problem({ line: state.failure.line }, `${UPLOAD_BROKEN}: ${state.failure.message}`);
   const typeRecord = await next();
-  if (state.failure) {
-    yield problem({ line: state.failure.line }, `${UPLOAD_BROKEN}: ${state.failure.message}`);
+  const early = failed();
+  if (early) {
+    yield early;
     return;
   }
   const typeText = typeRecord?.fields[1]?.trim() ?? '';
@@ -57,8 +61,9 @@ async function* parseCsv(input: AsyncIterable<Buffer>, options: ParseOptions): A
   }
   const headerRecord = await next();
   if (!headerRecord) {
-    if (state.failure) {
-      yield problem({ line: state.failure.line }, `${UPLOAD_BROKEN}: ${state.failure.message}`);
+    const failure = failed();
+    if (failure) {
+      yield failure;
       return;
     }
     yield problem({ line: typeRecord.line + 1 }, `${UPLOAD_BROKEN}: the header line is missing`);
@@ -77,7 +82,8 @@ async function* parseCsv(input: AsyncIterable<Buffer>, options: ParseOptions): A
     locate: (line, column) => ({ line, column }),
     timeZone: options.timeZone,
   });
-  if (state.failure) yield problem({ line: state.failure.line }, `${UPLOAD_BROKEN}: ${state.failure.message}`);
+  const late = failed();
+  if (late) yield late;
 }
 
 export const timeSeriesCsvFormat: IntakeFormat = {
