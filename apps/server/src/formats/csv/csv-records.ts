@@ -44,10 +44,12 @@ function* pieces(text: string): Generator<string> {
 }
 
 /**
- * The records of a CSV text, empty lines skipped. Throws CsvReadError (with the line) where the text
+ * The records of a CSV text, empty lines skipped; `lineOffset` is added to every line (the text is
+ * the rest of a file whose first lines were read apart: csv-parse builds an error object for every
+ * record whose length differs from the first record's, so a short first line slows everything down). Throws CsvReadError (with the line) where the text
  * is not CSV (a quote never closed, a record larger than 1 MB).
  */
-export async function* readCsvRecords(text: string, delimiter?: ';' | ','): AsyncGenerator<CsvRecord> {
+export async function* readCsvRecords(text: string, delimiter?: ';' | ',', lineOffset = 0): AsyncGenerator<CsvRecord> {
   const parser = parse({
     delimiter: delimiter ?? detectDelimiter(text.split(/\r?\n/, 1)[0] ?? ''),
     relax_column_count: true,
@@ -59,13 +61,13 @@ export async function* readCsvRecords(text: string, delimiter?: ';' | ','): Asyn
   Readable.from(pieces(text)).pipe(parser);
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-      yield { line: info.lines, fields: record.map(unescapeFormula) };
+      yield { line: info.lines + lineOffset, fields: record.map(unescapeFormula) };
     }
   } catch (error) {
     const line = (error as { lines?: unknown }).lines;
     throw new CsvReadError(
       error instanceof Error ? error.message : String(error),
-      typeof line === 'number' ? line : undefined,
+      typeof line === 'number' ? line + lineOffset : undefined,
     );
   }
 }

@@ -19,6 +19,11 @@ const problem = (location: SourceLocation, message: string): ParseItem => ({
   problem: { location, message },
 });
 
+const unquote = (field: string) =>
+  field
+    .trim()
+    .replace(/^"(.*)"$/, '$1')
+    .trim();
 const firstLine = (text: string) => text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
 
 async function* parseCsv(input: AsyncIterable<Buffer>, options: ParseOptions): AsyncGenerator<ParseItem> {
@@ -33,7 +38,16 @@ async function* parseCsv(input: AsyncIterable<Buffer>, options: ParseOptions): A
     yield problem({ line: 1 }, `${UPLOAD_BROKEN}: line 1 must name the type as type;<type name>`);
     return;
   }
-  const records = readCsvRecords(text, typeLine[1] as ';' | ',');
+  // Line 1 is read apart: csv-parse makes an error object for every record longer than the first.
+  const delimiter = typeLine[1] as ';' | ',';
+  const lineEnd = text.indexOf('\n');
+  const typeText = unquote(firstLine(text).split(delimiter)[1] ?? '');
+  const typeName = TIME_SERIES_TYPE_NAMES.find((t) => t === typeText);
+  if (!typeName) {
+    yield problem({ line: 1, column: 2 }, `Something is wrong with data of type: ${typeText}`);
+    return;
+  }
+  const records = readCsvRecords(lineEnd < 0 ? '' : text.slice(lineEnd + 1), delimiter, 1);
   const state: { failure?: CsvReadError } = {};
   const next = async (): Promise<CsvRecord | undefined> => {
     try {
@@ -47,18 +61,6 @@ async function* parseCsv(input: AsyncIterable<Buffer>, options: ParseOptions): A
   // The CSV reader's failure, if any (read through a function: it is set inside next()).
   const failed = (): ParseItem | undefined =>
     state.failure && problem({ line: state.failure.line }, `${UPLOAD_BROKEN}: ${state.failure.message}`);
-  const typeRecord = await next();
-  const early = failed();
-  if (early) {
-    yield early;
-    return;
-  }
-  const typeText = typeRecord?.fields[1]?.trim() ?? '';
-  const typeName = TIME_SERIES_TYPE_NAMES.find((t) => t === typeText);
-  if (!typeRecord || !typeName) {
-    yield problem({ line: typeRecord?.line ?? 1, column: 2 }, `Something is wrong with data of type: ${typeText}`);
-    return;
-  }
   const headerRecord = await next();
   if (!headerRecord) {
     const failure = failed();
@@ -66,7 +68,7 @@ async function* parseCsv(input: AsyncIterable<Buffer>, options: ParseOptions): A
       yield failure;
       return;
     }
-    yield problem({ line: typeRecord.line + 1 }, `${UPLOAD_BROKEN}: the header line is missing`);
+    yield problem({ line: 2 }, `${UPLOAD_BROKEN}: the header line is missing`);
     return;
   }
   async function* rows(): AsyncGenerator<TableInputRow> {

@@ -24,7 +24,7 @@ const HOUR = 60 * 60_000;
 const DAY = 24 * HOUR;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
-const offsets = new Map<string, number>();
+const offsets = new Map<string, Map<number, number>>();
 
 function formatter(timeZone: string): Intl.DateTimeFormat {
   let f = formatters.get(timeZone);
@@ -46,14 +46,15 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
 /** How far the zone's wall clock is ahead of UTC at the instant, in milliseconds. */
 export function zoneOffset(utcMs: number, timeZone: string): number {
   const bucket = Math.floor(utcMs / QUARTER) * QUARTER;
-  const key = `${timeZone}|${bucket}`;
-  const known = offsets.get(key);
+  let zone = offsets.get(timeZone);
+  if (!zone) offsets.set(timeZone, (zone = new Map()));
+  const known = zone.get(bucket);
   if (known !== undefined) return known;
   const parts = formatter(timeZone).formatToParts(new Date(bucket));
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
   const offset = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute')) - bucket;
-  if (offsets.size > 200_000) offsets.clear();
-  offsets.set(key, offset);
+  if (zone.size > 200_000) zone.clear();
+  zone.set(bucket, offset);
   return offset;
 }
 
