@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { problemText } from '../timeseries/format.js';
 import { timeSeriesCsvFormat } from './csv-format.js';
 import { bytesOf, gather, OSLO, pointsOf, workbookOf } from './fixtures.js';
+import { assertSafeZip } from '../zip-guard.js';
+import { generateTimeSeriesSheet } from './table-generate.js';
 import { writeTimeSeriesCsv, writeTimeSeriesWorkbook } from './table-write.js';
 import { timeSeriesXlsxFormat } from './xlsx-format.js';
 
@@ -195,6 +197,70 @@ describe('time-series xlsx', () => {
     expect(csv.series.map((s) => ({ ...s, location: undefined }))).toEqual(
       read.series.filter((r) => r.typeName === 'spot_price').map((s) => ({ ...s, location: undefined })),
     );
+  });
+});
+
+describe('time-series xlsx, more', () => {
+  it('reads date cells as the area wall clock', async () => {
+    const buffer = await workbookOf([
+      {
+        name: 'supply_energy',
+        rows: [
+          [...HEADER, 'A'],
+          [new Date(Date.UTC(2024, 6, 1, 10)), new Date(Date.UTC(2024, 6, 1, 11)), 1],
+        ],
+      },
+    ]);
+    const { series, problems } = await readXlsx(buffer);
+    expect(problems).toEqual([]);
+    expect(series[0]!.points).toEqual([{ start: '2024-07-01T08:00:00Z', value: 1, quality: 127 }]);
+  });
+
+  it('exports again byte for byte what it imported (sheet and shared strings XML)', async () => {
+    const sheet = generateTimeSeriesSheet({
+      typeName: 'fixed_installation_energy',
+      identifiers: ['Tromsø Øst', 'Ærø', 'Jyväskylä', 'Åndalsnes'],
+      fromDay: '2024-10-26',
+      days: 2,
+      estimatedEvery: 3,
+    });
+    const first = await writeTimeSeriesWorkbook([sheet]);
+    const read = await readXlsx(first);
+    expect(read.problems).toEqual([]);
+    const again = await writeTimeSeriesWorkbook([
+      {
+        typeName: 'fixed_installation_energy',
+        timeZone: 'Europe/Oslo',
+        series: sheet.series.map((s) => ({ identifier: s.identifier, points: pointsOf(read.series, s.identifier) })),
+      },
+    ]);
+    const parts = (buffer: Buffer) => assertSafeZip(buffer).contents;
+    for (const name of ['xl/worksheets/sheet1.xml', 'xl/sharedStrings.xml', 'xl/workbook.xml']) {
+      expect(parts(again).get(name)!.equals(parts(first).get(name)!)).toBe(true);
+    }
+    expect(parts(first).get('xl/sharedStrings.xml')!.toString('utf8')).toContain('Tromsø Øst');
+  });
+
+  it('reports a header without time columns, duplicate columns and stops after maxProblems', async () => {
+    const buffer = await workbookOf([
+      {
+        name: 'spot_price',
+        rows: [
+          ['from', 'endExclusive', 'NO1'],
+          ['x', 'y', 1],
+        ],
+      },
+      { name: 'elspot_price', rows: [[...HEADER, 'NO1', 'NO1']] },
+      { name: 'imbalance_price', rows: [[...HEADER, 'NO1'], ...Array.from({ length: 10 }, () => ['a', 'b', 1])] },
+    ]);
+    const { problems } = await gather(timeSeriesXlsxFormat.parse(bytesOf(buffer), { ...OSLO, maxProblems: 4 }));
+    expect(problems.map(problemText)).toEqual([
+      'spot_price!A1: Start date missing: no startInclusive column',
+      'elspot_price!A1: Something is wrong with data of type: elspot_price: Column NO1 appears twice in row 1',
+      'imbalance_price!A2: Value a is invalid',
+      'imbalance_price!A3: Value a is invalid',
+      'Something is wrong with uploaded data: more than 4 problems, reading stopped',
+    ]);
   });
 });
 

@@ -52,7 +52,7 @@ async function* sheetItems(sheet: TableSheet, options: ParseOptions): AsyncGener
   if (sheet.sheetError) {
     yield {
       kind: 'problem',
-      problem: { location: { sheet: sheet.name }, message: `${wrongType(typeName)}: ${sheet.sheetError}` },
+      problem: { location: locate(1, 1), message: `${wrongType(typeName)}: ${sheet.sheetError}` },
     };
     return;
   }
