@@ -10,6 +10,7 @@ for (const [file, fn] of [
   ['./fleet.ts', 'benchFleet'],
   ['./excel-import.ts', 'benchExcelImport'],
   ['./excel-import-concurrency.ts', 'benchExcelImportConcurrency'],
+  ['./timeseries-tables.ts', 'benchTimeSeriesTables'],
 ] as const) {
   if (!existsSync(new URL(file, import.meta.url))) continue;
   const mod = (await import(file)) as Record<string, () => Promise<void>>;

@@ -234,7 +234,9 @@ function readRow(record: CsvRecord, layout: Layout, previous: number | undefined
       out.problems.push(
         problem(at(column), 'Something is wrong with data of type: currency_exchange_rate: no currency'),
       );
-    } else Object.assign(out, { rate, currency });
+    } else if (!/^[A-Z]{3}$/.test(currency))
+      out.problems.push(problem(at(layout.currency!), invalid(cell(layout.currency))));
+    else Object.assign(out, { rate, currency });
   }
   return out;
 }

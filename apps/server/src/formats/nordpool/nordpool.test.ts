@@ -103,6 +103,7 @@ describe('Nordpool prices', () => {
       '01.04.2024;05-07;5;NOK;11',
       '02.04.2024;05-06;5;;11',
       '02.04.2024;06-07;5;NOK;x',
+      '02.04.2024;07-08;5;kroner;11',
     ].join('\n');
     expect((await read(text)).problems.map(problemText)).toEqual([
       'line 2, column 1: Start date missing (Delivery day)',
@@ -114,6 +115,7 @@ describe('Nordpool prices', () => {
       'line 8, column 2: Value 05-07 is invalid',
       'line 9, column 4: Something is wrong with data of type: currency_exchange_rate: no currency',
       'line 10, column 5: Value x is invalid',
+      'line 11, column 4: Value kroner is invalid',
     ]);
     expect((await read('Hour;NO1\n')).problems.map(problemText)).toEqual([
       'line 1: Something is wrong with uploaded data: the first line must start with Delivery day;Hour',
