@@ -81,16 +81,18 @@ function readQuality(value: TimeCellValue): QualityCode | undefined {
 const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.toLowerCase();
 
 /** Finds the time columns and the series (with their quality columns) of a header row. */
-function readHeader(input: TableInput): { start?: number; end?: number; series: SeriesColumn[] } {
+function readHeader(input: TableInput): { start?: number; end?: number; series: SeriesColumn[]; twice?: number } {
   let start: number | undefined;
   let end: number | undefined;
+  let twice: number | undefined;
   const names = new Map<string, number>();
   for (const [column, raw] of input.header) {
     const name = raw.trim();
     if (!name) continue;
     if (sameName(name, START_COLUMN)) start ??= column;
     else if (sameName(name, END_COLUMN)) end ??= column;
-    else if (!names.has(name)) names.set(name, column);
+    else if (names.has(name)) twice ??= column;
+    else names.set(name, column);
   }
   const series: SeriesColumn[] = [];
   const qualityOf = new Map<string, number>();
@@ -108,7 +110,7 @@ function readHeader(input: TableInput): { start?: number; end?: number; series: 
       points: [],
     });
   }
-  return { start, end, series };
+  return { start, end, series, twice };
 }
 
 function chunk(series: SeriesColumn, typeName: TimeSeriesTypeName): ParseItem {
@@ -142,6 +144,14 @@ export async function* readSeriesTable(input: TableInput): AsyncGenerator<ParseI
   }
   if (header.end === undefined) {
     yield problem(headerLocation, `End date missing: no ${END_COLUMN} column`);
+    return;
+  }
+  if (header.twice !== undefined) {
+    const name = input.header.get(header.twice)!.trim();
+    yield problem(
+      locate(input.headerRow, header.twice),
+      `Something is wrong with data of type: ${typeName}: the column ${name} appears twice`,
+    );
     return;
   }
   if (header.series.length === 0) {

@@ -120,6 +120,7 @@ describe('time-series xlsx', () => {
         ],
       },
       { name: 'no_such_type', rows: [[...HEADER, 'A']] },
+      { name: 'Sheet1', rows: [] },
     ]);
     const { problems } = await readXlsx(buffer);
     expect(problems.map(problemText)).toEqual([
@@ -300,6 +301,13 @@ describe('time-series csv', () => {
     expect((await readCsv('type;prices\nstartInclusive;endExclusive;A\n')).problems.map(problemText)).toEqual([
       'line 1, column 2: Something is wrong with data of type: prices',
     ]);
+    expect((await readCsv('type;spot_price\nstartInclusive;endExclusive;NO1;NO1\n')).problems.map(problemText)).toEqual(
+      ['line 2, column 4: Something is wrong with data of type: spot_price: the column NO1 appears twice'],
+    );
+    const unclosed = await readCsv('type;spot_price\nstartInclusive;endExclusive;A\n"01.01.2024 00:00;x;1\n');
+    expect(unclosed.problems).toHaveLength(1);
+    expect(unclosed.problems[0]!.message).toMatch(/^Something is wrong with uploaded data: /);
+    expect(unclosed.problems[0]!.location.line).toBeGreaterThanOrEqual(3);
     expect((await readCsv('startInclusive;endExclusive;A\n')).problems.map(problemText)).toEqual([
       'line 1: Something is wrong with uploaded data: line 1 must name the type as type;<type name>',
     ]);

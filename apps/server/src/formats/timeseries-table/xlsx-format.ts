@@ -44,6 +44,8 @@ async function* sheetItems(sheet: TableSheet, options: ParseOptions): AsyncGener
     sheet: sheet.name,
     cell: `${columnLetters(column)}${row}`,
   });
+  // An empty sheet (a spreadsheet's default Sheet1 left blank) holds nothing to refuse.
+  if (sheet.columns.length === 0 && sheet.rows.length === 0 && !sheet.sheetError && sheet.problems.length === 0) return;
   const typeName = sheetType(sheet.name);
   if (!typeName) {
     yield { kind: 'problem', problem: { location: locate(1, 1), message: wrongType(sheet.name) } };
