@@ -64,11 +64,13 @@ async function* sheetItems(sheet: TableSheet, options: ParseOptions): AsyncGener
     yield { kind: 'problem', problem: { location: locate(p.rowNumber, column), message: p.message } };
   }
   const header = new Map(sheet.columns.map((name, i) => [numbers[i]!, name]));
-  const rows = sheet.rows.map((row): TableInputRow => ({
-    number: row.rowNumber,
-    cells: new Map(sheet.columns.map((name, i) => [numbers[i]!, row.cells[name]])),
-  }));
-  yield* readSeriesTable({ typeName, header, headerRow: 1, rows, locate, timeZone: options.timeZone });
+  // Rows by column number, made one at a time (the sheet's rows are in memory once, not twice).
+  function* rows(): Generator<TableInputRow> {
+    for (const row of sheet.rows) {
+      yield { number: row.rowNumber, cells: new Map(sheet.columns.map((name, i) => [numbers[i]!, row.cells[name]])) };
+    }
+  }
+  yield* readSeriesTable({ typeName, header, headerRow: 1, rows: rows(), locate, timeZone: options.timeZone });
 }
 
 async function* parseWorkbook(input: AsyncIterable<Buffer>, options: ParseOptions): AsyncGenerator<ParseItem> {
