@@ -82,6 +82,7 @@ describe('time-series xlsx', () => {
           ['31.03.2024', '01.04.2024', 1],
           ['27.10.2024 00:00', '28.10.2024 00:00', 2],
           ['01.11.2024', '01.12.2024', 3],
+          ['01.01.2025 00:00', '01.01.2026 00:00', 4],
         ],
       },
     ]);
@@ -97,11 +98,12 @@ describe('time-series xlsx', () => {
     expect(points[23]!.start).toBe('2024-10-26T22:00:00Z');
     expect(points.slice(25, 27).map((p) => p.start)).toEqual(['2024-10-27T00:00:00Z', '2024-10-27T01:00:00Z']);
     const days = series.filter((s) => s.identifier === 'norway');
-    expect(days.map((s) => s.resolution)).toEqual(['P1D', 'P1M']);
+    expect(days.map((s) => s.resolution)).toEqual(['P1D', 'P1M', 'P1Y']);
     expect(days.flatMap((s) => s.points.map((p) => p.start))).toEqual([
       '2024-03-30T23:00:00Z',
       '2024-10-26T22:00:00Z',
       '2024-10-31T23:00:00Z',
+      '2024-12-31T23:00:00Z',
     ]);
   });
 
@@ -283,6 +285,18 @@ describe('time-series csv', () => {
       'latin1',
     );
     expect((await readCsv(latin)).series[0]!.identifier).toBe('Bodø');
+  });
+
+  it('reads quarter hours through the repeated hour written on the wall clock alone', async () => {
+    const q = (from: string, to: string) => `27.10.2024 ${from};27.10.2024 ${to};1`;
+    const pass = [q('02:00', '02:15'), q('02:15', '02:30'), q('02:30', '02:45'), q('02:45', '03:00')];
+    const text = ['type;supply_energy', 'startInclusive;endExclusive;A', q('01:45', '02:00'), ...pass, ...pass];
+    text.push(q('03:00', '03:15'));
+    const { series, problems } = await readCsv(text.join('\n'));
+    expect(problems).toEqual([]);
+    const starts = series[0]!.points.map((p) => Date.parse(p.start));
+    expect(series[0]!.resolution).toBe('PT15M');
+    expect(starts).toEqual(Array.from({ length: 10 }, (_, i) => Date.parse('2024-10-26T23:45:00Z') + i * 900_000));
   });
 
   it('names line and column of every problem', async () => {
