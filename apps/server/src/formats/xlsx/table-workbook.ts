@@ -28,6 +28,8 @@ export interface CellProblem {
 export interface TableSheet {
   name: string;
   columns: string[];
+  /** The 1-based spreadsheet column of each name in `columns` (row 1 may leave columns empty). */
+  columnNumbers?: number[];
   rows: TableRow[];
   /** Cells that could not be read at all (error values, formulas without a cached result). */
   problems: CellProblem[];
@@ -204,6 +206,7 @@ function readHeader(row: ExcelJS.Row, sheet: TableSheet, limits: TableReadLimits
     if (sheet.columns.includes(name)) sheet.sheetError = `Column ${name} appears twice in row 1`;
     byIndex[col] = name;
     sheet.columns.push(name);
+    (sheet.columnNumbers ??= []).push(col);
   });
   return byIndex;
 }
