@@ -1,4 +1,7 @@
 import { cebdFormat } from '../cebd/cebd-format.js';
+import { nordpoolFormat } from '../nordpool/nordpool-format.js';
+import { timeSeriesCsvFormat } from '../timeseries-table/csv-format.js';
+import { timeSeriesXlsxFormat } from '../timeseries-table/xlsx-format.js';
 import { trainRunFormat } from '../trainrun/trainrun-format.js';
 import type { FormatName, IntakeFormat } from './format.js';
 
@@ -8,6 +11,9 @@ import type { FormatName, IntakeFormat } from './format.js';
  */
 export const INTAKE_FORMATS: Partial<Record<FormatName, IntakeFormat>> = {
   cebd: cebdFormat,
+  xlsx: timeSeriesXlsxFormat,
+  csv: timeSeriesCsvFormat,
+  nordpool: nordpoolFormat,
   trainrun: trainRunFormat,
 };
 

@@ -15,7 +15,9 @@ import {
   type ParsedTrainRun,
   type Problem,
 } from '../../formats/timeseries/format.js';
-import type { Executor } from '../domain/sql.js';
+import { sql } from 'drizzle-orm';
+import { settlementAreaCurrency } from '../../formats/nordpool/nordpool-format.js';
+import { rows, type Executor } from '../domain/sql.js';
 import { kindsFor, resolveIdentifiers, retypeFor, type ResolvedEntity } from './resolve.js';
 import {
   ensureSeries,
@@ -60,8 +62,8 @@ export interface TrainRunStore {
   (
     ctx: ServiceContext,
     runs: ParsedTrainRun[],
-    dataLogId: number | null,
-  ): Promise<{ stored: number; problems: Problem[] }>;
+    dataLogId: number,
+  ): Promise<{ stored: number; problems: Problem[]; warnings?: Problem[] }>;
 }
 
 export interface IntakeOptions {
@@ -110,6 +112,8 @@ export async function importParsedStream(
 ): Promise<IntakeResult> {
   const maxProblems = options.maxProblems ?? 100;
   const problems: Problem[] = [];
+  /** Kept with an OK outcome (train runs: an unknown EVN is train-preprocessing's to judge). */
+  const warnings: Problem[] = [];
   const tallies = new Map<number, Tally>();
   const counts: StoreCounts = { inserted: 0, superseded: 0, unchanged: 0 };
   const source = { dataLogId: options.dataLogId, username: ctx.actor.username };
@@ -133,8 +137,31 @@ export async function importParsedStream(
       let pending: Pending[] = [];
       let pendingValues = 0;
 
+      let settlementAreaName: string | null | undefined;
       const flush = async () => {
         const items = pending;
+        // Nordpool names the exchange rate by its currency: it is the area's settlement area's rate.
+        for (const item of items) {
+          if (item.kind !== 'series' || item.series.typeName !== 'currency_exchange_rate') continue;
+          const code = item.series.identifier;
+          if (!/^[A-Z]{3}$/.test(code)) continue;
+          const own = settlementAreaCurrency(ctx.tenant.name);
+          if (own !== code) {
+            problem({
+              location: item.series.location,
+              message: `Currency ${code} is not the currency of ${ctx.tenant.name}${own ? ` (${own})` : ''}`,
+            });
+            continue;
+          }
+          settlementAreaName ??=
+            (
+              await rows<{ name: string }>(
+                tx,
+                sql`SELECT name FROM entity_latest WHERE tenant = ${tenant}::uuid AND type = 'settlementarea' ORDER BY name LIMIT 1`,
+              )
+            )[0]?.name ?? null;
+          if (settlementAreaName) item.series = { ...item.series, identifier: settlementAreaName };
+        }
         pending = [];
         pendingValues = 0;
         if (problems.length > 0) return;
@@ -259,11 +286,12 @@ export async function importParsedStream(
       }
       await flush();
       if (trainRuns.length > 0 && problems.length === 0) {
-        if (!options.storeTrainRuns) {
+        if (!options.storeTrainRuns || options.dataLogId === null) {
           problem({ location: trainRuns[0]!.location, message: 'Train runs are not accepted by this import' });
         } else {
           const result = await options.storeTrainRuns(txCtx, trainRuns, options.dataLogId);
           result.problems.forEach(problem);
+          warnings.push(...(result.warnings ?? []));
           trainRunsStored = result.stored;
         }
       }
@@ -294,9 +322,14 @@ export async function importParsedStream(
   if (counts.superseded > 0) parts.push(`${counts.superseded} corrected`);
   if (counts.unchanged > 0) parts.push(`${counts.unchanged} unchanged`);
   if (trainRunsStored > 0) parts.unshift(`Imported ${trainRunsStored} train runs`);
+  const base = values === 0 && trainRunsStored > 0 ? parts[0]! : parts.join(', ');
+  const noted = warnings.slice(0, 20).map(problemText).join('; ');
   return {
     status: 'OK',
-    text: values === 0 && trainRunsStored > 0 ? parts[0]! : parts.join(', '),
+    text:
+      warnings.length > 0
+        ? `${base}; warnings: ${noted}${warnings.length > 20 ? ` and ${warnings.length - 20} more` : ''}`
+        : base,
     problems: [],
     summaries,
     counts,

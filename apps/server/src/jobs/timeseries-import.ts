@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import type { FormatName } from '../formats/timeseries/format.js';
+import { INTAKE_FORMATS } from '../formats/timeseries/registry.js';
+import { finishFile } from '../modules/datalog/datalog-service.js';
+import { defineJob } from '../modules/jobs/define-job.js';
+import { importStoredFile } from '../modules/timeseries/import-file.js';
+import { storeTrainRuns } from '../modules/trainrun/service.js';
+
+const FORMAT_NAMES = ['cebd', 'utilts', 'sdv', 'xlsx', 'csv', 'nordpool', 'trainrun'] as const satisfies readonly FormatName[];
+
+/**
+ * Imports one stored file (an upload, an SFTP fetch, a re-import): the intake reads its bytes from
+ * the data log as a stream, stores it whole or not at all, and writes the outcome and the
+ * per-series summaries into the entry. A file refused for its content ends the run as failed
+ * without a retry (it would be refused again); an error of ours fails the attempt, which is retried
+ * and, in the end, marks the entry ERROR.
+ */
+export const timeSeriesImportJob = defineJob({
+  name: 'timeseries-import',
+  payload: z.object({ dataLogId: z.number().int().positive(), format: z.enum(FORMAT_NAMES) }),
+  retryLimit: 2,
+  retryDelaySeconds: 5,
+  expireInSeconds: 60 * 60,
+  handler: async (ctx, { dataLogId, format }, run) => {
+    const reader = INTAKE_FORMATS[format];
+    if (!reader) throw new Error(`No reader for the ${format} format`);
+    try {
+      await run.progress(0, 'Reading the file');
+      const result = await importStoredFile(ctx, dataLogId, reader, {
+        storeTrainRuns,
+        onProgress: (fraction) => run.progress(Math.min(0.99, fraction), 'Reading and storing'),
+      });
+      return { status: result.status === 'OK' ? 'success' : 'failure', message: result.text };
+    } catch (error) {
+      ctx.log.error({ err: error, dataLogId }, 'time-series import failed');
+      await finishFile(ctx.db, ctx.tenant.uuid, dataLogId, {
+        status: 'ERROR',
+        text: `Failed to upload. Ask administrator for help (${error instanceof Error ? error.message : String(error)})`,
+      });
+      throw error;
+    }
+  },
+});
