@@ -1,3 +1,4 @@
+import { TextDecoder } from 'node:util';
 import type { Problem, SourceLocation } from '../timeseries/format.js';
 
 /**
