@@ -32,7 +32,8 @@ export interface SeriesDraft {
   location: SourceLocation;
   seriesId?: string;
   meteringPoint?: string;
-  period?: { start?: EdiInstant; end?: EdiInstant; location: SourceLocation };
+  /** invalid: a DTM of it was refused already (its problem told). */
+  period?: { start?: EdiInstant; end?: EdiInstant; location: SourceLocation; invalid?: boolean };
   resolution?: Resolution;
   unit?: string;
   observations: ObservationDraft[];
@@ -61,7 +62,7 @@ export function buildSeries(draft: SeriesDraft): { series: ParsedSeries[]; probl
   const start = draft.period?.start;
   const end = draft.period?.end;
   if (!start || !end) {
-    fail(draft.period?.location ?? draft.location, 'The time series has no period (DTM+324, or DTM+163 and DTM+164)');
+    if (!draft.period?.invalid) fail(draft.location, 'The time series has no period (DTM+324, or DTM+163 and DTM+164)');
   } else if (start.ms >= end.ms) {
     fail(draft.period?.location ?? draft.location, 'The period ends before it starts');
   }

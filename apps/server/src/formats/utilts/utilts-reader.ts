@@ -68,7 +68,10 @@ export class UtiltsReader {
   private last: Segment | undefined;
   private out: ParseItem[] = [];
 
+  private problems = 0;
+
   private problem(location: SourceLocation, message: string): void {
+    this.problems++;
     this.out.push({ kind: 'problem', problem: { location, message } });
   }
 
@@ -110,7 +113,7 @@ export class UtiltsReader {
       this.problem(at, `The file ends inside message ${this.message.ref} (no UNT)`);
     }
     if (this.state === 'message' || this.state === 'interchange') this.problem(at, 'The file ends without UNZ');
-    if (this.state === 'done' && this.seriesCount === 0) this.problem(at, 'The file holds no time series');
+    if (this.state === 'done' && this.seriesCount === 0 && this.problems === 0) this.problem(at, 'The file holds no time series');
     return this.out.splice(0);
   }
 
@@ -227,15 +230,23 @@ export class UtiltsReader {
   private seriesDate(series: SeriesDraft, seg: Segment, at: SourceLocation): void {
     const [qualifier = '', value = '', format = ''] = seg.elements[0] ?? [];
     const offset = this.message.offset;
-    const period = (series.period ??= { location: at });
-    if (qualifier === '324') {
-      const range = parseEdiRange(value, format, offset);
-      if (!range) return this.problem(at, `Period ${value} (format ${format || 'none'}) is invalid`);
-      [period.start, period.end] = range;
-      period.location = at;
-    } else if (qualifier === '163' || qualifier === '164') {
+    if (qualifier === '324' || qualifier === '163' || qualifier === '164') {
+      const period = (series.period ??= { location: at });
+      if (qualifier === '324') {
+        const range = parseEdiRange(value, format, offset);
+        period.location = at;
+        if (!range) {
+          period.invalid = true;
+          return this.problem(at, `Period ${value} (format ${format || 'none'}) is invalid`);
+        }
+        [period.start, period.end] = range;
+        return;
+      }
       const date = parseEdiDate(value, format, offset);
-      if (!date) return this.problem(at, `Date ${value} (format ${format || 'none'}) is invalid`);
+      if (!date) {
+        period.invalid = true;
+        return this.problem(at, `Date ${value} (format ${format || 'none'}) is invalid`);
+      }
       if (qualifier === '163') period.start = date;
       else period.end = date;
     } else if (qualifier === '354') {
@@ -257,18 +268,23 @@ export class UtiltsReader {
     const offset = this.message.offset;
     if (qualifier === '324') {
       const range = parseEdiRange(value, format, offset);
-      if (!range) return this.problem(at, `Period ${value} (format ${format || 'none'}) is invalid`);
+      if (!range) return this.brokenObservation(obs, at, `Period ${value} (format ${format || 'none'}) is invalid`);
       [obs.start, obs.end] = range;
       return;
     }
     if (!['163', '164', '7', '9'].includes(qualifier)) {
-      return this.problem(at, `DTM qualifier ${qualifier || '(none)'} is not supported for an observation`);
+      return this.brokenObservation(obs, at, `DTM qualifier ${qualifier || '(none)'} is not supported for an observation`);
     }
     const date = parseEdiDate(value, format, offset);
-    if (!date) return this.problem(at, `Date ${value} (format ${format || 'none'}) is invalid`);
+    if (!date) return this.brokenObservation(obs, at, `Date ${value} (format ${format || 'none'}) is invalid`);
     if (qualifier === '163') obs.start = date;
     else if (qualifier === '164') obs.end = date;
     else obs.at = date;
+  }
+
+  private brokenObservation(obs: ObservationDraft, at: SourceLocation, message: string): void {
+    obs.broken = true;
+    this.problem(at, message);
   }
 
   private quantity(seg: Segment, at: SourceLocation): void {
@@ -304,7 +320,7 @@ export class UtiltsReader {
     this.series = undefined;
     if (!draft) return;
     const { series, problems } = buildSeries(draft);
-    for (const problem of problems) this.out.push({ kind: 'problem', problem });
+    for (const p of problems) this.problem(p.location, p.message);
     for (const s of series) this.out.push({ kind: 'series', series: s });
     if (series.length > 0) this.seriesCount++;
   }
