@@ -74,7 +74,8 @@ describe('sdv intake: valid files', () => {
 });
 
 describe('sdv intake: files that cannot be mapped', () => {
-  const obs = '<rsm:Observation><rsm:Position><rsm:Sequence>3</rsm:Sequence></rsm:Position><rsm:Volume>150</rsm:Volume>';
+  const obs =
+    '<rsm:Observation><rsm:Position><rsm:Sequence>3</rsm:Sequence></rsm:Position><rsm:Volume>150</rsm:Volume>';
 
   it('names the line, column and element path of a bad value, condition or position', async () => {
     expect(await problemsOf(valid.replace('<rsm:Volume>150<', '<rsm:Volume>1e5<'))).toEqual([
@@ -121,7 +122,9 @@ describe('sdv intake: files that cannot be mapped', () => {
       'CEBDFile, line 1, column 11: The root element CEBDFile is not an ebIX ValidatedMeteredData document',
     ]);
     expect(await problemsOf('<ValidatedMeteredData/>')).toEqual(['The document holds no MeteringData']);
-    expect(await problemsOf('')).toEqual(['line 1, column 1: The XML is not well-formed: document must contain a root element.']);
+    expect(await problemsOf('')).toEqual([
+      'line 1, column 1: The XML is not well-formed: document must contain a root element.',
+    ]);
   });
 
   it('stops after maxProblems', async () => {

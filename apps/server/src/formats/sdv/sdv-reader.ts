@@ -37,7 +37,8 @@ export function parseInstant(text: string): number | undefined {
   if (y < 1970 || y > 2070 || mo < 1 || mo > 12 || h > 23 || mi > 59 || (s ?? 0) > 59) return undefined;
   if (d < 1 || d > new Date(Date.UTC(y, mo, 0)).getUTCDate()) return undefined;
   const zone = m[8] ?? 'Z';
-  const offset = zone === 'Z' ? 0 : (zone.startsWith('-') ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4)));
+  const offset =
+    zone === 'Z' ? 0 : (zone.startsWith('-') ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4)));
   const ms = Date.UTC(y, mo - 1, d, h, mi, s) + Math.floor(Number(`0${m[7] ?? ''}`) * 1000) - offset * 60_000;
   return Number.isFinite(ms) ? ms : undefined;
 }
@@ -183,7 +184,8 @@ export class SdvReader {
     else if (start === undefined) fail(m.start.location, `StartDateTime ${m.start.text} is invalid`);
     if (!m.end) fail(m.location, 'MeteringData has no Interval/EndDateTime');
     else if (end === undefined) fail(m.end.location, `EndDateTime ${m.end.text} is invalid`);
-    if (start !== undefined && end !== undefined && end <= start) fail(m.end?.location ?? m.location, 'The interval ends before it starts');
+    if (start !== undefined && end !== undefined && end <= start)
+      fail(m.end?.location ?? m.location, 'The interval ends before it starts');
     const minutes = Number(m.resolution) * (UNIT_MINUTES[(m.resolutionUnit ?? 'MIN').toUpperCase()] ?? NaN);
     const resolution = ISO_RESOLUTIONS[m.resolution ?? ''] ?? RESOLUTION_MINUTES[minutes];
     if (!resolution) {
@@ -209,16 +211,23 @@ export class SdvReader {
       let position = index + 1;
       if (obs.sequence !== undefined) {
         position = /^\d{1,9}$/.test(obs.sequence) ? Number(obs.sequence) : NaN;
-        if (Number.isNaN(position)) return fail(obs.sequenceLocation ?? obs.location, `Sequence ${obs.sequence} is invalid`);
+        if (Number.isNaN(position))
+          return fail(obs.sequenceLocation ?? obs.location, `Sequence ${obs.sequence} is invalid`);
       }
       if (position < 1 || position > total) {
-        return fail(obs.sequenceLocation ?? obs.location, `Position ${position} lies outside the interval (1..${total})`);
+        return fail(
+          obs.sequenceLocation ?? obs.location,
+          `Position ${position} lies outside the interval (1..${total})`,
+        );
       }
       if (seen.has(position)) return fail(obs.sequenceLocation ?? obs.location, `Position ${position} is given twice`);
       seen.add(position);
       const quality = obs.condition === undefined ? QUALITY_CODES.measured : CONDITION_QUALITY[obs.condition];
       if (quality === undefined) {
-        return fail(obs.conditionLocation ?? obs.location, `Condition ${obs.condition} is not supported (127, 61, 56, 46, 21)`);
+        return fail(
+          obs.conditionLocation ?? obs.location,
+          `Condition ${obs.condition} is not supported (127, 61, 56, 46, 21)`,
+        );
       }
       const pointStart = new Date(start + (position - 1) * step).toISOString();
       if (quality === QUALITY_CODES.nonExistent) return void points.push({ start: pointStart, value: null, quality });
@@ -229,11 +238,20 @@ export class SdvReader {
     });
     if (this.out.length > before) return;
     if (points.length !== total) {
-      fail(m.location, `MeteringData has ${points.length} observations, but its interval holds ${total} at ${resolution}`);
+      fail(
+        m.location,
+        `MeteringData has ${points.length} observations, but its interval holds ${total} at ${resolution}`,
+      );
       return;
     }
     points.sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
-    const base = { typeName: 'supply_energy' as const, identifier: m.meteringPoint ?? '', resolution, unit: 'kWh', location: m.location };
+    const base = {
+      typeName: 'supply_energy' as const,
+      identifier: m.meteringPoint ?? '',
+      resolution,
+      unit: 'kWh',
+      location: m.location,
+    };
     for (const series of chunkSeries(base, points)) this.out.push({ kind: 'series', series });
     this.seriesCount++;
   }

@@ -46,12 +46,15 @@ export function writeSdv(input: SdvFileInput): string {
   const lines: string[] = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<${t('ValidatedMeteredData_12')} xmlns${p ? `:${p}` : ''}="http://www.strom.ch">`,
-    `  ${el('ValidatedMeteredData_HeaderInformation', [
-      el('HeaderVersion', '1.0'),
-      el('Sender', el('ID', el('EICID', escapeXml(input.sender))) + el('Role', 'DSO')),
-      el('Receiver', el('ID', el('EICID', escapeXml(input.receiver))) + el('Role', 'SDV')),
-      el('InstanceDocument', el('DocumentID', escapeXml(input.documentId)) + el('Creation', utc(input.created))),
-    ].join(''))}`,
+    `  ${el(
+      'ValidatedMeteredData_HeaderInformation',
+      [
+        el('HeaderVersion', '1.0'),
+        el('Sender', el('ID', el('EICID', escapeXml(input.sender))) + el('Role', 'DSO')),
+        el('Receiver', el('ID', el('EICID', escapeXml(input.receiver))) + el('Role', 'SDV')),
+        el('InstanceDocument', el('DocumentID', escapeXml(input.documentId)) + el('Creation', utc(input.created))),
+      ].join(''),
+    )}`,
   ];
   for (const s of input.series) {
     const end = new Date(Date.parse(s.start) + s.values.length * 900_000).toISOString();
@@ -62,7 +65,8 @@ export function writeSdv(input: SdvFileInput): string {
     lines.push(`    ${el('Product', el('ID', '8716867000030') + el('MeasureUnit', unit))}`);
     s.values.forEach((value, i) => {
       const quality = value === null ? 46 : (s.qualities?.[i] ?? 127);
-      const volume = value === null ? '' : el('Volume', decimal(unit === 'MWH' ? Math.round(value * 1e6) / 1e9 : value));
+      const volume =
+        value === null ? '' : el('Volume', decimal(unit === 'MWH' ? Math.round(value * 1e6) / 1e9 : value));
       const condition = quality === 127 ? '' : el('Condition', String(quality));
       lines.push(`    ${el('Observation', el('Position', el('Sequence', String(i + 1))) + volume + condition)}`);
     });

@@ -19,7 +19,10 @@ export async function parseWith(
 ): Promise<Parsed> {
   const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
   const out: Parsed = { series: [], problems: [] };
-  const parse = format.parse(chunks(bytes, options.chunkSize), { timeZone: 'Europe/Oslo', maxProblems: options.maxProblems });
+  const parse = format.parse(chunks(bytes, options.chunkSize), {
+    timeZone: 'Europe/Oslo',
+    maxProblems: options.maxProblems,
+  });
   for await (const item of parse) {
     if (item.kind === 'series') out.series.push(item.series);
     else if (item.kind === 'problem') out.problems.push(problemText(item.problem));

@@ -19,7 +19,13 @@ export interface Separators {
   terminator: string;
 }
 
-export const DEFAULT_SEPARATORS: Separators = { component: ':', element: '+', decimal: '.', release: '?', terminator: "'" };
+export const DEFAULT_SEPARATORS: Separators = {
+  component: ':',
+  element: '+',
+  decimal: '.',
+  release: '?',
+  terminator: "'",
+};
 
 export interface Segment {
   number: number;

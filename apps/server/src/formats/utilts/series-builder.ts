@@ -82,7 +82,10 @@ export function buildSeries(draft: SeriesDraft): { series: ParsedSeries[]; probl
   const months = resolution === 'P1M' ? 1 : resolution === 'P1Y' ? 12 : 0;
   const total = step ? (end.ms - start.ms) / step : (wholeMonths(start.ms, end.ms, offset) ?? NaN) / months;
   if (!Number.isInteger(total)) {
-    fail(draft.period?.location ?? draft.location, `The period ${iso(start.ms)}–${iso(end.ms)} is not whole ${resolution} intervals`);
+    fail(
+      draft.period?.location ?? draft.location,
+      `The period ${iso(start.ms)}–${iso(end.ms)} is not whole ${resolution} intervals`,
+    );
     return { series: [], problems };
   }
   const startOf = (k: number): number => (step ? start.ms + k * step : addMonths(start.ms, k * months, offset));
@@ -189,7 +192,10 @@ function deriveResolution(
   hasReadings: boolean,
 ): Resolution | undefined {
   const months = wholeMonths(start, end, offset);
-  if (months !== undefined && (months === intervals.length || (hasReadings && intervals.length === 0 && months === 1))) {
+  if (
+    months !== undefined &&
+    (months === intervals.length || (hasReadings && intervals.length === 0 && months === 1))
+  ) {
     return 'P1M';
   }
   const own = intervals.find((v) => v.obs.start && v.obs.end)?.obs;
@@ -229,7 +235,10 @@ function checkReadings(
   }
   if (!first || !last || first.value === null || last.value === null) {
     if (intervals.length === 0) {
-      fail(readings[0]?.obs.location ?? {}, 'A monthly series needs the start and the end reading, or a consumption (QTY+136)');
+      fail(
+        readings[0]?.obs.location ?? {},
+        'A monthly series needs the start and the end reading, or a consumption (QTY+136)',
+      );
     }
     return undefined;
   }

@@ -165,9 +165,9 @@ describe('UTILTS intake: files that cannot be mapped', () => {
   });
 
   it('refuses a series without a period, or whose resolution cannot be derived', async () => {
-    expect(await problemsOf(valid.replace("DTM+324:202610010000202610010100:719'\n", '').replace('UNT+33', 'UNT+32'))).toEqual([
-      'segment 8 (IDE), line 9: The time series has no period (DTM+324, or DTM+163 and DTM+164)',
-    ]);
+    expect(
+      await problemsOf(valid.replace("DTM+324:202610010000202610010100:719'\n", '').replace('UNT+33', 'UNT+32')),
+    ).toEqual(['segment 8 (IDE), line 9: The time series has no period (DTM+324, or DTM+163 and DTM+164)']);
     const three = valid.replace("SEQ+++4'\nQTY+136:4.5'\n", '').replace('UNT+33', 'UNT+31');
     expect(await problemsOf(three)).toEqual([
       'segment 22 (IDE), line 23: The resolution cannot be derived from the period and the observations: give DTM+354',
@@ -185,9 +185,9 @@ describe('UTILTS intake: files that cannot be mapped', () => {
     expect(await problemsOf(valid.replace('STS+++Z03', 'STS+++Q9'))).toEqual([
       'segment 17 (STS), line 18: Status Q9 is not a supported quality',
     ]);
-    expect(await problemsOf(valid.replace('DTM+324:202610010000202610010100', 'DTM+324:202613010000202610010100'))).toEqual([
-      'segment 10 (DTM), line 11: Period 202613010000202610010100 (format 719) is invalid',
-    ]);
+    expect(
+      await problemsOf(valid.replace('DTM+324:202610010000202610010100', 'DTM+324:202613010000202610010100')),
+    ).toEqual(['segment 10 (DTM), line 11: Period 202613010000202610010100 (format 719) is invalid']);
     expect((await problemsOf(valid.replace('UTILTS:D', 'INVOIC:D')))[0]).toBe(
       'segment 2 (UNH), line 3: Message type INVOIC is not supported (UTILTS, MSCONS)',
     );

@@ -98,10 +98,16 @@ describe('UTILTS intake: properties', () => {
       maxLength: 600,
     });
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.uint8Array({ maxLength: 2000 }), edifactish.map((a) => Uint8Array.from(a))), async (bytes) => {
-        const { series } = await parseWith(utiltsFormat, Buffer.from(bytes), { chunkSize: 97 });
-        expect(unsoundPoints(series)).toEqual([]);
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 2000 }),
+          edifactish.map((a) => Uint8Array.from(a)),
+        ),
+        async (bytes) => {
+          const { series } = await parseWith(utiltsFormat, Buffer.from(bytes), { chunkSize: 97 });
+          expect(unsoundPoints(series)).toEqual([]);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -97,9 +97,11 @@ export class UtiltsReader {
         this.closeInterchange(seg, at);
         break;
       default:
-        if (this.state === 'start') this.problem(at, `The file must start with UNB (or UNA), not ${seg.tag || 'an empty segment'}`);
+        if (this.state === 'start')
+          this.problem(at, `The file must start with UNB (or UNA), not ${seg.tag || 'an empty segment'}`);
         else if (this.state === 'done') this.problem(at, `Segment ${seg.tag} follows UNZ`);
-        else if (this.state === 'interchange') this.problem(at, `Segment ${seg.tag} is outside a message (UNH ... UNT)`);
+        else if (this.state === 'interchange')
+          this.problem(at, `Segment ${seg.tag} is outside a message (UNH ... UNT)`);
         else if (!this.message.skip) this.messageSegment(seg, at);
     }
     return this.out.splice(0);
@@ -113,7 +115,8 @@ export class UtiltsReader {
       this.problem(at, `The file ends inside message ${this.message.ref} (no UNT)`);
     }
     if (this.state === 'message' || this.state === 'interchange') this.problem(at, 'The file ends without UNZ');
-    if (this.state === 'done' && this.seriesCount === 0 && this.problems === 0) this.problem(at, 'The file holds no time series');
+    if (this.state === 'done' && this.seriesCount === 0 && this.problems === 0)
+      this.problem(at, 'The file holds no time series');
     return this.out.splice(0);
   }
 
@@ -137,7 +140,10 @@ export class UtiltsReader {
     this.flushSeries();
     const count = component(seg, 0);
     if (count !== String(this.message.segments)) {
-      this.problem(at, `UNT counts ${count || 'no'} segments, but message ${this.message.ref} has ${this.message.segments}`);
+      this.problem(
+        at,
+        `UNT counts ${count || 'no'} segments, but message ${this.message.ref} has ${this.message.segments}`,
+      );
     }
     if (component(seg, 1) !== this.message.ref) {
       this.problem(at, `UNT names message ${component(seg, 1)}, but UNH opened ${this.message.ref}`);
@@ -179,7 +185,8 @@ export class UtiltsReader {
     }
     if (!this.series) {
       if (seg.tag === 'DTM') this.headerDate(seg, at);
-      else if (!HEADER_SEGMENTS.has(seg.tag)) this.problem(at, `Segment ${seg.tag} is not supported in the message header`);
+      else if (!HEADER_SEGMENTS.has(seg.tag))
+        this.problem(at, `Segment ${seg.tag} is not supported in the message header`);
       return;
     }
     this.seriesSegment(this.series, seg, at);
@@ -199,9 +206,12 @@ export class UtiltsReader {
   private seriesSegment(series: SeriesDraft, seg: Segment, at: SourceLocation): void {
     switch (seg.tag) {
       case 'DTM':
-        return this.observation || this.isObservationDate(seg) ? this.observationDate(seg, at) : this.seriesDate(series, seg, at);
+        return this.observation || this.isObservationDate(seg)
+          ? this.observationDate(seg, at)
+          : this.seriesDate(series, seg, at);
       case 'MEA':
-        if (component(seg, 0) !== 'AAZ') return this.problem(at, `MEA qualifier ${component(seg, 0)} is not supported (AAZ)`);
+        if (component(seg, 0) !== 'AAZ')
+          return this.problem(at, `MEA qualifier ${component(seg, 0)} is not supported (AAZ)`);
         series.unit = component(seg, 2, 0) || component(seg, 1, 0);
         if (!series.unit) this.problem(at, 'MEA+AAZ names no unit');
         return;
@@ -219,7 +229,8 @@ export class UtiltsReader {
       case 'STS':
         return this.status(seg, at);
       default:
-        if (!IGNORED_IN_SERIES.has(seg.tag)) this.problem(at, `Segment ${seg.tag || '(empty)'} is not supported in a time series`);
+        if (!IGNORED_IN_SERIES.has(seg.tag))
+          this.problem(at, `Segment ${seg.tag || '(empty)'} is not supported in a time series`);
     }
   }
 
@@ -251,7 +262,8 @@ export class UtiltsReader {
       else period.end = date;
     } else if (qualifier === '354') {
       const resolution = parseDuration(value, format);
-      if (!resolution) return this.problem(at, `Resolution ${value}:${format} is not supported (5, 15 or 60 MIN, 1 DAY, 1 MON)`);
+      if (!resolution)
+        return this.problem(at, `Resolution ${value}:${format} is not supported (5, 15 or 60 MIN, 1 DAY, 1 MON)`);
       series.resolution = resolution;
     } else if (qualifier === '735') {
       const offsetValue = parseOffset(value);
@@ -273,7 +285,11 @@ export class UtiltsReader {
       return;
     }
     if (!['163', '164', '7', '9'].includes(qualifier)) {
-      return this.brokenObservation(obs, at, `DTM qualifier ${qualifier || '(none)'} is not supported for an observation`);
+      return this.brokenObservation(
+        obs,
+        at,
+        `DTM qualifier ${qualifier || '(none)'} is not supported for an observation`,
+      );
     }
     const date = parseEdiDate(value, format, offset);
     if (!date) return this.brokenObservation(obs, at, `Date ${value} (format ${format || 'none'}) is invalid`);
