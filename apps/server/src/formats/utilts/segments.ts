@@ -37,8 +37,9 @@ export interface Segment {
 
 export type Token = { kind: 'segment'; segment: Segment } | { kind: 'problem'; problem: Problem };
 
-/** One segment longer than this is not EDIFACT (and must not fill memory). */
+/** One segment (or one of its values) longer than this is not EDIFACT, and must not fill memory. */
 const MAX_SEGMENT_CHARS = 100_000;
+const [ORDINARY, BLANK, NEWLINE, RETURN, RELEASE, TERMINATOR, ELEMENT, COMPONENT] = [0, 1, 2, 3, 4, 5, 6, 7];
 
 export const segmentLocation = (s: Segment): SourceLocation => ({ segment: s.number, tag: s.tag, line: s.line });
 
@@ -65,7 +66,6 @@ class Splitter {
   private inSegment = false;
   private released = false;
   private segmentLine = 1;
-  private segmentChars = 0;
   private elements: string[][] = [];
   private element: string[] = [];
   private text = '';
@@ -98,7 +98,7 @@ class Splitter {
       new Set(used).size !== used.length ||
       used.length < 3 ||
       !['.', ','].includes(decimal) ||
-      used.some((c) => /[A-Za-z0-9\s]/.test(c));
+      used.some((c) => /[A-Za-z0-9\s]/.test(c) || c.charCodeAt(0) > 126);
     if (bad) {
       this.fail({ line: this.line }, `The UNA service string advice "UNA${a}" is invalid`);
       return false;
@@ -113,68 +113,93 @@ class Splitter {
   }
 
   private scan(input: string): void {
-    const { component, element, release, terminator } = this.separators;
+    const kinds = this.kinds();
+    let { inSegment, released, text, element, elements, line } = this;
     let run = 0;
     for (let i = 0; i < input.length; i++) {
-      const c = input[i] as string;
-      if (c === '\n' || c === '\r') {
-        if (this.inSegment) this.text += input.slice(run, i);
-        if (c === '\n') this.line++;
+      const code = input.charCodeAt(i);
+      const kind = code < 128 ? (kinds[code] as number) : code === 0xfeff ? BLANK : ORDINARY;
+      if (kind === ORDINARY || (kind === BLANK && inSegment)) {
+        if (!inSegment) {
+          inSegment = true;
+          this.segmentLine = line;
+          elements = [];
+          element = [];
+          text = '';
+          run = i;
+        }
+        released = false;
+        continue;
+      }
+      if (kind === NEWLINE || kind === RETURN) {
+        if (inSegment) text += input.slice(run, i);
+        if (kind === NEWLINE) line++;
         run = i + 1;
         continue;
       }
-      if (!this.inSegment) {
-        if (c === ' ' || c === '\t' || c === '\uFEFF' || c === '\f' || c === '\v') {
+      if (!inSegment) {
+        if (kind === BLANK) {
           run = i + 1;
           continue;
         }
-        this.inSegment = true;
-        this.segmentLine = this.line;
-        this.segmentChars = 0;
-        this.elements = [];
-        this.element = [];
-        this.text = '';
+        inSegment = true;
+        this.segmentLine = line;
+        elements = [];
+        element = [];
+        text = '';
         run = i;
       }
-      if (this.released) {
-        this.released = false;
+      if (released) {
+        released = false;
         continue;
       }
-      if (c === release) {
-        this.text += input.slice(run, i);
-        run = i + 1;
-        this.released = true;
+      text += input.slice(run, i);
+      run = i + 1;
+      if (kind === RELEASE) {
+        released = true;
         continue;
       }
-      if (c === terminator || c === element || c === component) {
-        this.text += input.slice(run, i);
-        run = i + 1;
-        this.element.push(this.text);
-        this.text = '';
-        if (c === component) continue;
-        this.elements.push(this.element);
-        this.element = [];
-        if (c === terminator) this.endSegment();
-        continue;
-      }
-      if (++this.segmentChars > MAX_SEGMENT_CHARS) {
-        this.fail(
-          { segment: this.count + 1, line: this.segmentLine },
-          `Segment ${this.count + 1} is longer than ${MAX_SEGMENT_CHARS} characters (is the segment terminator right?)`,
-        );
-        return;
+      if (text.length > MAX_SEGMENT_CHARS) break;
+      element.push(text);
+      text = '';
+      if (kind === COMPONENT) continue;
+      elements.push(element);
+      element = [];
+      if (kind === TERMINATOR) {
+        inSegment = false;
+        this.endSegment(elements);
       }
     }
-    if (this.inSegment) this.text += input.slice(run);
+    if (inSegment && text.length <= MAX_SEGMENT_CHARS) text += input.slice(run);
+    Object.assign(this, { inSegment, released, text, element, elements, line });
+    if (inSegment && text.length + element.length + elements.length > MAX_SEGMENT_CHARS) {
+      this.fail(
+        { segment: this.count + 1, line: this.segmentLine },
+        `Segment ${this.count + 1} is longer than ${MAX_SEGMENT_CHARS} characters (is the segment terminator right?)`,
+      );
+    }
   }
 
-  private endSegment(): void {
-    this.inSegment = false;
+  /** What each ASCII character is under the current separators. */
+  private kinds(): Uint8Array {
+    const kinds = new Uint8Array(128);
+    for (const c of ' \t\f\v') kinds[c.charCodeAt(0)] = BLANK;
+    kinds[10] = NEWLINE;
+    kinds[13] = RETURN;
+    const { component, element, release, terminator } = this.separators;
+    kinds[component.charCodeAt(0)] = COMPONENT;
+    kinds[element.charCodeAt(0)] = ELEMENT;
+    kinds[terminator.charCodeAt(0)] = TERMINATOR;
+    if (release) kinds[release.charCodeAt(0)] = RELEASE;
+    return kinds;
+  }
+
+  private endSegment(elements: string[][]): void {
     this.count++;
-    const [first = [''], ...elements] = this.elements;
+    const [first = [''], ...rest] = elements;
     this.tokens.push({
       kind: 'segment',
-      segment: { number: this.count, line: this.segmentLine, tag: (first[0] ?? '').trim(), elements },
+      segment: { number: this.count, line: this.segmentLine, tag: (first[0] ?? '').trim(), elements: rest },
     });
   }
 
@@ -191,14 +216,17 @@ class Splitter {
   }
 }
 
-/** The segments of an EDIFACT file as they arrive; a broken advice or an unterminated segment is a problem. */
-export async function* readSegments(input: AsyncIterable<Buffer>): AsyncGenerator<Token> {
+/**
+ * The segments of an EDIFACT file as they arrive, in batches (one per chunk read: an await per
+ * segment would cost more than the tokenizing); a broken advice or an unterminated segment is a problem.
+ */
+export async function* readSegments(input: AsyncIterable<Buffer>): AsyncGenerator<Token[]> {
   const splitter = new Splitter();
   let decoder: TextDecoder | undefined;
   let pending: Buffer[] = [];
   let pendingBytes = 0;
-  const drain = function* (): Generator<Token> {
-    yield* splitter.tokens.splice(0);
+  const drain = function* (): Generator<Token[]> {
+    if (splitter.tokens.length > 0) yield splitter.tokens.splice(0);
   };
   for await (const chunk of input) {
     if (!decoder) {

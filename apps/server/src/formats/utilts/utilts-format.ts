@@ -41,11 +41,13 @@ async function* parseUtilts(input: AsyncIterable<Buffer>, options: ParseOptions)
     }
     return true;
   };
-  for await (const token of readSegments(input)) {
-    const items = token.kind === 'problem' ? [token] : reader.feed(token.segment);
-    if (!(yield* pass(items))) return;
-    // A file whose tokens break (bad advice, unterminated segment) cannot be mapped further.
-    if (token.kind === 'problem') return;
+  for await (const tokens of readSegments(input)) {
+    for (const token of tokens) {
+      const items = token.kind === 'problem' ? [token] : reader.feed(token.segment);
+      if (items.length > 0 && !(yield* pass(items))) return;
+      // A file whose tokens break (bad advice, unterminated segment) cannot be mapped further.
+      if (token.kind === 'problem') return;
+    }
   }
   yield* pass(reader.end());
 }

@@ -28,6 +28,7 @@ export const STATUS_QUALITY: Record<string, QualityCode> = {
   Z04: QUALITY_CODES.nonExistent,
 };
 
+const NO_ITEMS: ParseItem[] = [];
 export const MESSAGE_TYPES = ['UTILTS', 'MSCONS'];
 /** Segments read and passed over: in the message header, and inside a time series. */
 const HEADER_SEGMENTS = new Set(['BGM', 'DTM', 'NAD', 'RFF', 'CTA', 'COM', 'FTX', 'CUX', 'UNS']);
@@ -104,7 +105,7 @@ export class UtiltsReader {
           this.problem(at, `Segment ${seg.tag} is outside a message (UNH ... UNT)`);
         else if (!this.message.skip) this.messageSegment(seg, at);
     }
-    return this.out.splice(0);
+    return this.out.length > 0 ? this.out.splice(0) : NO_ITEMS;
   }
 
   end(): ParseItem[] {
