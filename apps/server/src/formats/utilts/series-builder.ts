@@ -124,13 +124,15 @@ export function buildSeries(draft: SeriesDraft): { series: ParsedSeries[]; probl
     const point = checkReadings(resolution, start.ms, end.ms, total, intervals, readings, fail);
     if (point) points.push({ ...point, start: iso(start.ms) });
   }
-  if (problems.length === 0 && points.length !== total) {
+  // A refused observation (its problem told) would only be counted missing here.
+  const refused = draft.observations.some((o) => o.broken);
+  if (problems.length === 0 && !refused && points.length !== total) {
     fail(
       draft.location,
       `The time series has ${points.length} observations, but its period ${iso(start.ms)}–${iso(end.ms)} holds ${total} at ${resolution}`,
     );
   }
-  if (problems.length > 0) return { series: [], problems };
+  if (problems.length > 0 || refused) return { series: [], problems };
   points.sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
   const base = {
     typeName: 'supply_energy' as const,

@@ -180,7 +180,6 @@ describe('UTILTS intake: files that cannot be mapped', () => {
     ]);
     expect(await problemsOf(valid.replace('QTY+136:0.2125', 'QTY+99:0.2125'))).toEqual([
       'segment 14 (QTY), line 15: QTY qualifier 99 is not supported (136, 31, 220)',
-      'segment 8 (IDE), line 9: The time series has 3 observations, but its period 2026-09-30T23:00:00.000Z–2026-10-01T00:00:00.000Z holds 4 at PT15M',
     ]);
     expect(await problemsOf(valid.replace('STS+++Z03', 'STS+++Q9'))).toEqual([
       'segment 17 (STS), line 18: Status Q9 is not a supported quality',
