@@ -92,6 +92,15 @@ describe('UTILTS intake: valid files', () => {
     ]);
   });
 
+  it('reads MSCONS monthly readings: the period in the header, a LOC+172 per metering point, units in QTY', async () => {
+    const { series, problems } = await parse(read('mscons-monthly.edi'));
+    expect(problems).toEqual([]);
+    expect(series.map((s) => [s.identifier, s.resolution, s.points])).toEqual([
+      ['707057500000000031', 'P1M', [{ start: '2026-09-30T23:00:00.000Z', value: 549.75, quality: 61 }]],
+      ['707057500000000048', 'P1M', [{ start: '2026-09-30T23:00:00.000Z', value: 312.5, quality: 127 }]],
+    ]);
+  });
+
   it('reads other separators named in UNA and a Latin-1 (UNOC) file', async () => {
     const text = [
       'UNA|*,\\ ~',

@@ -64,6 +64,8 @@ export class UtiltsReader {
   private messages = 0;
   private message = { ref: '', location: {} as SourceLocation, segments: 0, skip: false, offset: 0 };
   private series: SeriesDraft | undefined;
+  /** The message header's period and resolution, for series that state none. */
+  private defaults: SeriesDraft = { location: {}, observations: [] };
   private observation: ObservationDraft | undefined;
   private seriesCount = 0;
   private last: Segment | undefined;
@@ -134,6 +136,7 @@ export class UtiltsReader {
     const skip = !MESSAGE_TYPES.includes(type);
     if (skip) this.problem(at, `Message type ${type || '(none)'} is not supported (${MESSAGE_TYPES.join(', ')})`);
     this.message = { ref: component(seg, 0), location: at, segments: 1, skip, offset: 0 };
+    this.defaults = { location: at, observations: [] };
   }
 
   private closeMessage(seg: Segment, at: SourceLocation): void {
@@ -193,13 +196,14 @@ export class UtiltsReader {
     this.seriesSegment(this.series, seg, at);
   }
 
+  /**
+   * DTM in the message header: 137 the document date; 735 the UTC offset; a period (324, 163/164)
+   * or resolution (354) there holds for every series that states none (MSCONS writes them so).
+   */
   private headerDate(seg: Segment, at: SourceLocation): void {
     const [qualifier = '', value = '', format = ''] = seg.elements[0] ?? [];
-    if (qualifier === '735') {
-      const offset = parseOffset(value);
-      if (offset === undefined) this.problem(at, `UTC offset ${value} is invalid`);
-      else this.message.offset = offset;
-    } else if (qualifier === '137' && !parseEdiDate(value, format, this.message.offset)) {
+    if (['324', '163', '164', '354', '735'].includes(qualifier)) this.seriesDate(this.defaults, seg, at);
+    else if (qualifier === '137' && !parseEdiDate(value, format, this.message.offset)) {
       this.problem(at, `Date ${value} (format ${format || 'none'}) is invalid`);
     }
   }
@@ -336,6 +340,8 @@ export class UtiltsReader {
     const draft = this.series;
     this.series = undefined;
     if (!draft) return;
+    draft.period ??= this.defaults.period;
+    draft.resolution ??= this.defaults.resolution;
     const { series, problems } = buildSeries(draft);
     for (const p of problems) this.problem(p.location, p.message);
     for (const s of series) this.out.push({ kind: 'series', series: s });
