@@ -122,6 +122,9 @@ describe('sdv intake: files that cannot be mapped', () => {
       'CEBDFile, line 1, column 11: The root element CEBDFile is not an ebIX ValidatedMeteredData document',
     ]);
     expect(await problemsOf('<ValidatedMeteredData/>')).toEqual(['The document holds no MeteringData']);
+    expect(await problemsOf(`<ValidatedMeteredData>${'<a>'.repeat(40)}`)).toEqual([
+      'line 1, column 119: Elements nest deeper than 32 levels',
+    ]);
     expect(await problemsOf('')).toEqual([
       'line 1, column 1: The XML is not well-formed: document must contain a root element.',
     ]);

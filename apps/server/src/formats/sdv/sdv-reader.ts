@@ -26,6 +26,8 @@ const STEP_MS: Partial<Record<Resolution, number>> = { PT5M: 300_000, PT15M: 900
 /** Elements that repeat, so their path always carries the index. */
 const REPEATED = new Set(['MeteringData', 'Observation']);
 const MAX_TEXT = 1000;
+/** ebIX nests about six levels; a deeper document is not one, and must not fill memory. */
+const MAX_DEPTH = 32;
 const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** An xs:dateTime with its zone (Z or ±hh:mm) as UTC milliseconds, years 1970..2070. */
@@ -100,6 +102,11 @@ export class SdvReader {
   }
 
   open(qualifiedName: string, line: number, column: number): void {
+    if (this.refused) return;
+    if (this.stack.length > MAX_DEPTH) {
+      this.refused = true;
+      return this.problem({ line, column }, `Elements nest deeper than ${MAX_DEPTH} levels`);
+    }
     const name = qualifiedName.slice(qualifiedName.indexOf(':') + 1);
     const parent = this.stack[this.stack.length - 1] as Frame;
     const index = (parent.children.get(name) ?? 0) + 1;
