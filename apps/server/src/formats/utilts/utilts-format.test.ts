@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixture, parseWith } from '../timeseries/format-test-helpers.js';
 import { utiltsFormat } from './utilts-format.js';
+import { writeUtilts } from './utilts-writer.js';
 
 const read = (name: string) => fixture(new URL('./', import.meta.url), name);
 const parse = (input: string | Buffer, options?: { chunkSize?: number; maxProblems?: number }) =>
@@ -124,6 +125,24 @@ describe('UTILTS intake: valid files', () => {
     expect(problems).toEqual([]);
     expect(series[0]?.identifier).toBe('MP|1');
     expect(series[0]?.points.map((p) => p.value)).toEqual([1.5, 2]);
+  });
+
+  it('emits long series in chunks of at most 5,000 points, in time order', async () => {
+    const values = Array.from({ length: 6000 }, (_, i) => i / 4);
+    const text = writeUtilts({
+      sender: 'A',
+      receiver: 'B',
+      reference: 'R',
+      created: '2026-10-02T06:00:00Z',
+      series: [{ meteringPoint: 'MP1', start: '2026-08-31T22:00:00Z', resolution: 'PT15M', values }],
+    });
+    const { series, problems } = await parse(text);
+    expect(problems).toEqual([]);
+    expect(series.map((s) => [s.identifier, s.points.length])).toEqual([
+      ['MP1', 5000],
+      ['MP1', 1000],
+    ]);
+    expect(series[1]?.points[0]).toEqual({ start: '2026-10-23T00:00:00.000Z', value: 1250, quality: 127 });
   });
 
   it('detects .edi files and EDIFACT heads', () => {
