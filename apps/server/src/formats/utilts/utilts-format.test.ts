@@ -225,6 +225,10 @@ describe('UTILTS intake: files that cannot be mapped', () => {
       'line 1: The UNA service string advice "UNA::.? \'" is invalid',
     ]);
     expect(await problemsOf('')).toEqual(['The file holds no EDIFACT interchange (UNB)']);
+    expect(await problemsOf("XYZ+1'ABC+2'")).toEqual([
+      'segment 1 (XYZ), line 1: The file must start with UNB (or UNA), not XYZ',
+    ]);
+    expect(await problemsOf(`${valid}FTX+1'FTX+2'`)).toEqual(['segment 36 (FTX), line 37: Segment FTX follows UNZ']);
     expect((await problemsOf('hello world'))[0]).toMatch(/^segment 1 \(hel\), line 1: The file ends inside segment 1/);
   });
 

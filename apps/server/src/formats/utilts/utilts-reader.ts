@@ -59,7 +59,7 @@ export function parseDuration(value: string, unit: string): Resolution | undefin
 }
 
 export class UtiltsReader {
-  private state: 'start' | 'interchange' | 'message' | 'done' = 'start';
+  private state: 'start' | 'interchange' | 'message' | 'done' | 'refused' = 'start';
   private interchangeRef = '';
   private messages = 0;
   private message = { ref: '', location: {} as SourceLocation, segments: 0, skip: false, offset: 0 };
@@ -79,6 +79,7 @@ export class UtiltsReader {
   }
 
   feed(seg: Segment): ParseItem[] {
+    if (this.state === 'refused') return NO_ITEMS;
     this.last = seg;
     const at = segmentLocation(seg);
     if (this.state === 'message') this.message.segments++;
@@ -100,10 +101,14 @@ export class UtiltsReader {
         this.closeInterchange(seg, at);
         break;
       default:
-        if (this.state === 'start')
+        if (this.state === 'start') {
+          // Not EDIFACT as we know it: one problem says so, the rest of the file is not read.
           this.problem(at, `The file must start with UNB (or UNA), not ${seg.tag || 'an empty segment'}`);
-        else if (this.state === 'done') this.problem(at, `Segment ${seg.tag} follows UNZ`);
-        else if (this.state === 'interchange')
+          this.state = 'refused';
+        } else if (this.state === 'done') {
+          this.problem(at, `Segment ${seg.tag} follows UNZ`);
+          this.state = 'refused';
+        } else if (this.state === 'interchange')
           this.problem(at, `Segment ${seg.tag} is outside a message (UNH ... UNT)`);
         else if (!this.message.skip) this.messageSegment(seg, at);
     }
@@ -143,7 +148,7 @@ export class UtiltsReader {
     if (this.state !== 'message') return this.problem(at, 'UNT without UNH');
     this.flushSeries();
     const count = component(seg, 0);
-    if (count !== String(this.message.segments)) {
+    if (!/^\d{1,10}$/.test(count) || Number(count) !== this.message.segments) {
       this.problem(
         at,
         `UNT counts ${count || 'no'} segments, but message ${this.message.ref} has ${this.message.segments}`,
@@ -160,8 +165,9 @@ export class UtiltsReader {
       this.flushSeries();
       this.problem(at, `UNZ before the UNT of message ${this.message.ref}`);
     }
-    if (this.state === 'start' || this.state === 'done') return this.problem(at, 'UNZ without UNB');
-    if (component(seg, 0) !== String(this.messages)) {
+    if (this.state === 'start') return this.problem(at, 'UNZ without UNB');
+    if (this.state === 'done') return this.problem(at, 'A second UNZ');
+    if (!/^\d{1,10}$/.test(component(seg, 0)) || Number(component(seg, 0)) !== this.messages) {
       this.problem(at, `UNZ counts ${component(seg, 0) || 'no'} messages, but the interchange has ${this.messages}`);
     }
     if (component(seg, 1) !== this.interchangeRef) {
