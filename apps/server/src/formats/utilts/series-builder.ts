@@ -70,6 +70,10 @@ export function buildSeries(draft: SeriesDraft): { series: ParsedSeries[]; probl
   const valued = readValues(draft, fail);
   if (problems.length > 0 || !start || !end) return { series: [], problems };
 
+  if (draft.observations.length === 0) {
+    fail(draft.location, 'The time series has no observations (SEQ, QTY)');
+    return { series: [], problems };
+  }
   const intervals = valued.filter((v) => v.obs.qualifier !== READING_QUALIFIER);
   const readings = valued.filter((v) => v.obs.qualifier === READING_QUALIFIER);
   const offset = start.offset;

@@ -196,6 +196,12 @@ describe('UTILTS intake: files that cannot be mapped', () => {
     expect(
       await problemsOf(valid.replace("DTM+324:202610010000202610010100:719'\n", '').replace('UNT+33', 'UNT+32')),
     ).toEqual(['segment 8 (IDE), line 9: The time series has no period (DTM+324, or DTM+163 and DTM+164)']);
+    const empty = valid
+      .replace(/IDE\+24\+TS2'[^]*(?=UNT)/, "IDE+24+TS2'\nLOC+172+X'\nDTM+324:202610010000202610010100:719'\n")
+      .replace('UNT+33', 'UNT+24');
+    expect(await problemsOf(empty)).toEqual([
+      'segment 22 (IDE), line 23: The time series has no observations (SEQ, QTY)',
+    ]);
     const three = valid.replace("SEQ+++4'\nQTY+136:4.5'\n", '').replace('UNT+33', 'UNT+31');
     expect(await problemsOf(three)).toEqual([
       'segment 22 (IDE), line 23: The resolution cannot be derived from the period and the observations: give DTM+354',
