@@ -24,6 +24,8 @@ import { userDomainRoutes } from './routes/domain/users.js';
 import { keycloakDirectory } from './modules/user/keycloak-admin.js';
 import { excelRoutes } from './routes/excel/index.js';
 import { jobRoutes } from './routes/jobs/index.js';
+import { timeSeriesRoutes } from './routes/timeseries/index.js';
+import { timeSeriesImportJob } from './jobs/timeseries-import.js';
 import { API_PREFIX } from './routes/register-call.js';
 import { sftpIntegrationRoutes } from './routes/sftpintegration/index.js';
 import { userRoutes } from './routes/user/index.js';
@@ -177,6 +179,14 @@ export async function buildApp({ config, database, logger, jobs }: BuildAppOptio
   await app.register(organisationExtraRoutes, { prefix: API_PREFIX, database });
   await app.register(jobRoutes, { prefix: API_PREFIX });
   await app.register(excelRoutes, { prefix: API_PREFIX, database, maxFileBytes: config.excelImportMaxFileBytes });
+  await app.register(timeSeriesRoutes, {
+    prefix: API_PREFIX,
+    maxFileBytes: config.timeSeriesImportMaxFileBytes,
+    queue: {
+      enqueueImport: (ctx, input) =>
+        jobRunner.enqueue(ctx, timeSeriesImportJob, input, { dataLogId: input.dataLogId }),
+    },
+  });
   await app.register(sftpIntegrationRoutes, {
     prefix: API_PREFIX,
     database,

@@ -26,6 +26,8 @@ export interface AppConfig {
   webDist: string;
   /** Largest workbook the Excel import accepts, in bytes. */
   excelImportMaxFileBytes: number;
+  /** Largest time-series file (CEBD, UTILTS, sdv, xlsx, csv, train runs, prices) an upload accepts, in bytes. */
+  timeSeriesImportMaxFileBytes: number;
   /**
    * Which proxies may set X-Forwarded-For/-Proto/-Host, in Fastify's trustProxy forms: false (none,
    * the default), true (any), a hop count, or addresses/CIDR ranges.
@@ -148,6 +150,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     logLevel: env.LOG_LEVEL || 'info',
     webDist: resolve(REPO_ROOT, env.WEB_DIST || 'apps/web/dist'),
     excelImportMaxFileBytes: parsePositiveInt(env.EXCEL_IMPORT_MAX_FILE_BYTES, 20 * 1024 * 1024),
+    timeSeriesImportMaxFileBytes: parsePositiveInt(env.TIME_SERIES_IMPORT_MAX_FILE_BYTES, 100 * 1024 * 1024),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     devWebOrigin: env.NODE_ENV === 'development' ? VITE_DEV_ORIGIN : undefined,
     keycloakAdmin: keycloakAdminConfig(env, oidcIssuer, oidcIssuer === embeddedIssuer),

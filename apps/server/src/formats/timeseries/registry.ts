@@ -1,5 +1,7 @@
 import { cebdFormat } from '../cebd/cebd-format.js';
 import { nordpoolFormat } from '../nordpool/nordpool-format.js';
+import { sdvFormat } from '../sdv/sdv-format.js';
+import { utiltsFormat } from '../utilts/utilts-format.js';
 import { timeSeriesCsvFormat } from '../timeseries-table/csv-format.js';
 import { timeSeriesXlsxFormat } from '../timeseries-table/xlsx-format.js';
 import { trainRunFormat } from '../trainrun/trainrun-format.js';
@@ -11,6 +13,8 @@ import type { FormatName, IntakeFormat } from './format.js';
  */
 export const INTAKE_FORMATS: Partial<Record<FormatName, IntakeFormat>> = {
   cebd: cebdFormat,
+  utilts: utiltsFormat,
+  sdv: sdvFormat,
   xlsx: timeSeriesXlsxFormat,
   csv: timeSeriesCsvFormat,
   nordpool: nordpoolFormat,
@@ -20,7 +24,7 @@ export const INTAKE_FORMATS: Partial<Record<FormatName, IntakeFormat>> = {
 /** File extensions each format accepts (the upload picks its endpoint by extension). */
 export const FORMAT_EXTENSIONS: Record<FormatName, readonly string[]> = {
   cebd: ['xml'],
-  utilts: ['edi'],
+  utilts: ['edi', 'edifact', 'utilts', 'mscons'],
   sdv: ['sdv', 'xml'],
   xlsx: ['xlsx'],
   csv: ['csv'],
