@@ -279,6 +279,66 @@ describe('settlement data log (/api/eventlog/datalog)', () => {
     expect((await post(ADMIN, `/api/processing/tasks/set-to-error/${ids.sdv}`)).statusCode).toBe(400);
   });
 
+  it('answers each role per the rules: re-import, set to error and download of one entry each', async () => {
+    // Every demo user named after its role, in Norway (the exchange operator holds no function there: 403).
+    const ROLES = [
+      'erex-administrator',
+      'settlement-area-responsible',
+      'audit-settlement-area-responsible',
+      'erex-settlement-operator',
+      'audit-erex-settlement-operator',
+      'exchange-operator',
+      'cp-admin',
+      'vehicle-keeper',
+      'consumer',
+      'train-run-data-provider',
+    ];
+    const REIMPORTERS = [
+      'erex-administrator',
+      'settlement-area-responsible',
+      'erex-settlement-operator',
+      'train-run-data-provider',
+    ];
+    const READERS = [
+      'erex-administrator',
+      'settlement-area-responsible',
+      'audit-settlement-area-responsible',
+      'erex-settlement-operator',
+      'audit-erex-settlement-operator',
+      'train-run-data-provider',
+      'consumer',
+    ];
+    const unregister = registerReimporter(T.sdvImport, async () => ({
+      messageStatus: 'REJECTED',
+      messageText: 'again',
+    }));
+    const pending = await add('pendingReport', { messageType: T.scheduledReport, status: 'PENDING', fileName: null });
+    try {
+      const got: Record<string, number[]> = {};
+      const expected: Record<string, number[]> = {};
+      for (const role of ROLES) {
+        const reimport = await post(role, '/api/eventlog/datalog/reimport', { id: ids.sdv, messageType: T.sdvImport });
+        const download = await post(role, '/api/eventlog/datalog/download', {
+          id: ids.cebd,
+          messageType: T.cebdImport,
+        });
+        // Set to error last: the administrator's call changes the entry (a second one would be 400).
+        const setToError = await post(role, `/api/processing/tasks/set-to-error/${pending}`);
+        got[role] = [reimport.statusCode, download.statusCode, setToError.statusCode];
+        expected[role] = [
+          REIMPORTERS.includes(role) ? 200 : 403,
+          READERS.includes(role) ? 200 : 403,
+          role === 'erex-administrator' ? 200 : 403,
+        ];
+      }
+      expect(got).toEqual(expected);
+    } finally {
+      unregister();
+      await t.allAreas.query('DELETE FROM data_log WHERE id = $1', [pending]);
+      delete ids.pendingReport;
+    }
+  });
+
   describe('download', () => {
     const DOWNLOAD = '/api/eventlog/datalog/download';
     it('sends the stored bytes under the file name, EXP_ for an aggregation', async () => {

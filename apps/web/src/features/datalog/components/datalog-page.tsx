@@ -3,7 +3,6 @@ import { Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { allowedActions, policyAdmits, POLICIES, type DataLogEntry } from '@railwatt/contracts';
-import { ApiErrorText } from '../../../components/ui/api-error';
 import { DataTable } from '../../../components/ui/data-table';
 import { formatDateTime } from '../../../lib/format';
 import type { ScreenProps } from '../../../lib/routes';
@@ -106,8 +105,7 @@ export function DataLogPage(props: Partial<ScreenProps>) {
         value={search}
         onSearch={applyFilters}
       />
-      {/* calls.md §8: a loading failure only stops the loading indicator; we also say so. */}
-      <ApiErrorText error={list.isError ? list.error : null} fallback={t('loadFailed')} />
+      {/* calls.md §8: a data-log loading failure only stops the loading indicator (no message). */}
       <DataTable
         data={rows}
         columns={columns}

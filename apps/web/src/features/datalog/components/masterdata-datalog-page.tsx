@@ -8,7 +8,7 @@ import {
   type MasterDataDownloadType,
   type MasterDataLogEntry,
 } from '@railwatt/contracts';
-import { ApiErrorText, useErrorModal } from '../../../components/ui/api-error';
+import { useErrorModal } from '../../../components/ui/api-error';
 import { DataTable } from '../../../components/ui/data-table';
 import { formatDateTime } from '../../../lib/format';
 import type { ScreenProps } from '../../../lib/routes';
@@ -137,7 +137,7 @@ export function MasterDataLogPage(props: Partial<ScreenProps>) {
           </Group>
         </form>
       </Paper>
-      <ApiErrorText error={list.isError ? list.error : null} fallback={t('loadFailed')} />
+      {/* calls.md §8: a master-data log loading failure only stops the loading indicator. */}
       <DataTable
         data={list.data?.content ?? []}
         columns={columns}
