@@ -223,7 +223,8 @@ describe('master-data data log', { timeout: 20_000 }, () => {
       },
       'GET /api/masterdata/datalog/types': ['MASTER_DATA_TRANSFER_OUT', 'MASTER_DATA_TRANSFER_IN'],
       'GET /api/masterdata/datalog/statuses': ['OK', 'FAILED', 'REJECTED'],
-      'GET /api/masterdata/datalog/download': new Response(new Blob(['x'])),
+      // A fresh Response per call: a body is read once.
+      'GET /api/masterdata/datalog/download': () => new Response(new Blob(['x'])),
     });
     renderDataLog('/masterdata/datalog', { kind: 'masterdata' });
     const tableRow = await screen.findByTestId('masterdata-datalog-row');
@@ -233,8 +234,8 @@ describe('master-data data log', { timeout: 20_000 }, () => {
     expect(Object.fromEntries(list.url.searchParams)).toMatchObject({ page: '0', size: '100' });
     await user.click(within(tableRow).getByRole('button', { name: 'Download' }));
     await user.click(within(tableRow).getByRole('button', { name: 'Download response' }));
-    const downloads = calls.filter((c) => c.url.pathname === '/api/masterdata/datalog/download');
-    await waitFor(() => expect(downloads).toHaveLength(2));
-    expect(downloads.map((d) => d.url.searchParams.get('downloadContentType'))).toEqual(['TRANSFER', 'RESPONSE']);
+    const downloads = () => calls.filter((c) => c.url.pathname === '/api/masterdata/datalog/download');
+    await waitFor(() => expect(downloads()).toHaveLength(2));
+    expect(downloads().map((d) => d.url.searchParams.get('downloadContentType'))).toEqual(['TRANSFER', 'RESPONSE']);
   });
 });
