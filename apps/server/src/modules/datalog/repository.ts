@@ -80,26 +80,27 @@ export async function findDataLogPage(
   const where = sql.join([sql`d.tenant = ${tenant}::uuid`, ...filterClauses(filter)], sql` AND `);
   const direction = filter.descendingOrder ? sql`DESC` : sql`ASC`;
   const order = sql`${SORT_COLUMNS[filter.sortBy]} ${direction} NULLS LAST, d.id ${direction}`;
+  // The page's rows without their bytes (never read for a list); the count over the same clauses.
   const [row] = await rows<PageRow<DataLogEntry>>(
     ex,
-    sql`WITH f AS (SELECT d.id FROM data_log d WHERE ${where}),
-             p AS (SELECT d.*, row_number() OVER (ORDER BY ${order}) AS rn
-                     FROM data_log d JOIN f ON f.id = d.id
+    sql`WITH p AS (SELECT d.id, d.log_time_stamp, d.message_type, d.message_status, d.message_text, d.file_name,
+                          d.username, d.destination, d.base_id, d.train_id, d.response_bytes IS NOT NULL AS has_response
+                     FROM data_log d WHERE ${where}
                     ORDER BY ${order}
                     LIMIT ${filter.size} OFFSET ${filter.page * filter.size})
-        SELECT (SELECT count(*) FROM f)::int AS total,
+        SELECT (SELECT count(*) FROM data_log d WHERE ${where})::int AS total,
                (SELECT json_agg(json_build_object(
-                  'id', p.id,
-                  'logTimeStamp', ${iso(sql`p.log_time_stamp`)},
-                  'messageType', p.message_type,
-                  'messageStatus', p.message_status,
-                  'messageText', p.message_text,
-                  'fileName', p.file_name,
-                  'username', p.username,
-                  'destination', p.destination,
-                  'baseId', p.base_id,
-                  'trainId', p.train_id,
-                  'hasResponse', p.response_bytes IS NOT NULL,
+                  'id', d.id,
+                  'logTimeStamp', ${iso(sql`d.log_time_stamp`)},
+                  'messageType', d.message_type,
+                  'messageStatus', d.message_status,
+                  'messageText', d.message_text,
+                  'fileName', d.file_name,
+                  'username', d.username,
+                  'destination', d.destination,
+                  'baseId', d.base_id,
+                  'trainId', d.train_id,
+                  'hasResponse', d.has_response,
                   'reports', '[]'::json,
                   'messageLogTimeSeries', COALESCE((
                     SELECT json_agg(json_build_object(
@@ -109,8 +110,8 @@ export async function findDataLogPage(
                              'entityIdentifier', ts.entity_identifier,
                              'valuesCount', ts.values_count,
                              'message', ts.message) ORDER BY ts.start_time, ts.id)
-                      FROM data_log_time_series ts WHERE ts.data_log_id = p.id), '[]'::json)
-                ) ORDER BY p.rn) FROM p) AS content`,
+                      FROM data_log_time_series ts WHERE ts.data_log_id = d.id), '[]'::json)
+                ) ORDER BY ${order}) FROM p d) AS content`,
   );
   return { total: row?.total ?? 0, content: row?.content ?? [] };
 }
@@ -202,14 +203,16 @@ export async function findMasterDataPage(
   if (query.fileName) where.push(sql`strpos(lower(d.file_name), lower(${query.fileName})) > 0`);
   const direction = query.descendingOrder ? sql`DESC` : sql`ASC`;
   const order = sql`${MASTER_SORT_COLUMNS[query.sortBy]} ${direction} NULLS LAST, d.id ${direction}`;
+  const filtered = sql.join(where, sql` AND `);
   const [row] = await rows<PageRow<MasterDataLogEntry>>(
     ex,
-    sql`WITH f AS (SELECT d.id FROM data_log d WHERE ${sql.join(where, sql` AND `)}),
-             p AS (SELECT d.*, a.name AS area_name, row_number() OVER (ORDER BY ${order}) AS rn
-                     FROM data_log d JOIN f ON f.id = d.id LEFT JOIN settlement_area a ON a.uuid = d.tenant
+    sql`WITH p AS (SELECT d.id, d.file_name, d.response_file_name, d.message_type, d.message_status, d.message_text,
+                          d.mode, d.log_time_stamp, d.username, a.name AS area_name
+                     FROM data_log d LEFT JOIN settlement_area a ON a.uuid = d.tenant
+                    WHERE ${filtered}
                     ORDER BY ${order}
                     LIMIT ${query.size} OFFSET ${query.page * query.size})
-        SELECT (SELECT count(*) FROM f)::int AS total,
+        SELECT (SELECT count(*) FROM data_log d WHERE ${filtered})::int AS total,
                (SELECT json_agg(json_build_object(
                   'id', d.id,
                   'fileName', d.file_name,
@@ -222,7 +225,7 @@ export async function findMasterDataPage(
                   'logTimeStamp', ${iso(sql`d.log_time_stamp`)},
                   'username', d.username,
                   'areaName', COALESCE(d.area_name, '')
-                ) ORDER BY d.rn) FROM p d) AS content`,
+                ) ORDER BY ${order}) FROM p d) AS content`,
   );
   return { total: row?.total ?? 0, content: row?.content ?? [] };
 }
