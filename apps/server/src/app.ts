@@ -22,10 +22,13 @@ import { domainRoutes } from './routes/domain/index.js';
 import { organisationExtraRoutes } from './routes/domain/organisations-extra.js';
 import { userDomainRoutes } from './routes/domain/users.js';
 import { keycloakDirectory } from './modules/user/keycloak-admin.js';
+import { eventLogRoutes } from './routes/eventlog/index.js';
 import { excelRoutes } from './routes/excel/index.js';
 import { jobRoutes } from './routes/jobs/index.js';
 import { timeSeriesRoutes } from './routes/timeseries/index.js';
 import { timeSeriesImportJob } from './jobs/timeseries-import.js';
+import { masterDataRoutes } from './routes/masterdata/index.js';
+import { setToErrorRoutes } from './routes/processing/set-to-error.js';
 import { API_PREFIX } from './routes/register-call.js';
 import { sftpIntegrationRoutes } from './routes/sftpintegration/index.js';
 import { userRoutes } from './routes/user/index.js';
@@ -192,6 +195,9 @@ export async function buildApp({ config, database, logger, jobs }: BuildAppOptio
     database,
     credentialsKey: config.interfaceCredentialsKey,
   });
+  await app.register(eventLogRoutes, { prefix: API_PREFIX });
+  await app.register(setToErrorRoutes, { prefix: API_PREFIX });
+  await app.register(masterDataRoutes, { prefix: API_PREFIX, database });
   await app.register(webPlugin, { webDist: config.webDist });
 
   return app;

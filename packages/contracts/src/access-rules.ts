@@ -111,3 +111,17 @@ export const DATA_LOG_READERS: readonly Role[] = [
   'consumer',
   'exchange-operator',
 ];
+
+/**
+ * Re-import of a data-log entry (calls.md §4): the administrator, the settlement-area responsible,
+ * the settlement operator and the train-run data provider. calls.md also gives "another reading"
+ * (product.md §6: only the erex administrator); we follow the role list, which is the one written with
+ * the conditions and matches who uploads the files (TIME_SERIES_IMPORTERS).
+ */
+export const DATA_LOG_REIMPORTERS: readonly Role[] = TIME_SERIES_IMPORTERS;
+
+/** Re-export of an ERROR train-run output or export to consumer (calls.md §4); aggregations: any reader. */
+export const DATA_LOG_REEXPORTERS: readonly Role[] = ['erex-administrator', 'settlement-area-responsible'];
+
+/** Re-order of an ERROR report (calls.md §4, product.md §6): the administrator and the settlement operator. */
+export const REPORT_REORDERERS: readonly Role[] = ['erex-administrator', 'erex-settlement-operator'];

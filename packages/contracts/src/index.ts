@@ -10,5 +10,7 @@ export * from './domain/index.js';
 export * from './excel.js';
 export * from './time.js';
 export * from './timeseries.js';
+export * from './datalog.js';
+export * from './datalog-actions.js';
 export * from './limits.js';
 export * from './calls/index.js';

@@ -2,6 +2,7 @@ import { ALL_ROLES } from '@railwatt/contracts';
 import { matchRoutes, type RouteObject } from 'react-router';
 import { administrationRoutes } from '../features/administration/administration.routes';
 import { dashboardRoutes } from '../features/dashboard/dashboard.routes';
+import { dataLogScreens } from '../features/datalog/datalog.routes';
 import { fleetRoutes } from '../features/fleet/fleet.routes';
 import { infrastructureRoutes } from '../features/infrastructure/infrastructure.routes';
 import { masterdataRoutes } from '../features/masterdata/masterdata.routes';
@@ -12,12 +13,33 @@ import { joinPath, type AppRoute } from '../lib/routes';
 import { NotFoundPage, UnauthorizedPage } from './status-pages';
 
 /**
+ * The data log's screens (features/datalog) on the Monitor section's datalog route: the route
+ * (roles, areas, variant titles) stays with its section, the screens with their feature, and
+ * neither feature imports the other.
+ */
+function withDataLogScreens(section: AppRoute): AppRoute {
+  return {
+    ...section,
+    children: section.children?.map((child) => {
+      if (child.path !== 'datalog') return child;
+      const variants = Object.fromEntries(
+        Object.entries(child.variants ?? {}).map(([area, variant]) => [
+          area,
+          { ...variant, ...dataLogScreens.variants[area as keyof typeof dataLogScreens.variants] },
+        ]),
+      );
+      return { ...child, component: dataLogScreens.component, variants };
+    }),
+  };
+}
+
+/**
  * THE route table: every route of product.md §2, declared once. The router (router.tsx), the guards
  * (guards.ts), the redirect rules (redirects.ts), the menu (menu.ts) and the tests all read it.
  */
 export const routeTable: readonly AppRoute[] = [
   dashboardRoutes,
-  monitorRoutes,
+  withDataLogScreens(monitorRoutes),
   settlementRoutes,
   fleetRoutes,
   infrastructureRoutes,

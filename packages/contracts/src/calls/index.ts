@@ -1,4 +1,5 @@
 import type { CallDeclaration } from './define.js';
+import { dataLogCalls } from './datalog.js';
 import { domainCalls } from './domain.js';
 import { excelCalls } from './excel.js';
 import { organisationCalls } from './organisations.js';
@@ -9,6 +10,7 @@ import { userAdminCalls } from './users.js';
 
 export * from './define.js';
 export * from './policies.js';
+export { dataLogCalls } from './datalog.js';
 export { domainCalls, windowQuerySchema } from './domain.js';
 export { excelCalls } from './excel.js';
 export { organisationCalls } from './organisations.js';
@@ -26,6 +28,7 @@ export const CALL_GROUPS = {
   excel: excelCalls,
   sftpIntegration: sftpIntegrationCalls,
   timeSeries: timeSeriesCalls,
+  dataLog: dataLogCalls,
 } as const satisfies Record<string, Record<string, CallDeclaration>>;
 
 /** Every declared call, flat, named `group.name`. */

@@ -2,11 +2,13 @@ import {
   ADMINISTRATION_WRITERS,
   ADMINISTRATOR_ONLY,
   DATA_LOG_READERS,
+  DATA_LOG_REIMPORTERS,
   DOMAIN_READERS,
   EXCHANGE_AREA_ADMINISTRATION_WRITERS,
   FLEET_WRITERS,
   INFRASTRUCTURE_WRITERS,
   MOTOR_TYPE_WRITERS,
+  REPORT_REORDERERS,
   TIME_SERIES_IMPORTERS,
   USER_ADMINISTRATORS,
   USER_AREA_ADMINISTRATORS,
@@ -77,6 +79,10 @@ export const POLICIES = {
   timeSeriesImport: { name: 'timeSeriesImport', roles: TIME_SERIES_IMPORTERS, tenant: true },
   /** The settlement data log and the time-series types it filters on. */
   dataLogRead: { name: 'dataLogRead', roles: DATA_LOG_READERS, tenant: true },
+  /** Re-importing a data-log entry; which entries is datalog-actions.ts's (calls.md §4). */
+  dataLogReimport: { name: 'dataLogReimport', roles: DATA_LOG_REIMPORTERS, tenant: true },
+  /** Re-ordering a report of the data log (calls.md §4): administrator and settlement operator. */
+  dataLogReorder: { name: 'dataLogReorder', roles: REPORT_REORDERERS, tenant: true },
   /** Users of the current area: the administrator, and a settlement-area responsible for its own area. */
   userAreaAdmin: { name: 'userAreaAdmin', roles: USER_AREA_ADMINISTRATORS, tenant: true },
   /** Users across areas, enabling and passwords: the administrator only. */

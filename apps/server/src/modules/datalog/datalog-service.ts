@@ -1,19 +1,9 @@
 import { sql } from 'drizzle-orm';
+import type { MessageStatus } from '@railwatt/contracts';
 import { rows, type Executor } from '../domain/sql.js';
 
-/** Message statuses (calls.md §4; RUNNING and FAILED are among the "further data-log statuses"). */
-export const MESSAGE_STATUSES = ['RUNNING', 'OK', 'ERROR', 'REJECTED', 'PARTLY_REJECTED', 'RETRIED', 'FAILED'] as const;
-export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
-
-/** Message types written by this codebase; the data-log screens filter on them. */
-export const MESSAGE_TYPES = {
-  excelDomainImport: 'EXCEL_DOMAIN_IMPORT',
-  excelDomainExport: 'EXCEL_DOMAIN_EXPORT',
-  masterdataExport: 'MASTERDATA_EXPORT',
-  excelOrganisationImport: 'EXCEL_ORGANISATION_IMPORT',
-  excelOrganisationExport: 'EXCEL_ORGANISATION_EXPORT',
-  interfaceConfigurationExport: 'INTERFACE_CONFIGURATION_EXPORT',
-} as const;
+/** Declared in contracts (datalog.ts), so the screens, the filters and the action rules share them. */
+export { MESSAGE_STATUSES, MESSAGE_TYPES, type MessageStatus } from '@railwatt/contracts';
 
 export interface FileRecord {
   tenant: string;
@@ -25,6 +15,13 @@ export interface FileRecord {
   bytes?: Buffer | null;
   contentType?: string | null;
   destination?: string | null;
+  /** The settlement filter's baseId and trainId (train runs, settlement bases). */
+  baseId?: string | null;
+  trainId?: string | null;
+  /** The response file of an export (RES_ download, master-data RESPONSE). */
+  response?: { fileName: string; bytes: Buffer; contentType?: string | null } | null;
+  /** MANUAL (default) or SUBSCRIPTION (master-data transfers pushed by a subscription). */
+  mode?: 'MANUAL' | 'SUBSCRIPTION';
 }
 
 /**
@@ -37,9 +34,13 @@ export interface FileRecord {
 export async function recordFile(ex: Executor, file: FileRecord): Promise<number> {
   const [row] = await rows<{ id: number }>(
     ex,
-    sql`INSERT INTO data_log (tenant, message_type, message_status, message_text, file_name, username, destination, file_bytes, content_type)
+    sql`INSERT INTO data_log (tenant, message_type, message_status, message_text, file_name, username, destination,
+                          file_bytes, content_type, base_id, train_id, response_file_name, response_bytes,
+                          response_content_type, mode)
         VALUES (${file.tenant}::uuid, ${file.messageType}, ${file.status}, ${file.text}, ${file.fileName}, ${file.username},
-                ${file.destination ?? null}, ${file.bytes ?? null}, ${file.contentType ?? null})
+                ${file.destination ?? null}, ${file.bytes ?? null}, ${file.contentType ?? null}, ${file.baseId ?? null},
+                ${file.trainId ?? null}, ${file.response?.fileName ?? null}, ${file.response?.bytes ?? null},
+                ${file.response?.contentType ?? null}, ${file.mode ?? 'MANUAL'})
         RETURNING id`,
   );
   return Number(row!.id);
@@ -119,4 +120,28 @@ export async function fileBytes(ex: Executor, tenant: string, id: number): Promi
     sql`SELECT file_bytes FROM data_log WHERE tenant = ${tenant}::uuid AND id = ${id}`,
   );
   return row?.file_bytes ? Buffer.from(row.file_bytes) : null;
+}
+
+/** One time series a file carried (calls.md §3 messageLogTimeSeries). */
+export interface FileTimeSeries {
+  startTime: string | null;
+  endTime: string | null;
+  timeSeriesType: string | null;
+  entityIdentifier: string | null;
+  valuesCount: number | null;
+  message?: string | null;
+}
+
+/** Records the time series of an entry, set-based (one statement for any number of series). */
+export async function recordFileTimeSeries(ex: Executor, dataLogId: number, series: readonly FileTimeSeries[]) {
+  if (series.length === 0) return;
+  const col = <K extends keyof FileTimeSeries>(key: K) => sql.param(series.map((s) => s[key] ?? null));
+  await ex.execute(
+    sql`INSERT INTO data_log_time_series
+          (data_log_id, start_time, end_time, time_series_type, entity_identifier, values_count, message)
+        SELECT ${dataLogId}, s, e, t, i, n, m
+          FROM unnest(${col('startTime')}::timestamptz[], ${col('endTime')}::timestamptz[], ${col('timeSeriesType')}::text[],
+                      ${col('entityIdentifier')}::text[], ${col('valuesCount')}::int[], ${col('message')}::text[])
+               AS x(s, e, t, i, n, m)`,
+  );
 }
