@@ -27,6 +27,7 @@ import { excelRoutes } from './routes/excel/index.js';
 import { jobRoutes } from './routes/jobs/index.js';
 import { timeSeriesRoutes } from './routes/timeseries/index.js';
 import { timeSeriesImportJob } from './jobs/timeseries-import.js';
+import { registerIntakeReimporters, type ImportQueue } from './modules/timeseries/accept.js';
 import { masterDataRoutes } from './routes/masterdata/index.js';
 import { setToErrorRoutes } from './routes/processing/set-to-error.js';
 import { API_PREFIX } from './routes/register-call.js';
@@ -182,13 +183,14 @@ export async function buildApp({ config, database, logger, jobs }: BuildAppOptio
   await app.register(organisationExtraRoutes, { prefix: API_PREFIX, database });
   await app.register(jobRoutes, { prefix: API_PREFIX });
   await app.register(excelRoutes, { prefix: API_PREFIX, database, maxFileBytes: config.excelImportMaxFileBytes });
+  const importQueue: ImportQueue = {
+    enqueueImport: (ctx, input) => jobRunner.enqueue(ctx, timeSeriesImportJob, input, { dataLogId: input.dataLogId }),
+  };
+  registerIntakeReimporters(importQueue);
   await app.register(timeSeriesRoutes, {
     prefix: API_PREFIX,
     maxFileBytes: config.timeSeriesImportMaxFileBytes,
-    queue: {
-      enqueueImport: (ctx, input) =>
-        jobRunner.enqueue(ctx, timeSeriesImportJob, input, { dataLogId: input.dataLogId }),
-    },
+    queue: importQueue,
   });
   await app.register(sftpIntegrationRoutes, {
     prefix: API_PREFIX,

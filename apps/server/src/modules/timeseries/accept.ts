@@ -1,19 +1,21 @@
-import type { TimeSeriesUploadResult } from '@railwatt/contracts';
+import { MESSAGE_TYPES, type TimeSeriesUploadResult } from '@railwatt/contracts';
 import type { ServiceContext } from '../../context.js';
 import type { FormatName } from '../../formats/timeseries/format.js';
 import { extensionOf, FORMAT_EXTENSIONS, INTAKE_FORMATS } from '../../formats/timeseries/registry.js';
 import type { UploadedFile } from '../../routes/upload.js';
 import { recordFile, startFile } from '../datalog/datalog-service.js';
+import { registerReimporter } from '../datalog/registry.js';
 
 /** Data-log message types of the intake, per format (contracts MESSAGE_TYPES). */
 export const FORMAT_MESSAGE_TYPES: Record<FormatName, string> = {
-  cebd: 'CEBD_IMPORT',
-  utilts: 'UTILTS_IMPORT',
-  sdv: 'SDV_IMPORT',
-  xlsx: 'EXCEL_TIMESERIES_IMPORT',
-  csv: 'CSV_TIMESERIES_IMPORT',
-  nordpool: 'NORDPOOL_IMPORT',
-  trainrun: 'TRAIN_RUN_INPUT',
+  cebd: MESSAGE_TYPES.cebdImport,
+  utilts: MESSAGE_TYPES.utiltsImport,
+  sdv: MESSAGE_TYPES.sdvImport,
+  xlsx: MESSAGE_TYPES.excelTimeSeriesImport,
+  csv: MESSAGE_TYPES.csvTimeSeriesImport,
+  nordpool: MESSAGE_TYPES.nordpoolPriceImport,
+  // A train-run file may hold corrections and deletes too; it is logged as the input it arrives as.
+  trainrun: MESSAGE_TYPES.trainRunInput,
 };
 export const messageTypeOf = (format: FormatName): string => FORMAT_MESSAGE_TYPES[format];
 
@@ -85,4 +87,25 @@ export async function acceptFiles(
   }
   answer.async = answer.jobIds.length > 0;
   return answer;
+}
+
+/**
+ * The data log's re-import (calls.md §4) of an intake file: its stored bytes become a new entry,
+ * imported like an upload; the original is marked RETRIED, naming the new entry.
+ */
+export function registerIntakeReimporters(queue: ImportQueue): void {
+  for (const [format, messageType] of Object.entries(FORMAT_MESSAGE_TYPES) as [FormatName, string][]) {
+    registerReimporter(messageType, async (ctx, entry, bytes) => {
+      const id = await startFile(ctx.db, {
+        tenant: ctx.tenant.uuid,
+        username: ctx.actor.username,
+        messageType,
+        fileName: entry.fileName,
+        bytes,
+        contentType: entry.contentType,
+      });
+      await queue.enqueueImport(ctx, { dataLogId: id, format });
+      return { dataLogId: id, messageStatus: 'RETRIED', messageText: `Re-imported by ${ctx.actor.username} as entry ${id}` };
+    });
+  }
 }

@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
 import type { IntakeFormat } from '../../formats/timeseries/format.js';
-import { fileBytes, finishFile } from '../datalog/datalog-service.js';
-import type { Executor } from '../domain/sql.js';
-import { importParsedStream, type IntakeOptions, type IntakeResult, type SeriesSummary } from './intake.js';
+import { fileBytes, finishFile, recordFileTimeSeries } from '../datalog/datalog-service.js';
+import { importParsedStream, type IntakeOptions, type IntakeResult } from './intake.js';
 import { cebdInputSettings } from './settings.js';
 
 /**
@@ -60,24 +59,9 @@ export async function importStoredFile(
     now: options.now,
     storeTrainRuns: options.storeTrainRuns,
   });
-  await recordSummaries(ctx.db, dataLogId, result.summaries);
+  // A retried attempt replaces what an earlier one recorded.
+  await ctx.db.execute(sql`DELETE FROM data_log_time_series WHERE data_log_id = ${dataLogId}`);
+  await recordFileTimeSeries(ctx.db, dataLogId, result.summaries);
   await finishFile(ctx.db, ctx.tenant.uuid, dataLogId, { status: result.status, text: result.text });
   return result;
-}
-
-/** The data log's time-series details of a file (calls.md §3 messageLogTimeSeries), in one INSERT. */
-export async function recordSummaries(
-  ex: Executor,
-  dataLogId: number,
-  summaries: readonly SeriesSummary[],
-): Promise<void> {
-  await ex.execute(sql`DELETE FROM data_log_time_series WHERE data_log_id = ${dataLogId}`);
-  if (summaries.length === 0) return;
-  const col = <T>(f: (s: SeriesSummary) => T) => sql.param(summaries.map(f));
-  await ex.execute(sql`
-    INSERT INTO data_log_time_series (data_log_id, start_time, end_time, time_series_type, entity_identifier, values_count, message)
-    SELECT ${dataLogId}, s, e, t, i, n, m
-      FROM unnest(${col((s) => s.startTime)}::timestamptz[], ${col((s) => s.endTime)}::timestamptz[],
-                  ${col((s) => s.timeSeriesType)}::text[], ${col((s) => s.entityIdentifier)}::text[],
-                  ${col((s) => s.valuesCount)}::integer[], ${col((s) => s.message)}::text[]) AS x(s, e, t, i, n, m)`);
 }
