@@ -27,6 +27,7 @@ import { excelRoutes } from './routes/excel/index.js';
 import { jobRoutes } from './routes/jobs/index.js';
 import { timeSeriesRoutes } from './routes/timeseries/index.js';
 import { timeSeriesImportJob } from './jobs/timeseries-import.js';
+import { createSftpIntakeJob } from './jobs/sftp-intake.js';
 import { registerIntakeReimporters, type ImportQueue } from './modules/timeseries/accept.js';
 import { masterDataRoutes } from './routes/masterdata/index.js';
 import { setToErrorRoutes } from './routes/processing/set-to-error.js';
@@ -187,10 +188,18 @@ export async function buildApp({ config, database, logger, jobs }: BuildAppOptio
     enqueueImport: (ctx, input) => jobRunner.enqueue(ctx, timeSeriesImportJob, input, { dataLogId: input.dataLogId }),
   };
   registerIntakeReimporters(importQueue);
+  const sftpIntake = {
+    database,
+    credentialsKey: config.interfaceCredentialsKey,
+    queue: importQueue,
+    maxFileBytes: config.timeSeriesImportMaxFileBytes,
+  };
+  jobRunner.register(createSftpIntakeJob(sftpIntake));
   await app.register(timeSeriesRoutes, {
     prefix: API_PREFIX,
     maxFileBytes: config.timeSeriesImportMaxFileBytes,
     queue: importQueue,
+    sftpIntake,
   });
   await app.register(sftpIntegrationRoutes, {
     prefix: API_PREFIX,

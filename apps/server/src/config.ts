@@ -28,6 +28,8 @@ export interface AppConfig {
   excelImportMaxFileBytes: number;
   /** Largest time-series file (CEBD, UTILTS, sdv, xlsx, csv, train runs, prices) an upload accepts, in bytes. */
   timeSeriesImportMaxFileBytes: number;
+  /** When the automatic SFTP intake runs (cron, UTC): SFTP_INTAKE_CRON, default every five minutes. */
+  sftpIntakeCron: string;
   /**
    * Which proxies may set X-Forwarded-For/-Proto/-Host, in Fastify's trustProxy forms: false (none,
    * the default), true (any), a hop count, or addresses/CIDR ranges.
@@ -151,6 +153,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     webDist: resolve(REPO_ROOT, env.WEB_DIST || 'apps/web/dist'),
     excelImportMaxFileBytes: parsePositiveInt(env.EXCEL_IMPORT_MAX_FILE_BYTES, 20 * 1024 * 1024),
     timeSeriesImportMaxFileBytes: parsePositiveInt(env.TIME_SERIES_IMPORT_MAX_FILE_BYTES, 100 * 1024 * 1024),
+    sftpIntakeCron: env.SFTP_INTAKE_CRON?.trim() || '*/5 * * * *',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     devWebOrigin: env.NODE_ENV === 'development' ? VITE_DEV_ORIGIN : undefined,
     keycloakAdmin: keycloakAdminConfig(env, oidcIssuer, oidcIssuer === embeddedIssuer),

@@ -1,3 +1,4 @@
+import { areaUuid } from './seed/areas.js';
 import { loadConfig } from './config.js';
 import { buildApp } from './app.js';
 import { fatalDatabaseHandler, openDatabase } from './db/client.js';
@@ -42,6 +43,18 @@ async function main(): Promise<void> {
   onFatal = fatalDatabaseHandler(app.log, exit);
   // Background jobs (pg-boss, as the owning user: modules/jobs/boss-database.ts); app.close() stops them.
   await app.jobs.start();
+  // Automatic intake from the SFTP routes, as the system in the administration area (no request).
+  await app.jobs.schedule(
+    app.jobs.job('sftp-intake'),
+    config.sftpIntakeCron,
+    {},
+    {
+      tenant: areaUuid('administration'),
+      username: 'system',
+      roles: [],
+      timeZone: 'UTC',
+    },
+  );
   app.log.info(
     { database: database.kind, migrations: applied, seeders: seeded, interruptedFiles: interrupted },
     'database ready',

@@ -6,7 +6,15 @@ import { defineJob } from '../modules/jobs/define-job.js';
 import { importStoredFile } from '../modules/timeseries/import-file.js';
 import { storeTrainRuns } from '../modules/trainrun/service.js';
 
-const FORMAT_NAMES = ['cebd', 'utilts', 'sdv', 'xlsx', 'csv', 'nordpool', 'trainrun'] as const satisfies readonly FormatName[];
+const FORMAT_NAMES = [
+  'cebd',
+  'utilts',
+  'sdv',
+  'xlsx',
+  'csv',
+  'nordpool',
+  'trainrun',
+] as const satisfies readonly FormatName[];
 
 /**
  * Imports one stored file (an upload, an SFTP fetch, a re-import): the intake reads its bytes from

@@ -46,6 +46,8 @@ export interface FetchOutcome {
 }
 
 export interface FetchOptions {
+  /** Only these areas' folders (import-prices fetches the caller's area only). Default: every folder. */
+  areas?: readonly string[];
   /** Largest file fetched, in bytes; larger ones are left and reported. */
   maxFileBytes: number;
   /** Files per run at most (the rest wait for the next run). */
@@ -62,12 +64,13 @@ export async function fetchRouteFiles(
   const client = new SftpClient(`railwatt-intake-${route.routeId}`, { error: quiet, end: quiet, close: quiet });
   const outcome: FetchOutcome = { fetched: 0, skipped: [] };
   const maxFiles = options.maxFiles ?? 100;
-  const folders: { area: string; dir: string }[] =
+  const folders: { area: string; dir: string }[] = (
     route.subFolders.length > 0
       ? route.subFolders.map((sub) => ({ area: sub, dir: posix.join(route.path, sub) }))
       : route.folder
         ? [{ area: route.folder, dir: route.path }]
-        : [];
+        : []
+  ).filter((f) => !options.areas || options.areas.includes(f.area.toLowerCase()));
   try {
     await client.connect({
       host: route.hostname,

@@ -50,6 +50,8 @@ export interface DeadLetter {
 export interface JobRunner {
   /** Declares a job this runner queues and works on; before start(). */
   register(job: JobDefinition): void;
+  /** A registered job by name (a job the app made, e.g. the SFTP intake, for its schedule). */
+  job(name: string): JobDefinition;
   /** Starts pg-boss (installing or migrating its schema), creates the queues and starts the workers. */
   start(): Promise<void>;
   /** Stops the workers (waiting up to 10 s for running handlers) and pg-boss; safe to call twice. */
@@ -278,6 +280,11 @@ export function createJobRunner(database: Database, options: JobRunnerOptions): 
 
   return {
     register,
+    job(name) {
+      const found = jobs.get(name);
+      if (!found) throw new Error(`No job ${name} is registered with the job runner`);
+      return found;
+    },
     start,
     stop,
     get started() {

@@ -105,7 +105,11 @@ export function registerIntakeReimporters(queue: ImportQueue): void {
         contentType: entry.contentType,
       });
       await queue.enqueueImport(ctx, { dataLogId: id, format });
-      return { dataLogId: id, messageStatus: 'RETRIED', messageText: `Re-imported by ${ctx.actor.username} as entry ${id}` };
+      return {
+        dataLogId: id,
+        messageStatus: 'RETRIED',
+        messageText: `Re-imported by ${ctx.actor.username} as entry ${id}`,
+      };
     });
   }
 }

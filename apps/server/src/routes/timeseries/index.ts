@@ -10,15 +10,19 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.js';
 import type { FormatName } from '../../formats/timeseries/format.js';
 import { acceptFiles, messageTypeOf, type ImportQueue } from '../../modules/timeseries/accept.js';
+import { exportTimeSeries } from '../../modules/timeseries/export.js';
 import { cebdInputSettings, saveCebdInputSettings } from '../../modules/timeseries/settings.js';
+import { runSftpIntake, type SftpIntakeDeps } from '../../modules/interface/intake-run.js';
 import { route } from '../register-call.js';
 import { receiveFiles, uploadLimits } from '../upload.js';
 
 export interface TimeSeriesRoutesOptions {
   /** Largest time-series file, in bytes (config.timeSeriesImportMaxFileBytes). */
   maxFileBytes: number;
-  /** Where accepted files go: the import job (modules/timeseries/import-job.ts). */
+  /** Where accepted files go: the import job (jobs/timeseries-import.ts). */
   queue: ImportQueue;
+  /** What GET /integration/prices/import-prices fetches with (the automatic intake's parts). */
+  sftpIntake: Omit<SftpIntakeDeps, 'log'>;
 }
 
 /**
@@ -63,12 +67,39 @@ export const timeSeriesRoutes: FastifyPluginAsync<TimeSeriesRoutesOptions> = asy
   route(app, calls.trainRunImport, async (request) => upload('trainrun')(request as FastifyRequest));
   route(app, calls.nordpoolImport, async (request) => upload('nordpool')(request as FastifyRequest));
 
+  // Prices waiting on the enabled NORDPOOL routes, for the caller's area: fetched now, imported by jobs.
+  route(app, calls.importPrices, async (request) => {
+    const summary = await runSftpIntake(
+      { ...options.sftpIntake, log: request.log },
+      { interfaceTypes: ['NORDPOOL'], areas: [request.tenant.kind.toLowerCase()] },
+    );
+    const failures = summary.routes
+      .filter((r) => r.outcome.error)
+      .map((r) => ({ errorMessage: `${r.routeId}: ${r.outcome.error}`, type: 'Route' }));
+    return {
+      success: failures.length === 0,
+      async: summary.jobIds.length > 0,
+      dataLogIds: summary.dataLogIds,
+      jobIds: summary.jobIds,
+      sheetParseResults: failures.length ? [{ sheetName: 'NORDPOOL', type: 'Route', rowsRead: 0, failures }] : [],
+    };
+  });
+
   route(app, calls.types, async () =>
     TIME_SERIES_TYPE_NAMES.map((typeName) => {
       const info = TIME_SERIES_TYPES[typeName];
       return { typeName, refKind: info.refKind, unit: info.unit, resolution: info.resolution, source: info.source };
     }),
   );
+
+  route(app, calls.export, async (request, reply) => {
+    const file = await exportTimeSeries(request.ctx, request.body);
+    return reply
+      .header('content-type', file.contentType)
+      .header('content-disposition', `attachment; filename="${file.fileName}"`)
+      .header('cache-control', 'no-store')
+      .send(file.bytes);
+  });
 
   route(app, calls.cebdInputMaxDays, async (request) => cebdInputSettings(request.ctx));
   route(app, calls.cebdInputSave, async (request) => saveCebdInputSettings(request.ctx, request.body));

@@ -1,0 +1,109 @@
+import { sql } from 'drizzle-orm';
+import { isAreaKind, type InterfaceType } from '@railwatt/contracts';
+import type { ServiceContext, TenantContext } from '../../context.js';
+import type { Database } from '../../db/client.js';
+import { allAreasExecutor, tenantExecutor } from '../../db/tenant.js';
+import type { FormatName } from '../../formats/timeseries/format.js';
+import { extensionOf, FORMAT_EXTENSIONS } from '../../formats/timeseries/registry.js';
+import { messageTypeOf, type ImportQueue } from '../timeseries/accept.js';
+import { startFile } from '../datalog/datalog-service.js';
+import { rows } from '../domain/sql.js';
+import { decryptCredentials, interfaceCredentialsKey } from './credentials.js';
+import { fetchRouteFiles, type FetchOutcome, type IntakeRoute } from './sftp-intake.js';
+
+/**
+ * Automatic intake over every enabled IN route (the `sftp-intake` job, on a schedule; and
+ * GET /integration/prices/import-prices for the NORDPOOL routes of one area). Each fetched file gets
+ * its data-log entry in the area of its folder (the route in `destination`) and is queued for the
+ * import job like an upload, acting as `sftp:<route id>`.
+ */
+
+/** The format of a route's files by interface type; types whose files are not time series are not read. */
+export function formatFor(interfaceType: string, fileName: string): FormatName | null {
+  const ext = extensionOf(fileName);
+  const by: Partial<Record<InterfaceType, FormatName[]>> = {
+    CEBD: ['cebd'],
+    READING_BLOCK: ['cebd'],
+    UTILTS: ['utilts'],
+    SDV: ['sdv'],
+    NORDPOOL: ['nordpool'],
+    TRAIN_RUN: ['trainrun'],
+    // Substation (supply) and degree-day files come as UTILTS, sdv or time-series tables.
+    SUPPLY: ['utilts', 'sdv', 'xlsx', 'csv'],
+    DEGREE_DAYS: ['xlsx', 'csv'],
+  };
+  return by[interfaceType as InterfaceType]?.find((f) => FORMAT_EXTENSIONS[f].includes(ext)) ?? null;
+}
+
+export interface SftpIntakeDeps {
+  database: Database;
+  credentialsKey: Buffer | undefined;
+  queue: ImportQueue;
+  maxFileBytes: number;
+  log: ServiceContext['log'];
+}
+
+export interface SftpIntakeSummary {
+  routes: { routeId: string; outcome: FetchOutcome }[];
+  dataLogIds: number[];
+  jobIds: string[];
+}
+
+export async function runSftpIntake(
+  deps: SftpIntakeDeps,
+  filter: { interfaceTypes?: readonly string[]; areas?: readonly string[] } = {},
+): Promise<SftpIntakeSummary> {
+  // Interface routes are system-wide configuration (no tenant); areas are read across the board.
+  const all = allAreasExecutor(deps.database, 'SFTP intake reads every route and area');
+  const routes = await rows<IntakeRoute & { interfaceType: string; encrypted: string }>(
+    all,
+    sql`SELECT route_id AS "routeId", interface_type AS "interfaceType", hostname, port, username, path,
+               backup_path AS "backupPath", folder, sub_folders AS "subFolders", credentials_encrypted AS encrypted
+          FROM interface_route
+         WHERE enabled AND direction = 'IN'
+           AND (${!filter.interfaceTypes} OR interface_type = ANY(${sql.param([...(filter.interfaceTypes ?? [])])}::text[]))
+         ORDER BY route_id`,
+  );
+  const areas = await rows<TenantContext>(
+    all,
+    sql`SELECT uuid, name, kind, time_zone AS "timeZone" FROM settlement_area`,
+  );
+  const areaByKey = new Map(areas.filter((a) => isAreaKind(a.kind)).map((a) => [a.kind.toLowerCase(), a]));
+  const key = await interfaceCredentialsKey(all, deps.credentialsKey);
+  const summary: SftpIntakeSummary = { routes: [], dataLogIds: [], jobIds: [] };
+  for (const route of routes) {
+    const credentials = decryptCredentials(key, route.routeId, route.encrypted);
+    const outcome = await fetchRouteFiles(
+      { ...route, credentials },
+      async (file) => {
+        const area = areaByKey.get(file.area.toLowerCase());
+        if (!area) throw new Error(`The folder ${file.area} names no area`);
+        const format = formatFor(route.interfaceType, file.fileName);
+        if (!format) throw new Error(`No ${route.interfaceType} reader for ${file.fileName}`);
+        const ctx: ServiceContext = {
+          db: tenantExecutor(deps.database, area.uuid),
+          tenant: area,
+          actor: { username: `sftp:${route.routeId}`, roles: [], areaKind: area.kind },
+          log: deps.log,
+        };
+        const id = await startFile(ctx.db, {
+          tenant: area.uuid,
+          username: ctx.actor.username,
+          messageType: messageTypeOf(format),
+          fileName: file.fileName,
+          bytes: file.bytes,
+          destination: route.routeId,
+        });
+        summary.dataLogIds.push(id);
+        summary.jobIds.push(await deps.queue.enqueueImport(ctx, { dataLogId: id, format }));
+      },
+      { maxFileBytes: deps.maxFileBytes, areas: filter.areas },
+    );
+    if (outcome.error)
+      deps.log.warn({ routeId: route.routeId, error: outcome.error }, 'SFTP intake could not read a route');
+    for (const skipped of outcome.skipped)
+      deps.log.warn({ routeId: route.routeId, ...skipped }, 'SFTP intake left a file');
+    summary.routes.push({ routeId: route.routeId, outcome });
+  }
+  return summary;
+}

@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DataLogPage, TimeSeriesUploadResult } from '@railwatt/contracts';
+import { tenantExecutor } from '../../db/tenant.js';
+import { cebdXml } from '../../formats/cebd/generate.js';
+import { writeUtilts } from '../../formats/utilts/utilts-writer.js';
+import { multipartBody } from '../../modules/excel/fixtures.js';
+import { saveEntities } from '../../modules/domain/service.js';
+import { seedUuid } from '../../seed/entity-rows.js';
+import { createTestApp, type TestApp } from '../../test/app.js';
+import { waitForRun } from '../../test/jobs.js';
+import { ADMIN_ACTOR } from '../../test/records.js';
+
+const RESPONSIBLE = 'settlement-area-responsible';
+const PROVIDER = 'train-run-data-provider';
+
+/**
+ * The intake end to end through the API: upload, the import job on pg-boss, the data log, and the
+ * data log's re-import after the master data is fixed (issue 8 items 2, 4, 6).
+ */
+describe('time-series upload and import', () => {
+  let t: TestApp;
+  let cpid = '';
+  beforeAll(async () => {
+    t = await createTestApp({ seeders: ['areas', 'users', 'fleet', 'infrastructure'], jobs: {} });
+    [{ cpid }] = (await t.allAreas.query<{ cpid: string }>(
+      `SELECT attributes->>'cpid' AS cpid FROM entity_latest WHERE tenant = $1 AND type = 'consumptionpoint' ORDER BY name LIMIT 1`,
+      [t.areaUuid('norway')],
+    )) as [{ cpid: string }];
+  });
+  afterAll(async () => t?.close());
+
+  const upload = async (
+    username: string,
+    url: string,
+    fileName: string,
+    text: string,
+    headers: Record<string, string> = {},
+  ) => {
+    const body = multipartBody([{ fileName, bytes: Buffer.from(text) }]);
+    return t.callAs(username, { method: 'POST', url, headers: { ...body.headers, ...headers }, payload: body.payload });
+  };
+  const entry = async (id: number) => {
+    const res = await t.callAs(RESPONSIBLE, { method: 'GET', url: '/api/eventlog/datalog?size=1000' });
+    expect(res.statusCode).toBe(200);
+    return res.json<DataLogPage>().content.find((e) => e.id === id)!;
+  };
+  const cebdFile = (periods: number) =>
+    [
+      ...cebdXml({
+        seed: 7,
+        points: [
+          {
+            cpid,
+            route: [
+              { lat: 59.91, lon: 10.75 },
+              { lat: 60.39, lon: 5.32 },
+            ],
+            start: new Date(Date.now() - 86_400_000).toISOString().slice(0, 11) + '00:00:00Z',
+            periods,
+          },
+        ],
+      }),
+    ].join('');
+
+  it('stores a CEBD upload with a job: the answer is async, the data log shows OK and the four series', async () => {
+    const res = await upload(RESPONSIBLE, '/api/cebd/import', 'day.xml', cebdFile(12), { 'tenant-name': 'Norway' });
+    expect(res.statusCode).toBe(200);
+    const answer = res.json<TimeSeriesUploadResult>();
+    expect(answer).toMatchObject({ success: true, async: true });
+    const run = await waitForRun(t.database, answer.jobIds![0]!);
+    expect(run).toMatchObject({ status: 'success', progress: 1 });
+    expect(run.message).toMatch(/^Imported 48 values of 4 time series/);
+    const logged = await entry(answer.dataLogIds![0]!);
+    expect(logged).toMatchObject({ messageType: 'CEBD_IMPORT', messageStatus: 'OK', fileName: 'day.xml' });
+    expect(
+      logged.messageLogTimeSeries.map((s) => [s.timeSeriesType, s.entityIdentifier, s.valuesCount]).sort(),
+    ).toEqual([
+      ['cebd_active_energy_consumed', cpid, 12],
+      ['cebd_active_energy_regenerated', cpid, 12],
+      ['cebd_reactive_energy_consumed', cpid, 12],
+      ['cebd_reactive_energy_regenerated', cpid, 12],
+    ]);
+  });
+
+  it('refuses a tenant-name header that names another area', async () => {
+    const res = await upload(RESPONSIBLE, '/api/cebd/import', 'day.xml', cebdFile(1), { 'tenant-name': 'Belgium' });
+    expect(res.statusCode).toBe(400);
+  });
+
+  it('refuses a file of another format at once, with a REJECTED entry', async () => {
+    const res = await upload(RESPONSIBLE, '/api/timeseries/import/edi', 'day.xml', cebdFile(1));
+    const answer = res.json<TimeSeriesUploadResult>();
+    expect(answer.success).toBe(false);
+    expect(answer.sheetParseResults[0]!.failures[0]!.errorMessage).toMatch(/^Something is wrong with uploaded data/);
+    expect((await entry(answer.dataLogIds![0]!)).messageStatus).toBe('REJECTED');
+  });
+
+  it('rejects a UTILTS file naming an unknown metering point, then re-imports it once the point exists', async () => {
+    const utilts = writeUtilts({
+      sender: '7080000000001',
+      receiver: '7080000000002',
+      reference: 'REF1',
+      created: '2026-10-02T06:00:00Z',
+      series: [
+        { meteringPoint: 'SMP-NEW-1', start: '2026-10-01T00:00:00Z', resolution: 'PT1H', values: [100, 110, 120] },
+      ],
+    });
+    const res = await upload(PROVIDER, '/api/timeseries/import/edi', 'supply.edi', utilts);
+    const answer = res.json<TimeSeriesUploadResult>();
+    const run = await waitForRun(t.database, answer.jobIds![0]!, { until: ['failure', 'success', 'dead'] });
+    expect(run.status).toBe('failure');
+    const rejected = await entry(answer.dataLogIds![0]!);
+    expect(rejected.messageStatus).toBe('REJECTED');
+    expect(rejected.messageText).toMatch(/segment \d+ \((IDE|LOC)\), line \d+: Unknown metering point SMP-NEW-1/);
+
+    const norway = t.areaUuid('norway');
+    await tenantExecutor(t.database, norway).transaction((tx) =>
+      saveEntities(tx, norway, ADMIN_ACTOR, [
+        {
+          type: 'SupplyMeteringPoint',
+          name: 'SMP-NEW-1',
+          supplyMeteringPointTypeRef: seedUuid('norway:supplymeteringpointtype:main'),
+          gridAreaRef: seedUuid('norway:grid:NO1'),
+        },
+      ]),
+    );
+    const again = await t.callAs(RESPONSIBLE, {
+      method: 'POST',
+      url: '/api/eventlog/datalog/reimport',
+      payload: { id: rejected.id, messageType: rejected.messageType },
+    });
+    expect(again.statusCode).toBe(200);
+    const original = await entry(rejected.id);
+    expect(original.messageStatus).toBe('RETRIED');
+    const newId = Number(/entry (\d+)/.exec(original.messageText ?? '')![1]);
+    await expect.poll(async () => (await entry(newId))?.messageStatus, { timeout: 15_000 }).toBe('OK');
+    const ok = await entry(newId);
+    expect(ok.messageLogTimeSeries).toMatchObject([
+      { timeSeriesType: 'supply_energy', entityIdentifier: 'SMP-NEW-1', valuesCount: 3 },
+    ]);
+  });
+
+  it('exports the stored values as exportedtimeseries.xlsx, and answers No timeseries to download for none', async () => {
+    const res = await t.callAs(RESPONSIBLE, {
+      method: 'POST',
+      url: '/api/excel/timeseries/export',
+      payload: { typeName: 'supply_energy', timeRange: { start: '2026-10-01T00:00:00Z', end: '2026-10-02T00:00:00Z' } },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toContain('exportedtimeseries.xlsx');
+    const none = await t.callAs(RESPONSIBLE, {
+      method: 'POST',
+      url: '/api/excel/timeseries/export',
+      payload: { typeName: 'spot_price', timeRange: { start: '2026-10-01T00:00:00Z', end: '2026-10-02T00:00:00Z' } },
+    });
+    expect(none.statusCode).toBe(400);
+    expect(none.json().message).toBe('No timeseries to download');
+  });
+
+  it('lists the types and keeps the maximum days since observation per area', async () => {
+    const types = await t.callAs(RESPONSIBLE, { method: 'GET', url: '/api/timeseries/types' });
+    expect(types.json<{ typeName: string }[]>().map((x) => x.typeName)).toContain('spot_price');
+    expect(
+      (await t.callAs('erex-administrator', { method: 'GET', url: '/api/exchange/cebdinput/getmaxdays' })).json(),
+    ).toEqual({
+      maxDaysSinceObservation: 60,
+    });
+    const saved = await t.callAs('erex-administrator', {
+      method: 'POST',
+      url: '/api/exchange/cebdinput/save',
+      payload: { maxDaysSinceObservation: 30 },
+    });
+    expect(saved.json()).toEqual({ maxDaysSinceObservation: 30 });
+    expect(
+      (
+        await t.callAs('erex-administrator', { method: 'GET', url: '/api/exchange/cebdinput/getmaxdays' }, 'belgium')
+      ).json(),
+    ).toEqual({
+      maxDaysSinceObservation: 60,
+    });
+  });
+});
