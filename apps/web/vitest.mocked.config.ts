@@ -14,6 +14,7 @@ export default defineConfig({
     setupFiles: ['./vitest.setup.ts'],
     include: ['src/**/*.mocked.test.{ts,tsx}'],
     css: false,
+    testTimeout: 20_000,
     isolate: true,
   },
 });
