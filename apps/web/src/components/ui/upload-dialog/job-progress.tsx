@@ -33,9 +33,20 @@ export const jobQuery = (id: string) =>
  * One background job as the upload dialogs show it: its status, a progress bar (0..1 from the job),
  * and its final message once it ended. Texts: timeseriesUpload.job.* (locales/<lng>/timeseries-upload.json).
  */
-export function JobProgress({ jobId, onFinished }: { jobId: string; onFinished?: (job: JobRun) => void }) {
+export function JobProgress({
+  jobId,
+  onFinished,
+  onStatus,
+}: {
+  jobId: string;
+  onFinished?: (job: JobRun) => void;
+  /** Each status read (undefined before the first answer, 'unknown' when the job cannot be read): the dialog colour. */
+  onStatus?: (status: JobStatus | 'unknown' | undefined) => void;
+}) {
   const { t } = useNamespaceT('timeseriesUpload');
   const { data: job, isError } = useQuery(jobQuery(jobId));
+  const seen = isError ? 'unknown' : job?.status;
+  useEffect(() => onStatus?.(seen), [seen, onStatus]);
   // Told once when the job ends (the data log refreshes its entry).
   const told = useRef(false);
   const ended = isJobFinal(job) ? job : undefined;

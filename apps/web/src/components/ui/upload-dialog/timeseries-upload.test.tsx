@@ -194,16 +194,19 @@ describe('time-series upload dialog', () => {
 
     await waitFor(() => expect(statuses()).toEqual(['finished_async']));
     expect(screen.getByTestId('upload-file-status')).toHaveTextContent('Accepted');
-    await waitFor(() => expect(dialog()).toHaveAttribute('data-color', 'green'));
     const progress = await screen.findByTestId('job-progress');
     await waitFor(() => expect(progress).toHaveAttribute('data-status', 'running'));
     expect(within(progress).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '40');
+    // The file is accepted, but its import is still under way.
+    expect(dialog()).toHaveAttribute('data-color', 'yellow');
 
     await waitFor(() => expect(screen.getByTestId('job-progress')).toHaveAttribute('data-status', 'success'), {
       timeout: 3000,
     });
     expect(screen.getByTestId('job-status')).toHaveTextContent('Succeeded');
     expect(screen.getByTestId('job-message')).toHaveTextContent('96 values imported');
+    await waitFor(() => expect(dialog()).toHaveAttribute('data-color', 'green'));
+    expect(statuses()).toEqual(['finished_async']);
     expect(onUploaded).toHaveBeenCalledTimes(1);
     await waitFor(() => expect(onJobFinished).toHaveBeenCalledWith(expect.objectContaining({ status: 'success' })));
     expect(onJobFinished).toHaveBeenCalledTimes(1);
@@ -212,6 +215,48 @@ describe('time-series upload dialog', () => {
     await new Promise((resolve) => setTimeout(resolve, 1200));
     expect(calls.filter((c) => c.url.pathname === `/api/jobs/${JOB}`)).toHaveLength(done);
   }, 15_000);
+
+  it.each(['failure', 'dead'] as const)(
+    'turns the dialog red with the refusal when a followed job ends as %s, the file still accepted',
+    async (end) => {
+      const user = userEvent.setup();
+      let reads = 0;
+      const refusal = 'segment 7 (LOC), line 7: Unknown metering point SMP-E2E-1';
+      mockFetch({
+        [`GET /api/jobs/${JOB}`]: (): JobRun => ({
+          id: JOB,
+          name: 'timeseries-import',
+          status: ++reads < 2 ? 'queued' : end,
+          progress: 0,
+          message: reads < 2 ? null : refusal,
+          dataLogId: 13,
+          attempts: 1,
+          createdAt: '2026-11-23T10:00:00Z',
+          startedAt: null,
+          finishedAt: null,
+        }),
+      });
+      mockUpload(() => ({ body: { ...OK, async: true, dataLogIds: [13], jobIds: [JOB] } }));
+      const onJobFinished = vi.fn();
+      renderUpload({ onJobFinished });
+      await user.upload(within(await screen.findByTestId('upload-dialog')).getByTestId('upload-input'), [
+        file('supply.edi'),
+      ]);
+      await user.click(within(dialog()).getByRole('button', { name: 'Upload' }));
+      await waitFor(() => expect(statuses()).toEqual(['finished_async']));
+      await waitFor(() => expect(dialog()).toHaveAttribute('data-color', 'yellow'));
+      await waitFor(() => expect(screen.getByTestId('job-progress')).toHaveAttribute('data-status', end), {
+        timeout: 3000,
+      });
+      expect(screen.getByTestId('job-message')).toHaveTextContent(refusal);
+      await waitFor(() => expect(dialog()).toHaveAttribute('data-color', 'red'));
+      expect(statuses()).toEqual(['finished_async']);
+      expect(onJobFinished).toHaveBeenCalledWith(expect.objectContaining({ status: end, message: refusal }));
+      // Not a failure at upload time: no import error screen.
+      expect(screen.queryByTestId('import-error-screen')).not.toBeInTheDocument();
+    },
+    15_000,
+  );
 
   it.each([
     [400, { code: 'invalid_input', message: 'End date missing' }, 'End date missing'],

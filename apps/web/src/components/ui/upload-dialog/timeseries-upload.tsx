@@ -129,7 +129,7 @@ export function TimeSeriesUploadDialog({ opened, onClose, onComplete, onJobFinis
       accept={TIME_SERIES_ACCEPT}
       acceptFile={takesTimeSeries}
       hint={t('accepted')}
-      renderJob={(jobId) => <JobProgress jobId={jobId} onFinished={onJobFinished} />}
+      renderJob={(jobId, onStatus) => <JobProgress jobId={jobId} onFinished={onJobFinished} onStatus={onStatus} />}
       onComplete={onComplete}
     >
       <Stack gap={4}>

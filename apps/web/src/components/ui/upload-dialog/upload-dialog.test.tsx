@@ -250,4 +250,17 @@ describe('upload state', () => {
     expect(uploadDialogColor(['failed', 'finished'])).toBe('red');
     expect(uploadDialogColor(['finished', 'finished_async'])).toBe('green');
   });
+
+  it('colours a finished_async file by its followed jobs: yellow until they end, red for failure or dead', () => {
+    expect(uploadDialogColor(['finished_async'], [undefined])).toBe('yellow');
+    expect(uploadDialogColor(['finished_async'], ['queued'])).toBe('yellow');
+    expect(uploadDialogColor(['finished_async'], ['running'])).toBe('yellow');
+    expect(uploadDialogColor(['finished_async'], ['success'])).toBe('green');
+    expect(uploadDialogColor(['finished', 'finished_async'], ['success', 'failure'])).toBe('red');
+    expect(uploadDialogColor(['finished_async'], ['dead'])).toBe('red');
+    expect(uploadDialogColor(['failed', 'finished_async'], ['running'])).toBe('yellow');
+    expect(uploadDialogColor(['failed', 'finished_async'], ['success'])).toBe('red');
+    // A job that cannot be read holds nothing up.
+    expect(uploadDialogColor(['finished_async'], ['unknown'])).toBe('green');
+  });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { ActionIcon, Alert, Badge, Button, Group, Modal, Progress, Stack, Table, Text } from '@mantine/core';
 import { Dropzone, type DropzoneProps } from '@mantine/dropzone';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import {
   displayFileName,
   uploadDialogColor,
   uploadPercent,
+  type FollowedJobStatus,
   type UploadDialogColor,
   type UploadEntry,
   type UploadFailure,
@@ -37,9 +38,15 @@ export interface UploadPanelProps {
   acceptFile?: (file: File) => boolean;
   /** What the drop zone says it takes (e.g. the accepted extensions). */
   hint?: ReactNode;
-  /** Shows the progress of a background job of a file that finished_async (the time-series jobs). */
-  renderJob?: (jobId: string) => ReactNode;
+  /**
+   * Shows the progress of a background job of a file that finished_async (the time-series jobs).
+   * The job's view reports each status it reads through `onStatus`, and the dialog colour follows
+   * the jobs (uploadDialogColor).
+   */
+  renderJob?: RenderJob;
 }
+
+export type RenderJob = (jobId: string, onStatus: (status: FollowedJobStatus) => void) => ReactNode;
 
 const STATUS_COLOR: Record<UploadEntry['status'], string> = {
   waiting: 'gray',
@@ -73,9 +80,22 @@ export function UploadPanel({
     };
   }, []);
 
+  const [jobStatuses, setJobStatuses] = useState<Record<string, FollowedJobStatus>>({});
+  const reportJob = useCallback((jobId: string, status: FollowedJobStatus) => {
+    if (!mounted.current) return;
+    setJobStatuses((known) => (known[jobId] === status ? known : { ...known, [jobId]: status }));
+  }, []);
+
   const tooMany = entries.length > maxFiles;
   const waiting = entries.filter((e) => e.status === 'waiting');
-  const color = uploadDialogColor(entries.map((e) => e.status));
+  // The jobs of the listed files only: an earlier upload's jobs leave with its files.
+  const followed = renderJob
+    ? entries.filter((e) => e.status === 'finished_async').flatMap((e) => (e.jobIds ?? []).map((id) => jobStatuses[id]))
+    : [];
+  const color = uploadDialogColor(
+    entries.map((e) => e.status),
+    followed,
+  );
   useEffect(() => onColorChange?.(color), [color, onColorChange]);
 
   const patch = (id: string, change: Partial<UploadEntry>) => {
@@ -173,6 +193,7 @@ export function UploadPanel({
                 key={entry.id}
                 entry={entry}
                 renderJob={renderJob}
+                onJobStatus={reportJob}
                 onRemove={
                   entry.status === 'waiting' && !busy
                     ? () => setEntries((list) => list.filter((e) => e.id !== entry.id))
@@ -200,10 +221,12 @@ function UploadRow({
   entry,
   onRemove,
   renderJob,
+  onJobStatus,
 }: {
   entry: UploadEntry;
   onRemove?: () => void;
-  renderJob?: (jobId: string) => ReactNode;
+  renderJob?: RenderJob;
+  onJobStatus: (jobId: string, status: FollowedJobStatus) => void;
 }) {
   const jobs = renderJob && entry.status === 'finished_async' ? (entry.jobIds ?? []) : [];
   const { t } = useTranslation();
@@ -246,7 +269,7 @@ function UploadRow({
           <Table.Td colSpan={4}>
             <Stack gap={4}>
               {jobs.map((jobId) => (
-                <div key={jobId}>{renderJob?.(jobId)}</div>
+                <div key={jobId}>{renderJob?.(jobId, (status) => onJobStatus(jobId, status))}</div>
               ))}
             </Stack>
           </Table.Td>

@@ -1,5 +1,6 @@
 import {
   FILE_NAME_DISPLAY_LENGTH,
+  type JobStatus,
   type TimeSeriesUploadResult,
   type UploadResult as ImportAnswer,
 } from '@railwatt/contracts';
@@ -54,12 +55,25 @@ export interface UploadEntry {
 export type UploadDialogColor = 'yellow' | 'red' | 'green' | 'blue';
 
 /**
+ * What the dialog knows of a followed background job (a finished_async file's import): its status,
+ * `undefined` before the first answer, 'unknown' when it cannot be read.
+ */
+export type FollowedJobStatus = JobStatus | 'unknown' | undefined;
+
+/**
  * The dialog colour (product.md §4): yellow while anything is progressing, red if any failed,
  * green when everything finished, else blue (nothing chosen yet, or files waiting to be sent).
+ * A finished_async file is finished only once its followed jobs are: a job still queued or running
+ * keeps the dialog yellow, one that ended as failure or dead makes it red (the import refused the
+ * file after the upload), success leaves it green. A job that cannot be read holds nothing up.
  */
-export function uploadDialogColor(statuses: readonly UploadFileStatus[]): UploadDialogColor {
+export function uploadDialogColor(
+  statuses: readonly UploadFileStatus[],
+  jobs: readonly FollowedJobStatus[] = [],
+): UploadDialogColor {
   if (statuses.includes('progressing')) return 'yellow';
-  if (statuses.includes('failed')) return 'red';
+  if (jobs.some((s) => s === undefined || s === 'queued' || s === 'running')) return 'yellow';
+  if (statuses.includes('failed') || jobs.some((s) => s === 'failure' || s === 'dead')) return 'red';
   if (statuses.length > 0 && statuses.every((s) => s === 'finished' || s === 'finished_async')) return 'green';
   return 'blue';
 }

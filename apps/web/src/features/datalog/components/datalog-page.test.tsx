@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { JobRun, Role } from '@railwatt/contracts';
+import { createFakeXhr } from '../../../lib/api/testing/fake-xhr';
 import { entry, mockFetch, page, renderDataLog } from '../testing/render-datalog';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -191,6 +193,67 @@ describe('settlement data log', { timeout: 20_000 }, () => {
     const call = calls.find((c) => c.url.pathname === '/api/eventlog/datalog/reimport')!;
     expect(call.body).toEqual({ id: rejected.id, messageType: 'SDV_IMPORT' });
   });
+
+  it.each([
+    ['erex-administrator', true],
+    ['settlement-area-responsible', true],
+    ['erex-settlement-operator', true],
+    ['train-run-data-provider', true],
+    ['audit-settlement-area-responsible', false],
+    ['audit-erex-settlement-operator', false],
+    ['exchange-operator', false],
+  ] as const)('offers the time-series upload to %s: %s', async (role, offered) => {
+    mockFetch({ ...lookups, 'GET /api/eventlog/datalog': page([entry()]) });
+    renderDataLog('/monitor/datalog', { roles: [role as Role] });
+    await screen.findAllByTestId('datalog-row');
+    expect(screen.queryAllByRole('button', { name: 'Upload time series' })).toHaveLength(offered ? 1 : 0);
+  });
+
+  it('uploads a file from the data log, lists it at once and again when its import job ends', async () => {
+    const user = userEvent.setup();
+    const JOB = '6f0c8a52-3c1e-4a7e-9d55-1c2f3e4a5b6c';
+    let reads = 0;
+    const run = (status: JobRun['status']): JobRun => ({
+      id: JOB,
+      name: 'timeseries-import',
+      status,
+      progress: status === 'success' ? 1 : 0.5,
+      message: status === 'success' ? 'Imported 48 values of 4 time series' : null,
+      dataLogId: 21,
+      attempts: 1,
+      createdAt: '2026-11-23T10:00:00Z',
+      startedAt: '2026-11-23T10:00:01Z',
+      finishedAt: null,
+    });
+    const { calls } = mockFetch({
+      ...lookups,
+      'GET /api/eventlog/datalog': page([entry()]),
+      [`GET /api/jobs/${JOB}`]: () => run(++reads < 2 ? 'running' : 'success'),
+    });
+    const fake = createFakeXhr(() => ({
+      body: { success: true, sheetParseResults: [], async: true, dataLogIds: [21], jobIds: [JOB] },
+    }));
+    vi.stubGlobal('XMLHttpRequest', fake.Constructor);
+    renderDataLog('/monitor/datalog', { roles: ['settlement-area-responsible'] });
+    await screen.findAllByTestId('datalog-row');
+    const before = listCalls(calls).length;
+    await user.click(screen.getByRole('button', { name: 'Upload time series' }));
+    const dialog = await screen.findByTestId('upload-dialog');
+    await user.upload(within(dialog).getByTestId('upload-input'), [new File(['x'], 'day.xml', { type: 'text/xml' })]);
+    await user.click(within(dialog).getByRole('button', { name: 'Upload' }));
+    await waitFor(() =>
+      expect(within(dialog).getByTestId('upload-file-status')).toHaveAttribute('data-status', 'finished_async'),
+    );
+    expect(new URL(fake.latest().url, 'http://localhost').pathname).toBe('/api/cebd/import');
+    // Accepted: the list is read again (the entry is RUNNING) ...
+    await waitFor(() => expect(listCalls(calls).length).toBe(before + 1));
+    // ... and once more when the job ended (the entry has its outcome).
+    await waitFor(() => expect(within(dialog).getByTestId('job-progress')).toHaveAttribute('data-status', 'success'), {
+      timeout: 3000,
+    });
+    await waitFor(() => expect(listCalls(calls).length).toBe(before + 2));
+    expect(dialog).toHaveAttribute('data-color', 'green');
+  }, 15_000);
 
   it('makes no call for a role outside the data-log policy', async () => {
     const { calls } = mockFetch(lookups);

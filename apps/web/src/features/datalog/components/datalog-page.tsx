@@ -1,13 +1,14 @@
-import { useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import { Stack, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { allowedActions, policyAdmits, POLICIES, type DataLogEntry } from '@railwatt/contracts';
 import { DataTable } from '../../../components/ui/data-table';
+import { TimeSeriesUploadButton } from '../../../components/ui/upload-dialog';
 import { formatDateTime } from '../../../lib/format';
 import type { ScreenProps } from '../../../lib/routes';
 import { useMarketStore } from '../../../lib/stores/market-store';
-import { dataLogListQuery } from '../api/datalog-queries';
+import { dataLogKeys, dataLogListQuery } from '../api/datalog-queries';
 import { toDataLogQuery, useDataLogSearch, type DataLogFilterFields } from '../hooks/use-datalog-search';
 import { useDataLogT } from '../hooks/use-datalog-t';
 import { DataLogActions } from './datalog-actions';
@@ -27,6 +28,14 @@ export function DataLogPage(props: Partial<ScreenProps>) {
   // The page's route admits every Monitor role (the exchange variant shares it); the settlement
   // log's calls admit the dataLogRead roles only, so others see a notice instead of refusals.
   const mayRead = policyAdmits(POLICIES.dataLogRead, roles, area);
+  // The roles that may upload time series (TIME_SERIES_IMPORTERS) upload from here too (issue 8).
+  const mayUpload = policyAdmits(POLICIES.timeSeriesImport, roles, area);
+  const queryClient = useQueryClient();
+  // An accepted file's entry appears RUNNING and gets its outcome when its import job ends.
+  const refresh = useCallback(
+    () => void queryClient.invalidateQueries({ queryKey: dataLogKeys.lists() }),
+    [queryClient],
+  );
   const query = useMemo(() => toDataLogQuery(search, timeZone), [search, timeZone]);
   const list = useQuery({ ...dataLogListQuery(query), enabled: mayRead });
   const rows = list.data?.content ?? [];
@@ -99,6 +108,7 @@ export function DataLogPage(props: Partial<ScreenProps>) {
   return (
     <Stack gap="sm">
       <DataLogPageTitle screen={props} fallbackKey="title" />
+      {mayUpload && <TimeSeriesUploadButton onUploaded={refresh} onJobFinished={refresh} />}
       <DataLogFilters
         // A new URL (back button, shared link) re-seeds the draft.
         key={JSON.stringify({ ...search, page: undefined, size: undefined, sortBy: undefined, desc: undefined })}

@@ -92,7 +92,7 @@ export function ImportPricesPage(props: ScreenProps) {
         accept={NORDPOOL_ACCEPT}
         acceptFile={takesPrices}
         hint={t('prices.accepted')}
-        renderJob={(jobId) => <JobProgress jobId={jobId} />}
+        renderJob={(jobId, onStatus) => <JobProgress jobId={jobId} onStatus={onStatus} />}
         onComplete={onComplete}
       />
     </Stack>
