@@ -1,8 +1,15 @@
 import { CEBD_SERIES, COUNTRY_AREAS, dayStartInZone } from '@railwatt/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client.js';
+import { tenantExecutor } from '../db/tenant.js';
+import { INTAKE_FORMATS } from '../formats/timeseries/registry.js';
+import { startFile } from '../modules/datalog/datalog-service.js';
+import { FORMAT_MESSAGE_TYPES } from '../modules/timeseries/accept.js';
+import { importStoredFile } from '../modules/timeseries/import-file.js';
+import { serviceContext } from '../test/context.js';
 import { openTestDatabase } from '../test/database.js';
 import { areaUuid } from './areas.js';
+import { CountryRows, insertCountryRows } from './entity-rows.js';
 import { SEEDERS } from './index.js';
 import {
   DEMO_MONTH,
@@ -183,6 +190,44 @@ describe('time-series demo', () => {
       expect(Number(idle.most)).toBeLessThanOrEqual(3);
     });
   }
+
+  it('imports the refused supply file once its metering point is registered (the re-import journey)', async () => {
+    const tenant = areaUuid('norway');
+    const name = demoUnknownMeteringPoint('norway');
+    const rows = new CountryRows('norway');
+    rows.add(rows.key(`supplymeteringpoint:${name}`), 'supplymeteringpoint', name, {
+      supplyMeteringPointTypeRef: rows.key('supplymeteringpointtype:main'),
+      gridAreaRef: rows.key('grid:NO1'),
+      location: '60.2000,11.1000',
+      description: 'New converter station',
+    });
+    await insertCountryRows(database.db, rows);
+    const refused = await one<{ file_bytes: Buffer }>(
+      `SELECT file_bytes FROM data_log WHERE tenant = $1 AND file_name = $2`,
+      [tenant, demoRefusedFileName('norway')],
+    );
+    const db = tenantExecutor(database, tenant);
+    const id = await startFile(db, {
+      tenant,
+      username: 'settlement-area-responsible',
+      messageType: FORMAT_MESSAGE_TYPES.utilts,
+      fileName: demoRefusedFileName('norway'),
+      bytes: Buffer.from(refused.file_bytes),
+    });
+    const ctx = serviceContext(
+      db,
+      tenant,
+      { username: 'settlement-area-responsible', roles: [] },
+      {
+        name: 'Norway',
+        kind: 'norway',
+        timeZone: COUNTRY_AREAS.norway,
+      },
+    );
+    const result = await importStoredFile(ctx, id, INTAKE_FORMATS.utilts!);
+    expect(result.status, result.text).toBe('OK');
+    expect(result.summaries).toEqual([expect.objectContaining({ entityIdentifier: name, valuesCount: HOURS })]);
+  });
 
   it('makes the same files for the same options (no clock, no Math.random)', () => {
     const files = () =>

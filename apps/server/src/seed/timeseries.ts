@@ -29,8 +29,9 @@ import {
  * downloaded or re-imported. The month is fixed and older than the CEBD limit of days since
  * observation, so the seeder, and only it, imports without that limit.
  *
- * Idempotent and resumable: a file whose name the area's data log already holds (from a demo user)
- * is skipped, so a second start does nothing and a start cut short goes on where it stopped. A
+ * Idempotent and resumable: a file whose name the area's data log already holds with an outcome
+ * (OK or REJECTED, from a demo user) is skipped; one a stopped start left RUNNING (FAILED by
+ * failInterruptedFiles) is imported again, so a second start does nothing and a start cut short goes on where it stopped. A
  * country without its demo master data (fleet, infrastructure, administration) is left out.
  */
 
@@ -73,7 +74,7 @@ export async function seedTimeSeriesData(
           db,
           sql`SELECT file_name FROM data_log
                WHERE tenant = ${area.uuid}::uuid AND username = ANY(${sql.param(Object.values(DEMO_SENDERS))}::text[])
-                 AND file_name IS NOT NULL`,
+                 AND file_name IS NOT NULL AND message_status IN ('OK', 'REJECTED')`,
         )
       ).map((r) => r.file_name),
     );
