@@ -13,6 +13,7 @@ for (const [file, fn] of [
   ['./trainrun.ts', 'benchTrainRuns'],
   ['./cebd-parse.ts', 'benchCebdParse'],
   ['./timeseries-tables.ts', 'benchTimeSeriesTables'],
+  ['./timeseries-demo.ts', 'benchTimeSeriesDemo'],
 ] as const) {
   if (!existsSync(new URL(file, import.meta.url))) continue;
   const mod = (await import(file)) as Record<string, () => Promise<void>>;

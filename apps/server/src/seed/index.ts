@@ -3,6 +3,7 @@ import { seedAdministration } from './administration.js';
 import { seedAreas } from './areas.js';
 import { seedFleet } from './fleet.js';
 import { seedInfrastructure } from './infrastructure.js';
+import { seedTimeSeries } from './timeseries.js';
 import { seedUsers } from './users.js';
 
 /** A seeder puts one kind of demo data in place. It must be idempotent: it runs at every start. */
@@ -18,6 +19,8 @@ export const SEEDERS: readonly { name: string; run: Seeder }[] = [
   { name: 'fleet', run: seedFleet },
   { name: 'infrastructure', run: seedInfrastructure },
   { name: 'administration', run: seedAdministration },
+  // A month of files for Norway and Belgium through the intake (seed/timeseries-demo.ts); not in the test templates.
+  { name: 'timeseries', run: seedTimeSeries },
 ];
 
 export interface SeedOptions {

@@ -16,6 +16,8 @@ export interface NordpoolFileOptions {
   currency?: string;
   /** The exchange rate of the first hour; later hours drift a little. */
   rate?: number;
+  /** How much the rate grows per day (default 0.001; 0 for a rate that cannot move, EUR in EUR). */
+  rateDrift?: number;
   delimiter?: ';' | ',';
   seed?: number;
 }
@@ -69,7 +71,11 @@ export function generateNordpoolCsv(options: NordpoolFileOptions): Buffer {
   deliveryHours(fromDay, days, timeZone).forEach(({ day, hour, start }, i) => {
     const daily = Math.sin(((toWall(start, timeZone) / HOUR_MS) % 24) * (Math.PI / 12));
     const prices = areas.map((_, k) => decimal(40 + 25 * daily + 10 * random() - 3 * k, 2));
-    lines.push([day, hour, ...prices, currency, decimal(rate + 0.001 * Math.floor(i / 24), 4)].join(delimiter));
+    lines.push(
+      [day, hour, ...prices, currency, decimal(rate + (options.rateDrift ?? 0.001) * Math.floor(i / 24), 4)].join(
+        delimiter,
+      ),
+    );
   });
   return Buffer.from(`${lines.join('\r\n')}\r\n`, 'utf8');
 }

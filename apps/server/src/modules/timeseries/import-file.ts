@@ -31,6 +31,12 @@ export async function* chunksOf(
 
 export interface ImportStoredFileOptions extends Pick<IntakeOptions, 'storeTrainRuns' | 'now'> {
   onProgress?: (fraction: number) => void | Promise<void>;
+  /**
+   * Replaces the area's maximum days since observation for CEBD; null: no limit. Only the demo seeder
+   * passes it (its fixed month of data is older than the limit once the calendar moves on); uploads,
+   * SFTP files and re-imports keep the area's rule.
+   */
+  maxDaysSinceObservation?: number | null;
 }
 
 export async function importStoredFile(
@@ -52,7 +58,12 @@ export async function importStoredFile(
       trainRuns: 0,
     };
   }
-  const maxDays = format.name === 'cebd' ? (await cebdInputSettings(ctx)).maxDaysSinceObservation : null;
+  const maxDays =
+    options.maxDaysSinceObservation !== undefined
+      ? options.maxDaysSinceObservation
+      : format.name === 'cebd'
+        ? (await cebdInputSettings(ctx)).maxDaysSinceObservation
+        : null;
   const result = await importParsedStream(ctx, format, chunksOf(bytes, options.onProgress), {
     dataLogId,
     maxDaysSinceObservation: maxDays,
