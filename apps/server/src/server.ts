@@ -26,7 +26,9 @@ async function main(): Promise<void> {
     onFatal: (error) => onFatal(error),
   });
   const applied = await migrate(database);
-  const seeded = config.seedDemo ? await seedDemo(database) : [];
+  // The demo month of time series (seed/timeseries.ts, ~30 s on PGlite) is imported after the server
+  // listens, so a first start answers in seconds and the data log fills while people look.
+  const seeded = config.seedDemo ? await seedDemo(database, { skip: ['timeseries'] }) : [];
   // Uploads a previous process was reading when it stopped show as failed, not as running for ever.
   const interrupted = await failInterruptedFiles(allAreasExecutor(database, 'start-up: fail interrupted uploads'));
   // From here on the server is railwatt_app: row-level security holds (ARCHITECTURE.md).
@@ -82,6 +84,13 @@ async function main(): Promise<void> {
     { url: config.publicUrl, docs: `${config.publicUrl}/api/docs`, issuer: config.oidcIssuer },
     `Railwatt listening on ${config.publicUrl}`,
   );
+  if (config.seedDemo) {
+    const started = Date.now();
+    seedDemo(database, { only: ['timeseries'] }).then(
+      () => app.log.info({ seconds: (Date.now() - started) / 1000 }, 'demo time series ready'),
+      (error: unknown) => app.log.error({ err: error }, 'demo time series could not be seeded'),
+    );
+  }
   if (config.seedDemo && config.embeddedIdentityProvider) {
     app.log.info(
       { password: DEMO_PASSWORD, users: demoUserSummary().map((u) => `${u.username} (${u.roles.join(', ')})`) },

@@ -26,17 +26,19 @@ export const SEEDERS: readonly { name: string; run: Seeder }[] = [
 export interface SeedOptions {
   /** Run only the named seeders (in list order), e.g. ['areas', 'users'] for tests. */
   only?: readonly string[];
+  /** Leave these out (server.ts seeds the demo time series after it listens). */
+  skip?: readonly string[];
 }
 
 export async function seedDemo(database: Database, options: SeedOptions = {}): Promise<string[]> {
-  const { only } = options;
+  const { only, skip = [] } = options;
   if (only) {
     const unknown = only.filter((name) => !SEEDERS.some((s) => s.name === name));
     if (unknown.length) throw new Error(`Unknown seeders: ${unknown.join(', ')}`);
   }
   const ran: string[] = [];
   for (const seeder of SEEDERS) {
-    if (only && !only.includes(seeder.name)) continue;
+    if ((only && !only.includes(seeder.name)) || skip.includes(seeder.name)) continue;
     await seeder.run(database);
     ran.push(seeder.name);
   }
