@@ -260,4 +260,28 @@ describe.skipIf(!hasSshd())('automatic SFTP intake from the IN routes', () => {
     ]);
     expect(readdirSync(dir('nowhere/atlantis'))).toEqual(['lost.xml']);
   });
+
+  it('fetches at most maxFiles files in a run; the rest wait on the server for the next', async () => {
+    writeFileSync(dir('in/norway/cebd-a.xml'), cebdFile());
+    writeFileSync(dir('in/norway/cebd-b.xml'), cebdFile());
+    const deps = {
+      database: t.database,
+      credentialsKey: testConfig().interfaceCredentialsKey,
+      // As app.ts queues them.
+      queue: {
+        enqueueImport: (ctx, input) =>
+          t.app.jobs.enqueue(ctx, timeSeriesImportJob, input, { dataLogId: input.dataLogId }),
+      } satisfies ImportQueue,
+      maxFileBytes: 1_000_000,
+      log: pino({ level: 'silent' }),
+    };
+    const first = await runSftpIntake(deps, { interfaceTypes: ['CEBD'], maxFiles: 1 });
+    expect(first.dataLogIds).toHaveLength(1);
+    expect(readdirSync(dir('in/norway'))).toEqual(['cebd-b.xml']);
+    const second = await runSftpIntake(deps, { interfaceTypes: ['CEBD'], maxFiles: 1 });
+    expect(second.dataLogIds).toHaveLength(1);
+    expect(readdirSync(dir('in/norway'))).toEqual([]);
+    const runs = await importRuns([...first.dataLogIds, ...second.dataLogIds]);
+    expect(runs.map((r) => r.run.status)).toEqual(['success', 'success']);
+  });
 });

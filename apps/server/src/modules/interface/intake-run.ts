@@ -49,9 +49,24 @@ export interface SftpIntakeSummary {
   jobIds: string[];
 }
 
+export interface SftpIntakeFilter {
+  interfaceTypes?: readonly string[];
+  /** Only these areas' folders (area kinds, lower case). */
+  areas?: readonly string[];
+  /**
+   * Files this run fetches at most, over all routes (default: 100 per route, no total). A caller
+   * that answers with one id per file (import-prices) stays within its answer's list; the rest wait
+   * on the server for the next run.
+   */
+  maxFiles?: number;
+}
+
+/** Files one route hands over per run unless the caller asks for fewer. */
+const MAX_FILES_PER_ROUTE = 100;
+
 export async function runSftpIntake(
   deps: SftpIntakeDeps,
-  filter: { interfaceTypes?: readonly string[]; areas?: readonly string[] } = {},
+  filter: SftpIntakeFilter = {},
 ): Promise<SftpIntakeSummary> {
   // Interface routes are system-wide configuration (no tenant); areas are read across the board.
   const all = allAreasExecutor(deps.database, 'SFTP intake reads every route and area');
@@ -72,6 +87,8 @@ export async function runSftpIntake(
   const key = await interfaceCredentialsKey(all, deps.credentialsKey);
   const summary: SftpIntakeSummary = { routes: [], dataLogIds: [], jobIds: [] };
   for (const route of routes) {
+    const left = filter.maxFiles === undefined ? MAX_FILES_PER_ROUTE : filter.maxFiles - summary.dataLogIds.length;
+    if (left <= 0) break;
     const credentials = decryptCredentials(key, route.routeId, route.encrypted);
     const outcome = await fetchRouteFiles(
       { ...route, credentials },
@@ -97,7 +114,7 @@ export async function runSftpIntake(
         summary.dataLogIds.push(id);
         summary.jobIds.push(await deps.queue.enqueueImport(ctx, { dataLogId: id, format }));
       },
-      { maxFileBytes: deps.maxFileBytes, areas: filter.areas },
+      { maxFileBytes: deps.maxFileBytes, areas: filter.areas, maxFiles: Math.min(MAX_FILES_PER_ROUTE, left) },
     );
     if (outcome.error)
       deps.log.warn({ routeId: route.routeId, error: outcome.error }, 'SFTP intake could not read a route');
