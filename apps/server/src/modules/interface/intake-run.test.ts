@@ -284,4 +284,28 @@ describe.skipIf(!hasSshd())('automatic SFTP intake from the IN routes', () => {
     const runs = await importRuns([...first.dataLogIds, ...second.dataLogIds]);
     expect(runs.map((r) => r.run.status)).toEqual(['success', 'success']);
   });
+
+  it('fetches a file once when two runs meet on a route (the schedule and import-prices)', async () => {
+    const files = ['cebd-once-1.xml', 'cebd-once-2.xml', 'cebd-once-3.xml', 'cebd-once-4.xml'];
+    for (const name of files) writeFileSync(dir('in/norway', name), cebdFile());
+    const deps = {
+      database: t.database,
+      credentialsKey: testConfig().interfaceCredentialsKey,
+      queue: {
+        enqueueImport: (ctx, input) =>
+          t.app.jobs.enqueue(ctx, timeSeriesImportJob, input, { dataLogId: input.dataLogId }),
+      } satisfies ImportQueue,
+      maxFileBytes: 1_000_000,
+      log: pino({ level: 'silent' }),
+    };
+    const both = await Promise.all([
+      runSftpIntake(deps, { interfaceTypes: ['CEBD'] }),
+      runSftpIntake(deps, { interfaceTypes: ['CEBD'], areas: ['norway'] }),
+    ]);
+    const ids = both.flatMap((s) => s.dataLogIds);
+    expect(both.flatMap((s) => s.routes.filter((r) => r.routeId === 'cebd-in' && r.outcome.error))).toEqual([]);
+    expect(ids).toHaveLength(files.length);
+    expect(readdirSync(dir('in/norway'))).toEqual([]);
+    expect((await importRuns(ids)).map((r) => r.run.status)).toEqual(files.map(() => 'success'));
+  });
 });
