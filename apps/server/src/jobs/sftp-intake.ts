@@ -52,11 +52,16 @@ export async function scheduleSftpIntake(
     sql`SELECT uuid FROM settlement_area WHERE kind = 'administration' ORDER BY uuid LIMIT 1`,
   );
   if (!area) return null;
-  await jobs.schedule(jobs.job(SFTP_INTAKE_JOB), cron, {}, {
-    tenant: area.uuid,
-    username: SFTP_INTAKE_ACTOR,
-    roles: [],
-    timeZone: 'UTC',
-  });
+  await jobs.schedule(
+    jobs.job(SFTP_INTAKE_JOB),
+    cron,
+    {},
+    {
+      tenant: area.uuid,
+      username: SFTP_INTAKE_ACTOR,
+      roles: [],
+      timeZone: 'UTC',
+    },
+  );
   return { tenant: area.uuid };
 }

@@ -167,14 +167,12 @@ describe.skipIf(!hasSshd())('automatic SFTP intake from the IN routes', () => {
       username: 'sftp:cebd-in',
       destination: 'cebd-in',
     });
-    expect(ok!.messageLogTimeSeries.map((s) => [s.timeSeriesType, s.entityIdentifier, s.valuesCount]).sort()).toEqual(
-      [
-        ['cebd_active_energy_consumed', cpid, 6],
-        ['cebd_active_energy_regenerated', cpid, 6],
-        ['cebd_reactive_energy_consumed', cpid, 6],
-        ['cebd_reactive_energy_regenerated', cpid, 6],
-      ],
-    );
+    expect(ok!.messageLogTimeSeries.map((s) => [s.timeSeriesType, s.entityIdentifier, s.valuesCount]).sort()).toEqual([
+      ['cebd_active_energy_consumed', cpid, 6],
+      ['cebd_active_energy_regenerated', cpid, 6],
+      ['cebd_reactive_energy_consumed', cpid, 6],
+      ['cebd_reactive_energy_regenerated', cpid, 6],
+    ]);
     const [rejected] = (await dataLog('belgium')).filter((e) => e.destination === 'cebd-in');
     expect(rejected).toMatchObject({
       messageStatus: 'REJECTED',

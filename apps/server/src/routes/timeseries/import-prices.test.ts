@@ -26,7 +26,10 @@ describe.skipIf(!hasSshd())('importing prices from the NORDPOOL routes', () => {
     t = await createTestApp({ seeders: ['areas', 'users', 'fleet', 'infrastructure'], jobs: {} });
     mkdirSync(dir('prices/norway'), { recursive: true });
     mkdirSync(dir('prices/sweden'), { recursive: true });
-    writeFileSync(dir('prices/norway/nordpool-2026-10-01.csv'), generateNordpoolCsv({ fromDay: '2026-10-01', days: 1 }));
+    writeFileSync(
+      dir('prices/norway/nordpool-2026-10-01.csv'),
+      generateNordpoolCsv({ fromDay: '2026-10-01', days: 1 }),
+    );
     writeFileSync(
       dir('prices/sweden/nordpool-2026-10-01.csv'),
       generateNordpoolCsv({ fromDay: '2026-10-01', days: 1, areas: ['SE1', 'SE2'], currency: 'SEK' }),
