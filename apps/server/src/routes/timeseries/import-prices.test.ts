@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateNordpoolCsv } from '../../formats/nordpool/nordpool-generate.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { waitForRun } from '../../test/jobs.js';
-import { hasSshd, startOpenSshServer, type OpenSshServer } from '../../test/sftp-servers.js';
+import { freePort, hasSshd, startOpenSshServer, type OpenSshServer } from '../../test/sftp-servers.js';
 
 const ADMIN = 'erex-administrator';
 const RESPONSIBLE = 'settlement-area-responsible';
@@ -113,5 +113,47 @@ describe.skipIf(!hasSshd())('importing prices from the NORDPOOL routes', () => {
   it('answers a call with nothing waiting as done, without jobs', async () => {
     const res = await t.callAs(ADMIN, { method: 'GET', url: IMPORT_PRICES });
     expect(res.json<TimeSeriesUploadResult>()).toMatchObject({ success: true, async: false, jobIds: [] });
+  });
+
+  it('names a NORDPOOL route it could not read in the answer, and still imports from the others', async () => {
+    writeFileSync(
+      dir('prices/norway/nordpool-2026-10-02.csv'),
+      generateNordpoolCsv({ fromDay: '2026-10-02', days: 1 }),
+    );
+    const created = await t.callAs(
+      ADMIN,
+      {
+        method: 'POST',
+        url: '/api/sftpintegration/interface-configuration/create-route',
+        payload: {
+          routeId: 'nordpool-in-down',
+          description: 'Prices from a server that is down',
+          interfaceType: 'NORDPOOL',
+          direction: 'IN',
+          folder: null,
+          serverType: 'EXTERNAL',
+          hostname: server.hostname,
+          port: await freePort(),
+          username: server.username,
+          path: dir('prices'),
+          backupPath: null,
+          enabled: true,
+          changeComment: '',
+          subFolders: ['norway'],
+          credentials: { privateKey: server.key.privateKey, passphrase: '' },
+        },
+      },
+      'administration',
+    );
+    expect(created.statusCode, created.body).toBe(200);
+    const res = await t.callAs(ADMIN, { method: 'GET', url: IMPORT_PRICES });
+    expect(res.statusCode).toBe(200);
+    const answer = res.json<TimeSeriesUploadResult>();
+    expect(answer).toMatchObject({ success: false, async: true });
+    expect(answer.jobIds).toHaveLength(1);
+    expect(answer.sheetParseResults[0]!.failures).toEqual([
+      { type: 'Route', errorMessage: expect.stringMatching(/^nordpool-in-down: /) },
+    ]);
+    expect((await waitForRun(t.database, answer.jobIds![0]!)).status).toBe('success');
   });
 });
