@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, parseTrustProxy, VITE_DEV_ORIGIN } from './config.js';
+import { DEFAULT_SFTP_INTAKE_CRON, loadConfig, parseTrustProxy, VITE_DEV_ORIGIN } from './config.js';
 
 describe('configuration from the environment', () => {
   it('limits Excel imports to 20 MB unless EXCEL_IMPORT_MAX_FILE_BYTES says otherwise', () => {
@@ -10,6 +10,15 @@ describe('configuration from the environment', () => {
   it('refuses a size limit that is not a positive whole number, rather than ignoring it', () => {
     expect(() => loadConfig({ EXCEL_IMPORT_MAX_FILE_BYTES: 'lots' })).toThrow(/Invalid positive integer/);
     expect(() => loadConfig({ EXCEL_IMPORT_MAX_FILE_BYTES: '-1' })).toThrow(/Invalid positive integer/);
+  });
+
+  it('runs the automatic SFTP intake every five minutes unless SFTP_INTAKE_CRON says otherwise', () => {
+    expect(DEFAULT_SFTP_INTAKE_CRON).toBe('*/5 * * * *');
+    expect(loadConfig({}).sftpIntakeCron).toBe('*/5 * * * *');
+    expect(loadConfig({ SFTP_INTAKE_CRON: '0 * * * *' }).sftpIntakeCron).toBe('0 * * * *');
+    expect(loadConfig({ SFTP_INTAKE_CRON: '  15 6 * * 1-5 ' }).sftpIntakeCron).toBe('15 6 * * 1-5');
+    // Set but empty (a blank line in an env file) is the default, not an empty schedule.
+    expect(loadConfig({ SFTP_INTAKE_CRON: ' ' }).sftpIntakeCron).toBe('*/5 * * * *');
   });
 
   it('trusts forwarded headers only when TRUST_PROXY says so, in the forms Fastify accepts', () => {

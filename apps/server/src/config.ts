@@ -74,6 +74,9 @@ export type TrustProxy = boolean | number | string[];
 /** The Vite dev server (apps/web/vite.config.ts). */
 export const VITE_DEV_ORIGIN = 'http://localhost:5173';
 
+/** When the automatic SFTP intake runs unless SFTP_INTAKE_CRON says otherwise: every five minutes (UTC). */
+export const DEFAULT_SFTP_INTAKE_CRON = '*/5 * * * *';
+
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');
@@ -153,7 +156,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     webDist: resolve(REPO_ROOT, env.WEB_DIST || 'apps/web/dist'),
     excelImportMaxFileBytes: parsePositiveInt(env.EXCEL_IMPORT_MAX_FILE_BYTES, 20 * 1024 * 1024),
     timeSeriesImportMaxFileBytes: parsePositiveInt(env.TIME_SERIES_IMPORT_MAX_FILE_BYTES, 100 * 1024 * 1024),
-    sftpIntakeCron: env.SFTP_INTAKE_CRON?.trim() || '*/5 * * * *',
+    sftpIntakeCron: env.SFTP_INTAKE_CRON?.trim() || DEFAULT_SFTP_INTAKE_CRON,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     devWebOrigin: env.NODE_ENV === 'development' ? VITE_DEV_ORIGIN : undefined,
     keycloakAdmin: keycloakAdminConfig(env, oidcIssuer, oidcIssuer === embeddedIssuer),

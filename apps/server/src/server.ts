@@ -1,8 +1,8 @@
-import { areaUuid } from './seed/areas.js';
 import { loadConfig } from './config.js';
 import { buildApp } from './app.js';
 import { fatalDatabaseHandler, openDatabase } from './db/client.js';
 import { migrate } from './db/migrate.js';
+import { scheduleSftpIntake } from './jobs/sftp-intake.js';
 import { allAreasExecutor } from './db/tenant.js';
 import { failInterruptedFiles } from './modules/datalog/datalog-service.js';
 import { seedDemo } from './seed/index.js';
@@ -45,18 +45,10 @@ async function main(): Promise<void> {
   onFatal = fatalDatabaseHandler(app.log, exit);
   // Background jobs (pg-boss, as the owning user: modules/jobs/boss-database.ts); app.close() stops them.
   await app.jobs.start();
-  // Automatic intake from the SFTP routes, as the system in the administration area (no request).
-  await app.jobs.schedule(
-    app.jobs.job('sftp-intake'),
-    config.sftpIntakeCron,
-    {},
-    {
-      tenant: areaUuid('administration'),
-      username: 'system',
-      roles: [],
-      timeZone: 'UTC',
-    },
-  );
+  // Automatic intake from the SFTP routes, as the system in the Administration area (no request).
+  const intake = await scheduleSftpIntake(app.jobs, database, config.sftpIntakeCron);
+  if (intake) app.log.info({ cron: config.sftpIntakeCron }, 'SFTP intake scheduled');
+  else app.log.warn('SFTP intake not scheduled: there is no Administration area to run it in');
   app.log.info(
     { database: database.kind, migrations: applied, seeders: seeded, interruptedFiles: interrupted },
     'database ready',

@@ -35,6 +35,25 @@ export function formatFor(interfaceType: string, fileName: string): FormatName |
   return by[interfaceType as InterfaceType]?.find((f) => FORMAT_EXTENSIONS[f].includes(ext)) ?? null;
 }
 
+/**
+ * Runs of this process that read the same route take turns: the schedule and import-prices may
+ * meet on a NORDPOOL route, and two readers of one directory would both fetch (and import) a file
+ * before either moved it. Nothing serialises readers in different server processes yet: they could
+ * fetch a file twice, which the data log then shows twice (see sftp-intake.ts on why that beats losing it).
+ */
+const routeTurns = new Map<string, Promise<unknown>>();
+
+async function inTurn<T>(routeId: string, work: () => Promise<T>): Promise<T> {
+  const mine = (routeTurns.get(routeId) ?? Promise.resolve()).then(work, work);
+  const settled = mine.catch(() => undefined);
+  routeTurns.set(routeId, settled);
+  try {
+    return await mine;
+  } finally {
+    if (routeTurns.get(routeId) === settled) routeTurns.delete(routeId);
+  }
+}
+
 export interface SftpIntakeDeps {
   database: Database;
   credentialsKey: Buffer | undefined;
@@ -49,10 +68,22 @@ export interface SftpIntakeSummary {
   jobIds: string[];
 }
 
-export async function runSftpIntake(
-  deps: SftpIntakeDeps,
-  filter: { interfaceTypes?: readonly string[]; areas?: readonly string[] } = {},
-): Promise<SftpIntakeSummary> {
+export interface SftpIntakeFilter {
+  interfaceTypes?: readonly string[];
+  /** Only these areas' folders (area kinds, lower case). */
+  areas?: readonly string[];
+  /**
+   * Files this run fetches at most, over all routes (default: 100 per route, no total). A caller
+   * that answers with one id per file (import-prices) stays within its answer's list; the rest wait
+   * on the server for the next run.
+   */
+  maxFiles?: number;
+}
+
+/** Files one route hands over per run unless the caller asks for fewer. */
+const MAX_FILES_PER_ROUTE = 100;
+
+export async function runSftpIntake(deps: SftpIntakeDeps, filter: SftpIntakeFilter = {}): Promise<SftpIntakeSummary> {
   // Interface routes are system-wide configuration (no tenant); areas are read across the board.
   const all = allAreasExecutor(deps.database, 'SFTP intake reads every route and area');
   const routes = await rows<IntakeRoute & { interfaceType: string; encrypted: string }>(
@@ -72,32 +103,36 @@ export async function runSftpIntake(
   const key = await interfaceCredentialsKey(all, deps.credentialsKey);
   const summary: SftpIntakeSummary = { routes: [], dataLogIds: [], jobIds: [] };
   for (const route of routes) {
+    const left = filter.maxFiles === undefined ? MAX_FILES_PER_ROUTE : filter.maxFiles - summary.dataLogIds.length;
+    if (left <= 0) break;
     const credentials = decryptCredentials(key, route.routeId, route.encrypted);
-    const outcome = await fetchRouteFiles(
-      { ...route, credentials },
-      async (file) => {
-        const area = areaByKey.get(file.area.toLowerCase());
-        if (!area) throw new Error(`The folder ${file.area} names no area`);
-        const format = formatFor(route.interfaceType, file.fileName);
-        if (!format) throw new Error(`No ${route.interfaceType} reader for ${file.fileName}`);
-        const ctx: ServiceContext = {
-          db: tenantExecutor(deps.database, area.uuid),
-          tenant: area,
-          actor: { username: `sftp:${route.routeId}`, roles: [], areaKind: area.kind },
-          log: deps.log,
-        };
-        const id = await startFile(ctx.db, {
-          tenant: area.uuid,
-          username: ctx.actor.username,
-          messageType: messageTypeOf(format),
-          fileName: file.fileName,
-          bytes: file.bytes,
-          destination: route.routeId,
-        });
-        summary.dataLogIds.push(id);
-        summary.jobIds.push(await deps.queue.enqueueImport(ctx, { dataLogId: id, format }));
-      },
-      { maxFileBytes: deps.maxFileBytes, areas: filter.areas },
+    const outcome = await inTurn(route.routeId, () =>
+      fetchRouteFiles(
+        { ...route, credentials },
+        async (file) => {
+          const area = areaByKey.get(file.area.toLowerCase());
+          if (!area) throw new Error(`The folder ${file.area} names no area`);
+          const format = formatFor(route.interfaceType, file.fileName);
+          if (!format) throw new Error(`No ${route.interfaceType} reader for ${file.fileName}`);
+          const ctx: ServiceContext = {
+            db: tenantExecutor(deps.database, area.uuid),
+            tenant: area,
+            actor: { username: `sftp:${route.routeId}`, roles: [], areaKind: area.kind },
+            log: deps.log,
+          };
+          const id = await startFile(ctx.db, {
+            tenant: area.uuid,
+            username: ctx.actor.username,
+            messageType: messageTypeOf(format),
+            fileName: file.fileName,
+            bytes: file.bytes,
+            destination: route.routeId,
+          });
+          summary.dataLogIds.push(id);
+          summary.jobIds.push(await deps.queue.enqueueImport(ctx, { dataLogId: id, format }));
+        },
+        { maxFileBytes: deps.maxFileBytes, areas: filter.areas, maxFiles: Math.min(MAX_FILES_PER_ROUTE, left) },
+      ),
     );
     if (outcome.error)
       deps.log.warn({ routeId: route.routeId, error: outcome.error }, 'SFTP intake could not read a route');

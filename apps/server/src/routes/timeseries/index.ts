@@ -1,5 +1,6 @@
 import multipart from '@fastify/multipart';
 import {
+  LIST_LIMITS,
   TENANT_NAME_HEADER,
   TIME_SERIES_TYPE_NAMES,
   TIME_SERIES_TYPES,
@@ -67,11 +68,13 @@ export const timeSeriesRoutes: FastifyPluginAsync<TimeSeriesRoutesOptions> = asy
   route(app, calls.trainRunImport, async (request) => upload('trainrun')(request as FastifyRequest));
   route(app, calls.nordpoolImport, async (request) => upload('nordpool')(request as FastifyRequest));
 
-  // Prices waiting on the enabled NORDPOOL routes, for the caller's area: fetched now, imported by jobs.
+  // Prices waiting on the enabled NORDPOOL routes, for the caller's area: fetched now, imported by
+  // jobs. At most as many files as the answer lists ids for; more wait for the next call or the
+  // scheduled intake.
   route(app, calls.importPrices, async (request) => {
     const summary = await runSftpIntake(
       { ...options.sftpIntake, log: request.log },
-      { interfaceTypes: ['NORDPOOL'], areas: [request.tenant.kind.toLowerCase()] },
+      { interfaceTypes: ['NORDPOOL'], areas: [request.tenant.kind.toLowerCase()], maxFiles: LIST_LIMITS.small },
     );
     const failures = summary.routes
       .filter((r) => r.outcome.error)
