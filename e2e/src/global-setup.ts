@@ -36,7 +36,15 @@ export async function setup(project: TestProject): Promise<void> {
     dataDir = mkdtempSync(join(tmpdir(), 'railwatt-e2e-'));
     server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
       cwd: ROOT,
-      env: { ...process.env, PORT: String(PORT), PUBLIC_URL: baseUrl, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+      // The demo month of time series would be imported while the journeys run; they make their own files.
+      env: {
+        ...process.env,
+        PORT: String(PORT),
+        PUBLIC_URL: baseUrl,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        SEED_DEMO_TIMESERIES: 'false',
+      },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     server.on('exit', (code) => {

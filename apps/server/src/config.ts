@@ -21,6 +21,8 @@ export interface AppConfig {
   /** The sign-in client of the web app at the identity provider. */
   oidcClientId: string;
   seedDemo: boolean;
+  /** With seedDemo: also the demo month of time series (imported after the server listens). */
+  seedDemoTimeSeries: boolean;
   logLevel: string;
   /** The built web app (index.html and hashed assets). */
   webDist: string;
@@ -152,6 +154,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     oidcAudience: env.OIDC_AUDIENCE || 'railwatt-api',
     oidcClientId: env.OIDC_CLIENT_ID || 'frontend',
     seedDemo: parseBoolean(env.SEED_DEMO, true),
+    seedDemoTimeSeries: parseBoolean(env.SEED_DEMO_TIMESERIES, true),
     logLevel: env.LOG_LEVEL || 'info',
     webDist: resolve(REPO_ROOT, env.WEB_DIST || 'apps/web/dist'),
     excelImportMaxFileBytes: parsePositiveInt(env.EXCEL_IMPORT_MAX_FILE_BYTES, 20 * 1024 * 1024),

@@ -76,7 +76,7 @@ async function main(): Promise<void> {
     { url: config.publicUrl, docs: `${config.publicUrl}/api/docs`, issuer: config.oidcIssuer },
     `Railwatt listening on ${config.publicUrl}`,
   );
-  if (config.seedDemo) {
+  if (config.seedDemo && config.seedDemoTimeSeries) {
     const started = Date.now();
     seedDemo(database, { only: ['timeseries'] }).then(
       () => app.log.info({ seconds: (Date.now() - started) / 1000 }, 'demo time series ready'),
