@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { buildCpid, uicCheckDigit, type QualityCode, type TractionSystemCode } from '@railwatt/contracts';
 import type { CebdRecord } from '../timeseries/format.js';
 import { CEBD_NAMESPACE } from './cebd-format.js';
+import { seededRandom } from '../timeseries/seeded-random.js';
 
 /**
  * Deterministic CEBD files (docs/formats/cebd.md) for tests, demo data and benchmarks. Everything
@@ -47,17 +48,7 @@ export interface CebdGenerateOptions {
 
 const PERIOD_MS = 5 * 60_000;
 
-/** mulberry32: a small, fast, seedable PRNG (32-bit state) giving floats in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom };
 
 /** Mixes a seed and a point's position into the seed of that point's own stream. */
 const pointSeed = (seed: number, index: number): number =>

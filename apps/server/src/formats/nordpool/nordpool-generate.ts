@@ -1,6 +1,7 @@
 import { dayStartInZone } from '@railwatt/contracts';
 import { toWall, wallCandidates } from '../timeseries-table/table-times.js';
 import { CURRENCY_COLUMN, DAY_COLUMN, HOUR_COLUMN, RATE_COLUMN } from './nordpool-format.js';
+import { seededRandom } from '../timeseries/seeded-random.js';
 
 /**
  * Valid Nordpool price files for demo data, benchmarks and tests: deterministic (the same options
@@ -25,17 +26,7 @@ export interface NordpoolFileOptions {
 const HOUR_MS = 3_600_000;
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** A small deterministic generator (mulberry32). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom };
 
 /** The delivery hours of a file: each hour's start and its label (02-03A/02-03B for the repeated hour). */
 export function deliveryHours(

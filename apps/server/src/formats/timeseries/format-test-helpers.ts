@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { problemText, type IntakeFormat, type ParsedSeries } from './format.js';
 
 /** Test helpers shared by the UTILTS and sdv tests: parse bytes in chunks and sort what comes out. */
@@ -44,4 +45,36 @@ export function unsoundPoints(series: ParsedSeries[]): string[] {
     }
   }
   return bad;
+}
+
+/**
+ * Random damage to a valid file for property tests: up to six byte deletions, insertions or
+ * replacements (bytes drawn from `syntax`, the format's meaningful characters, or any byte), then
+ * maybe a truncation. `damage(bytes, change)` applies one drawn change.
+ */
+export const fileDamage = (syntax: string) =>
+  fc.record({
+    mutations: fc.array(
+      fc.record({
+        at: fc.double({ min: 0, max: 1, noNaN: true }),
+        kind: fc.constantFrom('delete', 'insert', 'replace'),
+        byte: fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constantFrom(...Buffer.from(syntax))),
+      }),
+      { minLength: 1, maxLength: 6 },
+    ),
+    truncate: fc.option(fc.double({ min: 0, max: 1, noNaN: true })),
+  });
+
+export type FileDamage = ReturnType<typeof fileDamage> extends fc.Arbitrary<infer T> ? T : never;
+
+export function damage(file: Buffer, { mutations, truncate }: FileDamage): Buffer {
+  const bytes = [...file];
+  for (const { at, kind, byte } of mutations) {
+    const i = Math.floor(at * bytes.length);
+    if (kind === 'delete') bytes.splice(i, 1);
+    else if (kind === 'insert') bytes.splice(i, 0, byte);
+    else bytes[i] = byte;
+  }
+  const cut = truncate === null ? bytes.length : Math.floor(truncate * bytes.length);
+  return Buffer.from(bytes.slice(0, cut));
 }
