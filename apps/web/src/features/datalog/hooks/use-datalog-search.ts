@@ -1,5 +1,3 @@
-import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
 import { z } from 'zod';
 import {
   DATA_LOG_SORT_COLUMNS,
@@ -8,6 +6,7 @@ import {
   PAGINATION_OPTIONS,
   type DataLogFilterInput,
 } from '@railwatt/contracts';
+import { useUrlSearch } from '../../../lib/use-url-search';
 
 const list = z
   .string()
@@ -114,23 +113,5 @@ export function toDataLogQuery(search: DataLogSearch, timeZone: string): DataLog
 }
 
 export function useDataLogSearch() {
-  const [params, setParams] = useSearchParams();
-  const search = useMemo(() => dataLogSearchSchema.parse(Object.fromEntries(params)), [params]);
-
-  const update = useCallback(
-    (patch: Partial<DataLogSearch>) => {
-      setParams((current) => {
-        const next = new URLSearchParams(current);
-        for (const [key, value] of Object.entries(patch)) {
-          const text = Array.isArray(value) ? value.join(',') : value === undefined ? '' : String(value);
-          if (text === '') next.delete(key);
-          else next.set(key, text);
-        }
-        return next;
-      });
-    },
-    [setParams],
-  );
-
-  return { search, update };
+  return useUrlSearch(dataLogSearchSchema);
 }

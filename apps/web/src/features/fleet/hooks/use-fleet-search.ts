@@ -1,5 +1,3 @@
-import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
 import { z } from 'zod';
 import {
   FLEET_SEARCH_MODES,
@@ -8,6 +6,7 @@ import {
   type FleetFilter,
   type FleetSearchMode,
 } from '@railwatt/contracts';
+import { useUrlSearch } from '../../../lib/use-url-search';
 
 const list = z
   .string()
@@ -94,23 +93,5 @@ export function toFleetFilter(
 }
 
 export function useFleetSearch() {
-  const [params, setParams] = useSearchParams();
-  const search = useMemo(() => fleetSearchSchema.parse(Object.fromEntries(params)), [params]);
-
-  const update = useCallback(
-    (patch: Partial<FleetSearch>) => {
-      setParams((current) => {
-        const next = new URLSearchParams(current);
-        for (const [key, value] of Object.entries(patch)) {
-          const text = Array.isArray(value) ? value.join(',') : value === undefined ? '' : String(value);
-          if (text === '') next.delete(key);
-          else next.set(key, text);
-        }
-        return next;
-      });
-    },
-    [setParams],
-  );
-
-  return { search, update };
+  return useUrlSearch(fleetSearchSchema);
 }

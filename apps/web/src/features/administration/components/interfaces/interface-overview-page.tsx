@@ -2,7 +2,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { Alert, Anchor, Badge, Button, Group, Select, Stack, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { z } from 'zod';
 import {
   INTERFACE_DIRECTIONS,
@@ -25,6 +25,7 @@ import {
 import { TestConnectionResult } from './test-connection-result';
 import { useInterfacesT } from './use-interfaces-t';
 import { ApiErrorText, useErrorModal } from '../../../../components/ui/api-error';
+import { useUrlSearch } from '../../../../lib/use-url-search';
 
 const DEFAULT_PAGE_SIZE = 20;
 
@@ -46,21 +47,7 @@ export const interfaceSearchSchema = z.object({
 export type InterfaceSearch = z.infer<typeof interfaceSearchSchema>;
 
 function useInterfaceSearch() {
-  const [params, setParams] = useSearchParams();
-  const search = useMemo(() => interfaceSearchSchema.parse(Object.fromEntries(params)), [params]);
-  const update = useCallback(
-    (patch: Partial<Record<keyof InterfaceSearch, string | number | undefined>>) =>
-      setParams((current) => {
-        const next = new URLSearchParams(current);
-        for (const [key, value] of Object.entries(patch)) {
-          if (value === undefined || value === '') next.delete(key);
-          else next.set(key, String(value));
-        }
-        return next;
-      }),
-    [setParams],
-  );
-  return { search, update };
+  return useUrlSearch(interfaceSearchSchema);
 }
 
 /** /administration/interface/overview: list, filter, enable/disable, export and test SFTP routes. */
