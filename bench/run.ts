@@ -12,6 +12,7 @@ for (const [file, fn] of [
   ['./excel-import-concurrency.ts', 'benchExcelImportConcurrency'],
   ['./trainrun.ts', 'benchTrainRuns'],
   ['./cebd-parse.ts', 'benchCebdParse'],
+  ['./cebd-intake.ts', 'benchCebdIntake'],
   ['./timeseries-tables.ts', 'benchTimeSeriesTables'],
 ] as const) {
   if (!existsSync(new URL(file, import.meta.url))) continue;
