@@ -186,8 +186,20 @@ export async function benchCebdIntake(): Promise<void> {
       );
     }
 
-    // The floor: the day file's stored value rows out to a file, deleted, and COPY'd in again.
+    // How much of the intake's own CPU is the parser's: the day file parsed alone, nothing stored.
     const day = runs[runs.length - 1]!;
+    const parseOnly = await measure(admin, datname, async () => {
+      let records = 0;
+      for await (const item of cebdFormat.parse(createReadStream(day.file.path), { timeZone: 'Europe/Oslo' })) {
+        if (item.kind === 'cebd') records += item.block.records.length;
+      }
+      return records;
+    });
+    console.log(
+      `  of which parsing alone (day file, nothing stored): ${(parseOnly.ms / 1000).toFixed(1)} s, CPU ${(parseOnly.cpuMs / 1000).toFixed(1)} s`,
+    );
+
+    // The floor: the day file's stored value rows out to a file, deleted, and COPY'd in again.
     const { from, to } = dayRange(day.file.day);
     const where = `start_time >= '${from}' AND start_time < '${to}'`;
     const rowsPath = join(dir, 'rows.copy');

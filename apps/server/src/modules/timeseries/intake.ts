@@ -91,6 +91,8 @@ class Refused extends Error {}
 
 const FIVE_MINUTES = 5 * 60_000;
 const CEBD_TYPES = Object.values(CEBD_SERIES);
+/** Batches handed to the store that the parser may run ahead of (see flush). */
+const AHEAD = 2;
 const DAY_MS = 86_400_000;
 
 /** What one series of the file added, for its data-log summary. */
@@ -142,8 +144,8 @@ export async function importParsedStream(
       let storeFailed = false;
 
       let settlementAreaName: string | null | undefined;
-      const flush = async () => {
-        const items = pending;
+      /** Resolves, validates and stores one batch of parsed items (runs in the `storing` chain). */
+      const storeItems = async (items: Pending[]) => {
         // Nordpool names the exchange rate by its currency: it is the area's settlement area's rate.
         for (const item of items) {
           if (item.kind !== 'series' || item.series.typeName !== 'currency_exchange_rate') continue;
@@ -166,8 +168,6 @@ export async function importParsedStream(
             )[0]?.name ?? null;
           if (settlementAreaName) item.series = { ...item.series, identifier: settlementAreaName };
         }
-        pending = [];
-        pendingValues = 0;
         if (problems.length > 0) return;
         await resolveAll(tx, tenant, items, entities);
         const keys = new Map<string, SeriesKey>();
@@ -270,22 +270,33 @@ export async function importParsedStream(
             }
           }
         }
-        // Stored while the parser reads the next batch: PostgreSQL works in its own process, so parsing
-        // and storing overlap (bench/cebd-intake.ts). One batch in flight at a time, in order, on the
-        // transaction's connection; the next store, and the end of the file, wait for it.
-        const previous = storing;
-        storing = (async () => {
-          await previous;
-          const stored = await storeValues(tx, tenant, values, source);
-          counts.inserted += stored.inserted;
-          counts.superseded += stored.superseded;
-          counts.unchanged += stored.unchanged;
-          await storePositions(tx, tenant, positions, options.dataLogId);
-        })();
-        // Awaited later (next flush or the end); meanwhile a failure stops the parsing.
+        const stored = await storeValues(tx, tenant, values, source);
+        counts.inserted += stored.inserted;
+        counts.superseded += stored.superseded;
+        counts.unchanged += stored.unchanged;
+        await storePositions(tx, tenant, positions, options.dataLogId);
+      };
+
+      /**
+       * Hands the pending items to the `storing` chain and goes back to parsing: PostgreSQL works in
+       * its own process, so reading the file and storing it overlap (bench/cebd-intake.ts). Batches
+       * are resolved and stored in file order on the transaction's connection, one after the other;
+       * the parser may run AHEAD batches ahead (it waits while more are queued), so memory stays at
+       * a few batches whatever the file's size, and a slow statement or a slow stretch of parsing
+       * does not stall the other side.
+       */
+      const queued: Promise<void>[] = [];
+      const flush = async () => {
+        const items = pending;
+        pending = [];
+        pendingValues = 0;
+        storing = storing.then(() => storeItems(items));
+        // Awaited here or at the end; meanwhile a failure stops the parsing.
         storing.catch(() => {
           storeFailed = true;
         });
+        queued.push(storing);
+        if (queued.length > AHEAD) await queued.shift()!.catch(() => undefined);
       };
 
       try {

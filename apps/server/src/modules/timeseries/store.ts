@@ -69,10 +69,13 @@ export async function ensureSeries(
  * million array elements. Numbers only (JavaScript's own text of a finite number is valid input for
  * bigint, numeric and float8); null is NULL.
  */
-const numberArray = (list: readonly (number | null)[]): string => `{${list.map((n) => n ?? 'NULL').join(',')}}`;
-/** The same for text: every element quoted, `"` and `\` escaped. */
+const numberArray = (list: readonly (number | null)[]): string =>
+  `{${(list.includes(null) ? list.map((n) => n ?? 'NULL') : list).join(',')}}`;
+/** The same for text: every element quoted, with `"` and backslash escaped. */
 const textArray = (list: readonly string[]): string =>
   `{${list.map((t) => `"${t.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
+/** Uuids need no quotes (and the store's come from the database, never from a file). */
+const uuidArray = (list: readonly string[]): string => `{${list.join(',')}}`;
 
 /**
  * Instants travel as epoch seconds (float8, `to_timestamp`): no ISO string per value in Node, and
@@ -84,7 +87,7 @@ const epochSeconds = (ms: number): number => ms / 1000;
 /** Column arrays of values to store (one entry per value). */
 export class ValueBatch {
   seriesIds: number[] = [];
-  /** Start of each value's period, epoch milliseconds. */
+  /** Start of each value's period, epoch seconds. */
   starts: number[] = [];
   values: (number | null)[] = [];
   qualities: number[] = [];
@@ -97,7 +100,7 @@ export class ValueBatch {
 
   add(seriesId: number, startMs: number, value: number | null, quality: QualityCode): void {
     this.seriesIds.push(seriesId);
-    this.starts.push(startMs);
+    this.starts.push(epochSeconds(startMs));
     this.values.push(value);
     this.qualities.push(quality);
     if (startMs < this.minStart) this.minStart = startMs;
@@ -166,7 +169,7 @@ export async function storeValues(
   if (batch.size === 0) return { inserted: 0, superseded: 0, unchanged: 0 };
   await ensureMonths(ex, batch.minStart, batch.maxStart);
   const ids = numberArray(batch.seriesIds);
-  const starts = numberArray(batch.starts.map(epochSeconds));
+  const starts = numberArray(batch.starts);
   const values = numberArray(batch.values);
   const qualities = numberArray(batch.qualities);
   const from = new Date(batch.minStart).toISOString();
@@ -225,7 +228,7 @@ export async function storeValues(
 /** Column arrays of CEBD positions (one per record). */
 export class PositionBatch {
   cps: string[] = [];
-  /** Period ends, epoch milliseconds. */
+  /** Period ends, epoch seconds. */
   ends: number[] = [];
   lats: (number | null)[] = [];
   lons: (number | null)[] = [];
@@ -239,7 +242,7 @@ export class PositionBatch {
 
   add(cp: string, periodEndMs: number, lat: number | null, lon: number | null, system: string): void {
     this.cps.push(cp);
-    this.ends.push(periodEndMs);
+    this.ends.push(epochSeconds(periodEndMs));
     this.lats.push(lat);
     this.lons.push(lon);
     this.systems.push(system);
@@ -262,13 +265,13 @@ export async function storePositions(
   const insert = sql`
     INSERT INTO cebd_position (tenant, consumption_point_uuid, period_end, lat, lon, traction_system, data_log_id)
     SELECT ${tenant}::uuid, c, to_timestamp(e), la, lo, s, ${dataLogId}::bigint
-      FROM unnest(${textArray(batch.cps)}::uuid[], ${numberArray(batch.ends.map(epochSeconds))}::float8[],
+      FROM unnest(${uuidArray(batch.cps)}::uuid[], ${numberArray(batch.ends)}::float8[],
                   ${numberArray(batch.lats)}::float8[], ${numberArray(batch.lons)}::float8[], ${textArray(batch.systems)}::text[])
         AS x(c, e, la, lo, s)`;
   const [existing] = await rows<{ any: boolean }>(
     ex,
     sql`SELECT EXISTS (SELECT 1 FROM cebd_position
-                        WHERE consumption_point_uuid = ANY(${textArray([...new Set(batch.cps)])}::uuid[])
+                        WHERE consumption_point_uuid = ANY(${uuidArray([...new Set(batch.cps)])}::uuid[])
                           AND period_end BETWEEN ${new Date(batch.minEnd).toISOString()}::timestamptz
                                              AND ${new Date(batch.maxEnd).toISOString()}::timestamptz) AS any`,
   );
