@@ -23,10 +23,10 @@ import {
   ensureSeries,
   PositionBatch,
   seriesKeyOf,
-  storePositions,
-  storeValues,
+  storeBatch,
   VALUE_BATCH,
   ValueBatch,
+  type EnsuredMonths,
   type SeriesKey,
   type StoreCounts,
 } from './store.js';
@@ -142,6 +142,7 @@ export async function importParsedStream(
       /** The batch being stored (see the end of flush). */
       let storing: Promise<void> = Promise.resolve();
       let storeFailed = false;
+      const ensuredMonths: EnsuredMonths = new Set();
 
       let settlementAreaName: string | null | undefined;
       /** Resolves, validates and stores one batch of parsed items (runs in the `storing` chain). */
@@ -270,11 +271,10 @@ export async function importParsedStream(
             }
           }
         }
-        const stored = await storeValues(tx, tenant, values, source);
+        const stored = await storeBatch(tx, tenant, { values, positions }, source, ensuredMonths);
         counts.inserted += stored.inserted;
         counts.superseded += stored.superseded;
         counts.unchanged += stored.unchanged;
-        await storePositions(tx, tenant, positions, options.dataLogId);
       };
 
       /**

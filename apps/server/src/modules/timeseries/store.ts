@@ -122,27 +122,41 @@ export interface StoreCounts {
   unchanged: number;
 }
 
+/** Months whose partitions one transaction has made sure of (storeBatch; the caller keeps one per transaction). */
+export type EnsuredMonths = Set<number>;
+
+const monthOf = (ms: number): number => {
+  const d = new Date(ms);
+  return d.getUTCFullYear() * 12 + d.getUTCMonth();
+};
+
 /**
- * Month partitions for the batch's span (migration 0090 rw_ensure_time_series_months). Called per
- * batch rather than remembered: partitions created in a transaction that rolls back are gone again,
- * and the check of an existing month is one catalogue lookup.
+ * Month partitions for the batch's span (migration 0090 rw_ensure_time_series_months). Remembered
+ * only for the transaction (`ensured`): partitions created in a transaction that rolls back are
+ * gone again.
  */
-async function ensureMonths(ex: Executor, fromMs: number, toMs: number): Promise<void> {
+async function ensureMonths(ex: Executor, fromMs: number, toMs: number, ensured: EnsuredMonths): Promise<void> {
+  const first = monthOf(fromMs);
+  const last = monthOf(toMs);
+  let known = true;
+  for (let m = first; m <= last && known; m++) known = ensured.has(m);
+  if (known) return;
   await ex.execute(
     sql`SELECT rw_ensure_time_series_months(${new Date(fromMs).toISOString()}::timestamptz, ${new Date(toMs).toISOString()}::timestamptz)`,
   );
+  for (let m = first; m <= last; m++) ensured.add(m);
 }
 
 /**
- * Runs `plain` (an INSERT without ON CONFLICT, cheaper per row) under a savepoint and answers true,
- * or, when it hits a unique violation after all (the file repeats a key, or another transaction
+ * Runs `plain` (INSERTs without ON CONFLICT, cheaper per row) under one savepoint and answers true,
+ * or, when one hits a unique violation after all (the file repeats a key, or another transaction
  * stored the same key since the caller looked), rolls back to the savepoint and answers false so
  * the caller takes the general path. Only inside the caller's transaction.
  */
-async function insertedPlainly(ex: Executor, plain: SQL): Promise<boolean> {
+async function insertedPlainly(ex: Executor, plain: readonly SQL[]): Promise<boolean> {
   await ex.execute(sql`SAVEPOINT rw_plain_insert`);
   try {
-    await ex.execute(plain);
+    for (const statement of plain) await ex.execute(statement);
   } catch (error) {
     if ((error as { code?: unknown }).code !== '23505') throw error;
     await ex.execute(sql`ROLLBACK TO SAVEPOINT rw_plain_insert`);
@@ -150,79 +164,6 @@ async function insertedPlainly(ex: Executor, plain: SQL): Promise<boolean> {
   }
   await ex.execute(sql`RELEASE SAVEPOINT rw_plain_insert`);
   return true;
-}
-
-/**
- * Stores a batch, in the caller's transaction: new values are inserted; a value that differs from
- * the stored one (value or quality) moves the stored one to time_series_value_superseded (with the
- * file and user that replaced it) and takes its place; an equal value is left alone. When the
- * batch's series hold no values in its time span (the usual case: a new day of a file) the values
- * go in with a plain INSERT, without the correction statements and ON CONFLICT's extra index probe
- * per row.
- */
-export async function storeValues(
-  ex: Executor,
-  tenant: string,
-  batch: ValueBatch,
-  source: StoreSource,
-): Promise<StoreCounts> {
-  if (batch.size === 0) return { inserted: 0, superseded: 0, unchanged: 0 };
-  await ensureMonths(ex, batch.minStart, batch.maxStart);
-  const ids = numberArray(batch.seriesIds);
-  const starts = numberArray(batch.starts);
-  const values = numberArray(batch.values);
-  const qualities = numberArray(batch.qualities);
-  const from = new Date(batch.minStart).toISOString();
-  const to = new Date(batch.maxStart).toISOString();
-  const distinctIds = numberArray([...new Set(batch.seriesIds)]);
-  const incoming = sql`unnest(${ids}::bigint[], ${starts}::float8[], ${values}::numeric[], ${qualities}::smallint[])
-              AS i(series_id, epoch, value, quality)`;
-
-  const [existing] = await rows<{ any: boolean }>(
-    ex,
-    sql`SELECT EXISTS (SELECT 1 FROM time_series_value
-                        WHERE series_id = ANY(${distinctIds}::bigint[])
-                          AND start_time BETWEEN ${from}::timestamptz AND ${to}::timestamptz) AS any`,
-  );
-  if (!existing?.any) {
-    const plain = sql`INSERT INTO time_series_value (tenant, series_id, start_time, value, quality, data_log_id)
-          SELECT ${tenant}::uuid, series_id, to_timestamp(epoch), value, quality, ${source.dataLogId}::bigint
-            FROM ${incoming}`;
-    if (await insertedPlainly(ex, plain)) return { inserted: batch.size, superseded: 0, unchanged: 0 };
-  }
-  const [moved] = await rows<{ n: string | number }>(
-    ex,
-    sql`WITH incoming AS (
-          SELECT series_id, to_timestamp(epoch) AS start_time, value, quality FROM ${incoming}
-        ), replaced AS (
-          DELETE FROM time_series_value v USING incoming i
-           WHERE v.series_id = i.series_id AND v.start_time = i.start_time
-             AND v.start_time BETWEEN ${from}::timestamptz AND ${to}::timestamptz
-             AND (v.value IS DISTINCT FROM i.value OR v.quality <> i.quality)
-          RETURNING v.*
-        ), kept AS (
-          INSERT INTO time_series_value_superseded
-                 (tenant, series_id, start_time, value, quality, data_log_id, stored_at, superseded_by_data_log_id, superseded_by)
-          SELECT tenant, series_id, start_time, value, quality, data_log_id, stored_at, ${source.dataLogId}::bigint, ${source.username}
-            FROM replaced
-          RETURNING 1
-        )
-        SELECT count(*) AS n FROM kept`,
-  );
-  const superseded = Number(moved?.n ?? 0);
-  const [added] = await rows<{ n: string | number }>(
-    ex,
-    sql`WITH added AS (
-          INSERT INTO time_series_value (tenant, series_id, start_time, value, quality, data_log_id)
-          SELECT ${tenant}::uuid, series_id, to_timestamp(epoch), value, quality, ${source.dataLogId}::bigint
-            FROM ${incoming}
-          ON CONFLICT (series_id, start_time) DO NOTHING
-          RETURNING 1
-        )
-        SELECT count(*) AS n FROM added`,
-  );
-  const inserted = Number(added?.n ?? 0);
-  return { inserted: inserted - superseded, superseded, unchanged: batch.size - inserted };
 }
 
 /** Column arrays of CEBD positions (one per record). */
@@ -251,35 +192,103 @@ export class PositionBatch {
   }
 }
 
+const isoOf = (ms: number) => new Date(ms).toISOString();
+
 /**
- * Stores (or replaces) the position and traction system of CEBD records; a plain INSERT when the
- * batch's consumption points hold no positions in its span (as storeValues).
+ * Stores a batch of values and CEBD positions, in the caller's transaction. New values are
+ * inserted; a value that differs from the stored one (value or quality) moves the stored one to
+ * time_series_value_superseded (with the file and user that replaced it) and takes its place; an
+ * equal value is left alone. A position replaces the stored one of its record.
+ *
+ * The usual case (a new day of a file: the batch's series and consumption points hold nothing in
+ * its time span, one statement asks) takes a plain INSERT per table under one savepoint: no
+ * correction statements, no ON CONFLICT probe per row, and few round trips, which matters because
+ * the intake overlaps parsing with storing and every round trip waits for the parser's turn
+ * (bench/cebd-intake.ts). A unique violation there (a key repeated in the file, a concurrent
+ * import) rolls back to the savepoint and takes the general path.
  */
-export async function storePositions(
+export async function storeBatch(
   ex: Executor,
   tenant: string,
-  batch: PositionBatch,
-  dataLogId: number | null,
-): Promise<void> {
-  if (batch.size === 0) return;
-  const insert = sql`
+  batch: { values: ValueBatch; positions: PositionBatch },
+  source: StoreSource,
+  ensured: EnsuredMonths = new Set(),
+): Promise<StoreCounts> {
+  const { values, positions } = batch;
+  if (values.size === 0 && positions.size === 0) return { inserted: 0, superseded: 0, unchanged: 0 };
+  if (values.size > 0) await ensureMonths(ex, values.minStart, values.maxStart, ensured);
+  const from = isoOf(values.minStart);
+  const to = isoOf(values.maxStart);
+  const incoming = sql`unnest(${numberArray(values.seriesIds)}::bigint[], ${numberArray(values.starts)}::float8[],
+                              ${numberArray(values.values)}::numeric[], ${numberArray(values.qualities)}::smallint[])
+                         AS i(series_id, epoch, value, quality)`;
+  const valuesHeld =
+    values.size > 0
+      ? sql`EXISTS (SELECT 1 FROM time_series_value
+                     WHERE series_id = ANY(${numberArray([...new Set(values.seriesIds)])}::bigint[])
+                       AND start_time BETWEEN ${from}::timestamptz AND ${to}::timestamptz)`
+      : sql`false`;
+  const positionsHeld =
+    positions.size > 0
+      ? sql`EXISTS (SELECT 1 FROM cebd_position
+                     WHERE consumption_point_uuid = ANY(${uuidArray([...new Set(positions.cps)])}::uuid[])
+                       AND period_end BETWEEN ${isoOf(positions.minEnd)}::timestamptz AND ${isoOf(positions.maxEnd)}::timestamptz)`
+      : sql`false`;
+  const insertValues = sql`INSERT INTO time_series_value (tenant, series_id, start_time, value, quality, data_log_id)
+    SELECT ${tenant}::uuid, series_id, to_timestamp(epoch), value, quality, ${source.dataLogId}::bigint FROM ${incoming}`;
+  const insertPositions = sql`
     INSERT INTO cebd_position (tenant, consumption_point_uuid, period_end, lat, lon, traction_system, data_log_id)
-    SELECT ${tenant}::uuid, c, to_timestamp(e), la, lo, s, ${dataLogId}::bigint
-      FROM unnest(${uuidArray(batch.cps)}::uuid[], ${numberArray(batch.ends)}::float8[],
-                  ${numberArray(batch.lats)}::float8[], ${numberArray(batch.lons)}::float8[], ${textArray(batch.systems)}::text[])
-        AS x(c, e, la, lo, s)`;
-  const [existing] = await rows<{ any: boolean }>(
+    SELECT ${tenant}::uuid, c, to_timestamp(e), la, lo, s, ${source.dataLogId}::bigint
+      FROM unnest(${uuidArray(positions.cps)}::uuid[], ${numberArray(positions.ends)}::float8[],
+                  ${numberArray(positions.lats)}::float8[], ${numberArray(positions.lons)}::float8[],
+                  ${textArray(positions.systems)}::text[]) AS x(c, e, la, lo, s)`;
+
+  const [held] = await rows<{ values: boolean; positions: boolean }>(
     ex,
-    sql`SELECT EXISTS (SELECT 1 FROM cebd_position
-                        WHERE consumption_point_uuid = ANY(${uuidArray([...new Set(batch.cps)])}::uuid[])
-                          AND period_end BETWEEN ${new Date(batch.minEnd).toISOString()}::timestamptz
-                                             AND ${new Date(batch.maxEnd).toISOString()}::timestamptz) AS any`,
+    sql`SELECT ${valuesHeld} AS values, ${positionsHeld} AS positions`,
   );
-  if (!existing?.any && (await insertedPlainly(ex, insert))) return;
-  await ex.execute(sql`${insert}
-    ON CONFLICT ON CONSTRAINT cebd_position_key DO UPDATE
-      SET lat = excluded.lat, lon = excluded.lon, traction_system = excluded.traction_system,
-          data_log_id = excluded.data_log_id`);
+  if (!held?.values && !held?.positions) {
+    const plain = [...(values.size > 0 ? [insertValues] : []), ...(positions.size > 0 ? [insertPositions] : [])];
+    if (await insertedPlainly(ex, plain)) return { inserted: values.size, superseded: 0, unchanged: 0 };
+  }
+
+  let counts: StoreCounts = { inserted: 0, superseded: 0, unchanged: 0 };
+  if (values.size > 0) {
+    const [moved] = await rows<{ n: string | number }>(
+      ex,
+      sql`WITH incoming AS (
+            SELECT series_id, to_timestamp(epoch) AS start_time, value, quality FROM ${incoming}
+          ), replaced AS (
+            DELETE FROM time_series_value v USING incoming i
+             WHERE v.series_id = i.series_id AND v.start_time = i.start_time
+               AND v.start_time BETWEEN ${from}::timestamptz AND ${to}::timestamptz
+               AND (v.value IS DISTINCT FROM i.value OR v.quality <> i.quality)
+            RETURNING v.*
+          ), kept AS (
+            INSERT INTO time_series_value_superseded
+                   (tenant, series_id, start_time, value, quality, data_log_id, stored_at, superseded_by_data_log_id, superseded_by)
+            SELECT tenant, series_id, start_time, value, quality, data_log_id, stored_at, ${source.dataLogId}::bigint, ${source.username}
+              FROM replaced
+            RETURNING 1
+          )
+          SELECT count(*) AS n FROM kept`,
+    );
+    const superseded = Number(moved?.n ?? 0);
+    const [added] = await rows<{ n: string | number }>(
+      ex,
+      sql`WITH added AS (${insertValues} ON CONFLICT (series_id, start_time) DO NOTHING RETURNING 1)
+          SELECT count(*) AS n FROM added`,
+    );
+    const inserted = Number(added?.n ?? 0);
+    counts = { inserted: inserted - superseded, superseded, unchanged: values.size - inserted };
+  }
+  if (positions.size > 0) {
+    await ex.execute(sql`${insertPositions}
+      ON CONFLICT ON CONSTRAINT cebd_position_key DO UPDATE
+        SET lat = excluded.lat, lon = excluded.lon, traction_system = excluded.traction_system,
+            data_log_id = excluded.data_log_id`);
+  }
+  return counts;
 }
 
 export interface StoredValue {
