@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { EntityKind, QualityCode, Resolution, TimeSeriesTypeName } from '@railwatt/contracts';
+import { findPgError } from '../../db/constraints.js';
 import { rows, type Executor } from '../domain/sql.js';
 
 /**
@@ -162,7 +163,7 @@ async function insertedPlainly(ex: Executor, plain: readonly SQL[]): Promise<boo
   try {
     for (const statement of plain) await ex.execute(statement);
   } catch (error) {
-    if ((error as { code?: unknown }).code !== '23505') throw error;
+    if (findPgError(error)?.code !== '23505') throw error;
     await ex.execute(sql`ROLLBACK TO SAVEPOINT rw_plain_insert`);
     return false;
   }
