@@ -250,7 +250,7 @@ export async function benchCebdIntake(): Promise<void> {
   }
 }
 
-/** EXPLAIN (ANALYZE) of the intake's existence check and insert as railwatt_app, rolled back. */
+/** EXPLAIN (ANALYZE) of the store's existence check and plain insert as railwatt_app, rolled back. */
 async function explainAsApp(database: Database, tenant: string): Promise<void> {
   const client = await database.pool!.connect();
   try {
@@ -273,16 +273,15 @@ async function explainAsApp(database: Database, tenant: string): Promise<void> {
           AND start_time BETWEEN '2026-10-05T00:00:00Z' AND '2026-10-05T23:55:00Z') AS any`,
       [ids],
     );
-    const starts = ids.flatMap(() =>
-      Array.from({ length: 288 }, (_, i) => new Date(Date.parse('2026-10-05T00:00:00Z') + i * 300_000).toISOString()),
+    const epochs = ids.flatMap(() =>
+      Array.from({ length: 288 }, (_, i) => Date.parse('2026-10-05T00:00:00Z') / 1000 + i * 300),
     );
     const series = ids.flatMap((id) => Array.from({ length: 288 }, () => id));
     await explain(
-      `insert of ${series.length} values`,
+      `plain insert of a batch of ${series.length} values (as store.ts storeBatch)`,
       `INSERT INTO time_series_value (tenant, series_id, start_time, value, quality, data_log_id)
-       SELECT $1::uuid, s, t, 1.5, 127, NULL FROM unnest($2::bigint[], $3::timestamptz[]) AS i(s, t)
-       ON CONFLICT (series_id, start_time) DO NOTHING`,
-      [tenant, series, starts],
+       SELECT $1::uuid, s, to_timestamp(e), 1.5, 127, NULL FROM unnest($2::bigint[], $3::float8[]) AS i(s, e)`,
+      [tenant, `{${series.join(',')}}`, `{${epochs.join(',')}}`],
     );
   } finally {
     await client.query('ROLLBACK');
