@@ -12,6 +12,7 @@ for (const [file, fn] of [
   ['./excel-import-concurrency.ts', 'benchExcelImportConcurrency'],
   ['./trainrun.ts', 'benchTrainRuns'],
   ['./cebd-parse.ts', 'benchCebdParse'],
+  ['./cebd-intake.ts', 'benchCebdIntake'],
   ['./timeseries-tables.ts', 'benchTimeSeriesTables'],
   ['./timeseries-demo.ts', 'benchTimeSeriesDemo'],
 ] as const) {

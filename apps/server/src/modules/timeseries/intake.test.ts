@@ -9,6 +9,7 @@ import { openTestDatabase } from '../../test/database.js';
 import { ADMIN_ACTOR } from '../../test/records.js';
 import { rows } from '../domain/sql.js';
 import { importParsedStream } from './intake.js';
+import { VALUE_BATCH } from './store.js';
 
 const NORWAY = areaUuid('norway');
 const BELGIUM = areaUuid('belgium');
@@ -181,6 +182,59 @@ describe('time-series intake', () => {
     });
     expect(result.status).toBe('REJECTED');
     expect(result.text).toContain('Data received too late');
+  });
+
+  it('stores a value the file repeats once, the first one (the plain insert falls back to the general path)', async () => {
+    const before = await count('time_series_value');
+    const start = '2026-12-01T00:00:00Z';
+    const result = await importParsedStream(
+      ctx(),
+      listFormat([supply([4, 4], start), supply([4, 9], start)]),
+      noBytes,
+      {
+        dataLogId: 6,
+      },
+    );
+    expect(result.counts).toEqual({ inserted: 2, superseded: 0, unchanged: 2 });
+    expect((await count('time_series_value')) - before).toBe(2);
+    const stored = await rows<{ value: string }>(
+      tenantExecutor(database, NORWAY),
+      sql`SELECT value::text AS value FROM time_series_value
+           WHERE start_time >= ${start}::timestamptz AND start_time < ${start}::timestamptz + interval '2 hours'
+           ORDER BY start_time`,
+    );
+    expect(stored.map((r) => r.value)).toEqual(['4', '4']);
+  });
+
+  it('stores nothing when a problem turns up after earlier batches were stored', async () => {
+    const before = await count('time_series_value');
+    const positions = await count('cebd_position');
+    const records = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        periodEnd: new Date(Date.parse('2027-02-01T00:05:00Z') + i * 300_000).toISOString().replace('.000Z', 'Z'),
+        activeConsumed: 1,
+        activeRegenerated: 0,
+        reactiveConsumed: 0.5,
+        reactiveRegenerated: 0,
+        lat: null,
+        lon: null,
+        tractionSystem: '02' as const,
+        quality: 127 as const,
+      }));
+    // A first batch of its own (VALUE_BATCH values), stored while the next item is read.
+    const big: ParseItem = {
+      kind: 'cebd',
+      block: { cpid, blockType: 'CEBDBlock', location: { line: 3 }, records: records(VALUE_BATCH / 4) },
+    };
+    const unknown: ParseItem = {
+      kind: 'cebd',
+      block: { cpid: 'NO_NSB_917670000000_EMS1', blockType: 'CEBDBlock', location: { line: 99 }, records: records(1) },
+    };
+    const result = await importParsedStream(ctx(), listFormat([big, unknown]), noBytes, { dataLogId: 7 });
+    expect(result.status).toBe('REJECTED');
+    expect(result.text).toContain('line 99');
+    expect(await count('time_series_value')).toBe(before);
+    expect(await count('cebd_position')).toBe(positions);
   });
 
   it('keeps one area’s series out of another area', async () => {

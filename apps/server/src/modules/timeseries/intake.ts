@@ -23,10 +23,10 @@ import {
   ensureSeries,
   PositionBatch,
   seriesKeyOf,
-  storePositions,
-  storeValues,
+  storeBatch,
   VALUE_BATCH,
   ValueBatch,
+  type EnsuredMonths,
   type SeriesKey,
   type StoreCounts,
 } from './store.js';
@@ -90,6 +90,9 @@ const UNKNOWN_ENTITY: Partial<Record<EntityKind, string>> = {
 class Refused extends Error {}
 
 const FIVE_MINUTES = 5 * 60_000;
+const CEBD_TYPES = Object.values(CEBD_SERIES);
+/** Batches handed to the store that the parser may run ahead of (see flush). */
+const AHEAD = 2;
 const DAY_MS = 86_400_000;
 
 /** What one series of the file added, for its data-log summary. */
@@ -136,10 +139,14 @@ export async function importParsedStream(
       const trainRuns: ParsedTrainRun[] = [];
       let pending: Pending[] = [];
       let pendingValues = 0;
+      /** The batch being stored (see the end of flush). */
+      let storing: Promise<void> = Promise.resolve();
+      let storeFailed = false;
+      const ensuredMonths: EnsuredMonths = new Set();
 
       let settlementAreaName: string | null | undefined;
-      const flush = async () => {
-        const items = pending;
+      /** Resolves, validates and stores one batch of parsed items (runs in the `storing` chain). */
+      const storeItems = async (items: Pending[]) => {
         // Nordpool names the exchange rate by its currency: it is the area's settlement area's rate.
         for (const item of items) {
           if (item.kind !== 'series' || item.series.typeName !== 'currency_exchange_rate') continue;
@@ -162,8 +169,6 @@ export async function importParsedStream(
             )[0]?.name ?? null;
           if (settlementAreaName) item.series = { ...item.series, identifier: settlementAreaName };
         }
-        pending = [];
-        pendingValues = 0;
         if (problems.length > 0) return;
         await resolveAll(tx, tenant, items, entities);
         const keys = new Map<string, SeriesKey>();
@@ -209,15 +214,17 @@ export async function importParsedStream(
           typeName: TimeSeriesTypeName,
           identifier: string,
           resolution: Resolution,
-          start: number,
+          first: number,
+          last: number,
+          count = 1,
         ) => {
           const t = tallies.get(seriesId);
           if (t) {
-            t.count += 1;
-            if (start < t.first) t.first = start;
-            if (start > t.last) t.last = start;
+            t.count += count;
+            if (first < t.first) t.first = first;
+            if (last > t.last) t.last = last;
           } else {
-            tallies.set(seriesId, { typeName, identifier, resolution, first: start, last: start, count: 1 });
+            tallies.set(seriesId, { typeName, identifier: detached(identifier), resolution, first, last, count });
           }
         };
         for (const item of items) {
@@ -230,61 +237,104 @@ export async function importParsedStream(
               entities.get(entityKey(series.typeName, series.identifier))!.kind,
             );
             for (const point of series.points) {
-              values.add(id, point.start, point.value, point.quality);
-              tally(id, typeName, series.identifier, series.resolution, Date.parse(point.start));
+              const start = Date.parse(point.start);
+              values.add(id, start, point.value, point.quality);
+              tally(id, typeName, series.identifier, series.resolution, start, start);
             }
           } else {
             const { block } = item;
             const cp = entities.get(entityKey(CEBD_SERIES.activeConsumed, block.cpid))!;
-            const ids = Object.values(CEBD_SERIES).map((t) => seriesIds.get(keyFor(t, block.cpid, 'PT5M')!)!);
+            const [ac, ar, rc, rr] = CEBD_TYPES.map((t) => seriesIds.get(keyFor(t, block.cpid, 'PT5M')!)!) as [
+              number,
+              number,
+              number,
+              number,
+            ];
+            // The hot loop of a CEBD file (millions of values): one Date.parse per record, tallies per block.
+            let first = Infinity;
+            let last = -Infinity;
             for (const r of block.records) {
-              const start = Date.parse(r.periodEnd) - FIVE_MINUTES;
-              const startIso = new Date(start).toISOString();
-              const fields = [r.activeConsumed, r.activeRegenerated, r.reactiveConsumed, r.reactiveRegenerated];
-              ids.forEach((id, i) => {
-                values.add(id, startIso, fields[i]!, r.quality);
-                tally(id, Object.values(CEBD_SERIES)[i]!, block.cpid, 'PT5M', start);
-              });
-              positions.add(cp.uuid, r.periodEnd, r.lat, r.lon, r.tractionSystem);
+              const end = Date.parse(r.periodEnd);
+              const start = end - FIVE_MINUTES;
+              values.add(ac, start, r.activeConsumed, r.quality);
+              values.add(ar, start, r.activeRegenerated, r.quality);
+              values.add(rc, start, r.reactiveConsumed, r.quality);
+              values.add(rr, start, r.reactiveRegenerated, r.quality);
+              positions.add(cp.uuid, end, r.lat, r.lon, r.tractionSystem);
+              if (start < first) first = start;
+              if (start > last) last = start;
+            }
+            if (block.records.length > 0) {
+              [ac, ar, rc, rr].forEach((id, i) =>
+                tally(id, CEBD_TYPES[i]!, block.cpid, 'PT5M', first, last, block.records.length),
+              );
             }
           }
         }
-        const stored = await storeValues(tx, tenant, values, source);
+        const stored = await storeBatch(tx, tenant, { values, positions }, source, ensuredMonths);
         counts.inserted += stored.inserted;
         counts.superseded += stored.superseded;
         counts.unchanged += stored.unchanged;
-        await storePositions(tx, tenant, positions, options.dataLogId);
       };
 
-      for await (const item of format.parse(input, { timeZone: ctx.tenant.timeZone, maxProblems })) {
-        if (item.kind === 'problem') {
-          problem(item.problem);
-        } else if (item.kind === 'trainrun') {
-          if (trainRuns.length >= (options.maxTrainRuns ?? 100_000)) {
-            problem({ location: item.run.location, message: 'Too many train runs in one file' });
-          } else {
-            trainRuns.push(item.run);
-          }
-        } else if (item.kind === 'series') {
-          pending.push(item);
-          pendingValues += item.series.points.length;
-        } else {
-          if (tooLateBefore !== null) {
-            const late = item.block.records.find((r) => Date.parse(r.periodEnd) < tooLateBefore);
-            if (late) {
-              problem({
-                location: item.block.location,
-                message: `Data received too late: ${item.block.cpid} ${late.periodEnd} is older than the maximum of ${options.maxDaysSinceObservation} days since observation`,
-              });
+      /**
+       * Hands the pending items to the `storing` chain and goes back to parsing: PostgreSQL works in
+       * its own process, so reading the file and storing it overlap (bench/cebd-intake.ts). Batches
+       * are resolved and stored in file order on the transaction's connection, one after the other;
+       * the parser may run AHEAD batches ahead (it waits while more are queued), so memory stays at
+       * a few batches whatever the file's size, and a slow statement or a slow stretch of parsing
+       * does not stall the other side.
+       */
+      const queued: Promise<void>[] = [];
+      const flush = async () => {
+        const items = pending;
+        pending = [];
+        pendingValues = 0;
+        storing = storing.then(() => storeItems(items));
+        // Awaited here or at the end; meanwhile a failure stops the parsing.
+        storing.catch(() => {
+          storeFailed = true;
+        });
+        queued.push(storing);
+        if (queued.length > AHEAD) await queued.shift()!.catch(() => undefined);
+      };
+
+      try {
+        for await (const item of format.parse(input, { timeZone: ctx.tenant.timeZone, maxProblems })) {
+          if (storeFailed) break;
+          if (item.kind === 'problem') {
+            problem(item.problem);
+          } else if (item.kind === 'trainrun') {
+            if (trainRuns.length >= (options.maxTrainRuns ?? 100_000)) {
+              problem({ location: item.run.location, message: 'Too many train runs in one file' });
+            } else {
+              trainRuns.push(item.run);
             }
+          } else if (item.kind === 'series') {
+            pending.push(item);
+            pendingValues += item.series.points.length;
+          } else {
+            if (tooLateBefore !== null) {
+              const late = item.block.records.find((r) => Date.parse(r.periodEnd) < tooLateBefore);
+              if (late) {
+                problem({
+                  location: item.block.location,
+                  message: `Data received too late: ${item.block.cpid} ${late.periodEnd} is older than the maximum of ${options.maxDaysSinceObservation} days since observation`,
+                });
+              }
+            }
+            pending.push(item);
+            pendingValues += item.block.records.length * 4;
           }
-          pending.push(item);
-          pendingValues += item.block.records.length * 4;
+          if (problems.length >= maxProblems) break;
+          if (pendingValues >= VALUE_BATCH) await flush();
         }
-        if (problems.length >= maxProblems) break;
-        if (pendingValues >= VALUE_BATCH) await flush();
+        await flush();
+      } finally {
+        // Whatever ended the loop, no statement of a batch may run after the transaction ends.
+        await storing.catch(() => undefined);
       }
-      await flush();
+      await storing;
       if (trainRuns.length > 0 && problems.length === 0) {
         if (!options.storeTrainRuns || options.dataLogId === null) {
           problem({ location: trainRuns[0]!.location, message: 'Train runs are not accepted by this import' });
@@ -337,6 +387,14 @@ export async function importParsedStream(
   };
 }
 
+/**
+ * A copy of a string that shares no memory with the text it was cut from. A parser's identifier can
+ * be a slice of the decoded chunk it stood in (V8 keeps the whole chunk alive behind a slice): kept
+ * for the whole file in the tallies and the entity map, one cpid per chunk held every chunk of a
+ * day file (~140 MB, bench/cebd-intake.ts), so memory grew with the file.
+ */
+const detached = (text: string): string => Buffer.from(text, 'utf8').toString('utf8');
+
 const entityKey = (typeName: TimeSeriesTypeName, identifier: string) =>
   `${kindsFor(typeName).join(',')}\u0000${identifier}`;
 
@@ -366,7 +424,7 @@ async function resolveAll(
   for (const { kinds, identifiers } of wanted.values()) {
     const found = await resolveIdentifiers(ex, tenant, kinds, [...identifiers]);
     for (const identifier of identifiers) {
-      entities.set(`${kinds.join(',')}\u0000${identifier}`, found.get(identifier) ?? null);
+      entities.set(detached(`${kinds.join(',')}\u0000${identifier}`), found.get(identifier) ?? null);
     }
   }
 }
