@@ -32,6 +32,8 @@ export interface SeriesDraft {
   location: SourceLocation;
   seriesId?: string;
   meteringPoint?: string;
+  /** The LOC+172 segment: what a message about the metering point (unknown to the area) names. */
+  meteringPointLocation?: SourceLocation;
   /** invalid: a DTM of it was refused already (its problem told). */
   period?: { start?: EdiInstant; end?: EdiInstant; location: SourceLocation; invalid?: boolean };
   resolution?: Resolution;
@@ -143,7 +145,7 @@ export function buildSeries(draft: SeriesDraft): { series: ParsedSeries[]; probl
     identifier: draft.meteringPoint ?? '',
     resolution,
     unit: 'kWh',
-    location: draft.location,
+    location: draft.meteringPointLocation ?? draft.location,
   };
   return { series: chunkSeries(base, points), problems };
 }

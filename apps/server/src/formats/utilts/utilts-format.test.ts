@@ -24,7 +24,7 @@ describe('UTILTS intake: valid files', () => {
         identifier: '707057500000000017',
         resolution: 'PT1H',
         unit: 'kWh',
-        location: { segment: 7, tag: 'IDE', line: 1 },
+        location: { segment: 8, tag: 'LOC', line: 1 },
         points: hourly('2026-10-01T00:00:00Z', [
           [812.5, 127],
           [790, 127],
@@ -39,9 +39,9 @@ describe('UTILTS intake: valid files', () => {
     const { series, problems } = await parse(read('multi-line-una.edi'));
     expect(problems).toEqual([]);
     expect(series.map((s) => [s.identifier, s.resolution, s.location.line])).toEqual([
-      ['707057500000000017', 'PT15M', 9],
+      ['707057500000000017', 'PT15M', 10],
       // LOC+172+SUB?+WEST?:1 : the released + and : belong to the name.
-      ['SUB+WEST:1', 'PT15M', 23],
+      ['SUB+WEST:1', 'PT15M', 24],
     ]);
     // DTM+735:?+0100 puts 00:00 at 23:00Z; MWH values are exact kWh, STS Z03 estimated, Z04 non-existent.
     expect(series[0]?.points).toEqual([

@@ -190,6 +190,7 @@ export class UtiltsReader {
         this.series = { location: at, observations: [] };
       }
       this.series.meteringPoint = component(seg, 1).trim();
+      this.series.meteringPointLocation = at;
       if (!this.series.meteringPoint) this.problem(at, 'LOC+172 names no metering point');
       return;
     }

@@ -111,7 +111,7 @@ describe('time-series upload and import', () => {
     expect(run.status).toBe('failure');
     const rejected = await entry(answer.dataLogIds![0]!);
     expect(rejected.messageStatus).toBe('REJECTED');
-    expect(rejected.messageText).toMatch(/segment \d+ \((IDE|LOC)\), line \d+: Unknown metering point SMP-NEW-1/);
+    expect(rejected.messageText).toMatch(/segment \d+ \(LOC\), line \d+: Unknown metering point SMP-NEW-1/);
 
     const norway = t.areaUuid('norway');
     await tenantExecutor(t.database, norway).transaction((tx) =>
