@@ -43,6 +43,8 @@ export interface UploadOptions {
   signal?: AbortSignal;
   /** Send the current-tenant-id header (default true). */
   tenant?: boolean;
+  /** Headers of the call itself (POST /cebd/import: tenant-name). */
+  headers?: Record<string, string>;
 }
 
 export interface ApiClientOptions {
@@ -75,7 +77,7 @@ type CallArgs<C extends CallDeclaration> = object extends CallInput<C> ? [input?
 
 export type CallUploadOptions<C extends CallDeclaration> = InputField<'params', CallParamsInput<C>> &
   InputField<'query', CallQueryInput<C>> &
-  Pick<UploadOptions, 'onProgress' | 'key' | 'signal'>;
+  Pick<UploadOptions, 'onProgress' | 'key' | 'signal' | 'headers'>;
 
 export interface ApiClient {
   /**
@@ -316,7 +318,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     ) {
       const given = o as { params?: object; query?: RequestOptions['query'] } & Pick<
         UploadOptions,
-        'onProgress' | 'key' | 'signal'
+        'onProgress' | 'key' | 'signal' | 'headers'
       >;
       const answer = await upload(fillPath(declared.path, given.params as Record<string, unknown> | undefined), body, {
         method: declared.method === 'PUT' ? 'PUT' : 'POST',
@@ -325,6 +327,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         signal: given.signal,
         onProgress: given.onProgress,
         tenant: declared.access.tenant,
+        headers: given.headers,
       });
       return parsed(declared, answer);
     },

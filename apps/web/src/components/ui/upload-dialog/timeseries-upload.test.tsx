@@ -73,7 +73,9 @@ describe('time-series upload dialog', () => {
       '/api/excel/timeseries/csv-import',
       '/api/cebd/import',
     ]);
-    expect(fake.latest().headers).toMatchObject({ 'current-tenant-id': NORWAY.tenantId });
+    // The CEBD file names its area (tenant-name); the other endpoints take no such header.
+    expect(fake.latest().headers).toMatchObject({ 'current-tenant-id': NORWAY.tenantId, 'tenant-name': 'Norway' });
+    expect(fake.requests[0]!.headers).not.toHaveProperty('tenant-name');
 
     await user.click(within(dialog()).getByRole('radio', { name: 'Train runs' }));
     await user.upload(within(dialog()).getByTestId('upload-input'), [file('runs.xml', 'text/xml')]);

@@ -1,8 +1,9 @@
 import { useMemo, useRef, useState } from 'react';
 import { Button, Group, SegmentedControl, Stack, Text } from '@mantine/core';
-import { EXCEL_IMPORT_FIELD, timeSeriesCalls, type JobRun } from '@railwatt/contracts';
+import { EXCEL_IMPORT_FIELD, TENANT_NAME_HEADER, timeSeriesCalls, type JobRun } from '@railwatt/contracts';
 import { api } from '../../../lib/api';
 import { ApiError, isCancelled } from '../../../lib/errors';
+import { useMarketStore } from '../../../lib/stores/market-store';
 import { useNamespaceT } from '../../../lib/use-namespace-t';
 import { ImportErrorScreen, singleFailure } from './import-screen';
 import { JobProgress } from './job-progress';
@@ -88,7 +89,10 @@ export function createTimeSeriesUpload(t: Translate, callFor: (file: File) => Ti
     const form = new FormData();
     form.append(EXCEL_IMPORT_FIELD, file, file.name);
     try {
-      return outcomeFromTimeSeriesAnswer(await api.callUpload(call, form, { onProgress }));
+      // A CEBD file names the area it is for (tenant-name); the server checks it against the selected one.
+      const areaName = useMarketStore.getState().area?.name;
+      const headers = call === timeSeriesCalls.cebdImport && areaName ? { [TENANT_NAME_HEADER]: areaName } : undefined;
+      return outcomeFromTimeSeriesAnswer(await api.callUpload(call, form, { onProgress, headers }));
     } catch (error) {
       if (isCancelled(error)) throw error;
       return { status: 'failed', failures: [], message: uploadFailureMessage(error, t) };
