@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { PAGE_SIZES } from './constants.js';
 import { commaList, rangeParam } from './datalog.js';
-import { entityRefSchema, instantSchema, timeRangeSchema } from './domain/entity.js';
+import {
+  entityRefSchema,
+  instantSchema,
+  ORDERED_WINDOW_CHECK,
+  orderedWindow,
+  timeRangeSchema,
+} from './domain/entity.js';
 import { LIST_LIMITS, RANGE_ORDER_MESSAGE, TEXT_LIMITS, list, serverText, text } from './limits.js';
 import { MAX_PAGE } from './paging.js';
 
@@ -228,11 +234,13 @@ export type ProcedureResultPage = z.infer<typeof procedureResultPageSchema>;
 export const procedureNameQuerySchema = z.object({ procedureName: procedureNameSchema.optional() });
 
 /** GET /eventlog/procedure-result/checkStatus query: a procedure, optionally one period. */
-export const checkStatusQuerySchema = z.object({
-  procedureName: procedureNameSchema,
-  start: instantSchema.optional(),
-  end: instantSchema.optional(),
-});
+export const checkStatusQuerySchema = z
+  .object({
+    procedureName: procedureNameSchema,
+    start: instantSchema.optional(),
+    end: instantSchema.optional(),
+  })
+  .refine(orderedWindow, ORDERED_WINDOW_CHECK);
 /** Not shown in calls.md: whether a run is under way, and the latest run of the procedure (and period). */
 export const checkStatusSchema = z.object({ running: z.boolean(), latest: procedureResultSchema.nullable() });
 

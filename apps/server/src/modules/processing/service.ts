@@ -124,12 +124,18 @@ export async function rerun(
   ids: readonly number[],
 ): Promise<ProcedureResult[]> {
   if (!canRerun(name)) throw ApiError.badRequest('invalid_input', `${name} is not run again`);
-  const answers: ProcedureResult[] = [];
+  // Every row is checked before any is queued: an unknown id refuses the whole request.
+  const results: ProcedureResult[] = [];
   for (const id of new Set(ids)) {
     const result = await findResult(ctx.db, ctx.tenant.uuid, id);
     if (!result || result.procedureName !== name) {
       throw ApiError.badRequest('invalid_input', `Unknown ${name} procedure result ${id}`);
     }
+    results.push(result);
+  }
+  const answers: ProcedureResult[] = [];
+  for (const result of results) {
+    const id = result.id;
     const period = { start: result.periodStart, end: result.periodEnd };
     await refuseWhileUnderWay(ctx, name, period);
     const fresh = await findResult(ctx.db, ctx.tenant.uuid, id);
