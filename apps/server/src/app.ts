@@ -31,6 +31,10 @@ import { createSftpIntakeJob } from './jobs/sftp-intake.js';
 import { registerIntakeReimporters, type ImportQueue } from './modules/timeseries/accept.js';
 import { masterDataRoutes } from './routes/masterdata/index.js';
 import { setToErrorRoutes } from './routes/processing/set-to-error.js';
+import { processingRoutes } from './routes/processing/index.js';
+import { procedureResultRoutes } from './routes/eventlog/procedure-results.js';
+import { processingEventRoutes } from './routes/eventlog/processing-events.js';
+import { processRoutes } from './routes/domain/processes.js';
 import { API_PREFIX } from './routes/register-call.js';
 import { sftpIntegrationRoutes } from './routes/sftpintegration/index.js';
 import { userRoutes } from './routes/user/index.js';
@@ -208,6 +212,11 @@ export async function buildApp({ config, database, logger, jobs }: BuildAppOptio
   });
   await app.register(eventLogRoutes, { prefix: API_PREFIX });
   await app.register(setToErrorRoutes, { prefix: API_PREFIX });
+  // Processing (issue 9): runs, procedure results, processing events, the list of processes.
+  await app.register(processingRoutes, { prefix: API_PREFIX });
+  await app.register(procedureResultRoutes, { prefix: API_PREFIX });
+  await app.register(processingEventRoutes, { prefix: API_PREFIX });
+  await app.register(processRoutes, { prefix: API_PREFIX });
   await app.register(masterDataRoutes, { prefix: API_PREFIX, database });
   await app.register(webPlugin, { webDist: config.webDist });
 

@@ -125,3 +125,27 @@ export const DATA_LOG_REEXPORTERS: readonly Role[] = ['erex-administrator', 'set
 
 /** Re-order of an ERROR report (calls.md §4, product.md §6): the administrator and the settlement operator. */
 export const REPORT_REORDERERS: readonly Role[] = ['erex-administrator', 'erex-settlement-operator'];
+
+/**
+ * Running and re-running processes (issue 9: "Area responsibles edit and run; audit roles only
+ * look"): the administrator, the settlement-area responsible and the settlement operator, the roles
+ * that write in the settlement area (ADMINISTRATION_WRITERS).
+ */
+export const PROCESS_RUNNERS: readonly Role[] = [
+  'erex-administrator',
+  'settlement-area-responsible',
+  'erex-settlement-operator',
+];
+
+/**
+ * Reading process logs, results and events: the runners, their audit twins (who see the same
+ * without run or edit) and the consumer. Our reading of product.md §2: a consumer opening a process
+ * log is sent to that process's configuration view, so it reads processes; the other roles of the
+ * Monitor menu (exchange operator, cp-admin, train-run data provider) have no process pages.
+ */
+export const PROCESS_READERS: readonly Role[] = [
+  ...PROCESS_RUNNERS,
+  'audit-settlement-area-responsible',
+  'audit-erex-settlement-operator',
+  'consumer',
+];

@@ -107,7 +107,7 @@ export const aggregationFileName = (fileName: string, response: boolean): string
   `${response ? 'RES_' : 'EXP_'}${stripAggregationPrefix(fileName)}`;
 
 /** A comma-joined query value ("a,b,c") as a bounded list of trimmed, non-empty items. */
-const commaList = (max: number, itemMax: number = TEXT_LIMITS.identifier) =>
+export const commaList = (max: number, itemMax: number = TEXT_LIMITS.identifier) =>
   text(TEXT_LIMITS.comment)
     .transform((v) =>
       v
@@ -118,7 +118,7 @@ const commaList = (max: number, itemMax: number = TEXT_LIMITS.identifier) =>
     .pipe(list(text(itemMax), max));
 
 /** "start,end" (two instants, the web sends an array the client joins with a comma), ordered. */
-const rangeParam = text(TEXT_LIMITS.search)
+export const rangeParam = text(TEXT_LIMITS.search)
   .transform((v) => v.split(','))
   .pipe(
     z

@@ -12,5 +12,6 @@ export * from './time.js';
 export * from './timeseries.js';
 export * from './datalog.js';
 export * from './datalog-actions.js';
+export * from './processing.js';
 export * from './limits.js';
 export * from './calls/index.js';

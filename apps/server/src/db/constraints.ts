@@ -59,6 +59,11 @@ export const CONSTRAINT_ERRORS: Readonly<Record<string, ConstraintError>> = {
   },
   // migration 0120: train runs (modules/trainrun checks first; two files stored at once meet here)
   train_run_current_key: { code: 'uniqueproperties', message: 'Duplicate train run' },
+  // migration 0130: one run under way per (area, procedure, period) (modules/processing checks first)
+  procedure_result_already_running: {
+    code: 'process_already_running',
+    message: ERROR_CODES.process_already_running,
+  },
 };
 
 /** Constraints without a row of their own: the suffix of the name chooses (naming convention). */

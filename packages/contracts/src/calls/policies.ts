@@ -8,6 +8,8 @@ import {
   FLEET_WRITERS,
   INFRASTRUCTURE_WRITERS,
   MOTOR_TYPE_WRITERS,
+  PROCESS_READERS,
+  PROCESS_RUNNERS,
   REPORT_REORDERERS,
   TIME_SERIES_IMPORTERS,
   USER_ADMINISTRATORS,
@@ -83,6 +85,10 @@ export const POLICIES = {
   dataLogReimport: { name: 'dataLogReimport', roles: DATA_LOG_REIMPORTERS, tenant: true },
   /** Re-ordering a report of the data log (calls.md §4): administrator and settlement operator. */
   dataLogReorder: { name: 'dataLogReorder', roles: REPORT_REORDERERS, tenant: true },
+  /** Running and re-running processes (issue 9): not the audit roles. */
+  processingRun: { name: 'processingRun', roles: PROCESS_RUNNERS, tenant: true },
+  /** Process logs, procedure results and processing events: the runners, the audit roles, the consumer. */
+  processingRead: { name: 'processingRead', roles: PROCESS_READERS, tenant: true },
   /** Users of the current area: the administrator, and a settlement-area responsible for its own area. */
   userAreaAdmin: { name: 'userAreaAdmin', roles: USER_AREA_ADMINISTRATORS, tenant: true },
   /** Users across areas, enabling and passwords: the administrator only. */

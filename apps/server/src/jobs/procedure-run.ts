@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { defineJob } from '../modules/jobs/define-job.js';
+import { executeRun } from '../modules/processing/run.js';
+
+const RETRY_LIMIT = 2;
+
+/**
+ * Executes one procedure result (ARCHITECTURE.md "Processing"): the procedure's chunks (area days),
+ * each in its own transaction, skipping those a failed or interrupted attempt already finished. A
+ * chunk that throws fails the attempt; it is retried twice, 3 s apart, then the job lands in
+ * `procedure-run__dead` and the result is failure. A month of area days may take long: an attempt
+ * may run 4 hours.
+ */
+export const procedureRunJob = defineJob({
+  name: 'procedure-run',
+  payload: z.object({ procedureResultId: z.number().int().positive() }),
+  retryLimit: RETRY_LIMIT,
+  retryDelaySeconds: 3,
+  expireInSeconds: 4 * 60 * 60,
+  handler: (ctx, { procedureResultId }, run) => executeRun(ctx, procedureResultId, run, RETRY_LIMIT),
+});

@@ -1,0 +1,70 @@
+import type { EntityRef, ProcedureName } from '@railwatt/contracts';
+import type { ServiceContext } from '../../context.js';
+import type { NewEvent } from './repository.js';
+
+/** What one chunk of a run covers: an area day of the run's period (clipped to the period). */
+export interface ChunkScope {
+  /** The chunk's start and end (exclusive), ISO instants: what the procedure reads and writes. */
+  start: string;
+  end: string;
+  chunk: {
+    /** 0-based position in the run, and how many chunks the run has. */
+    index: number;
+    count: number;
+    /** The area day ('YYYY-MM-DD', in the area's time zone). */
+    day: string;
+  };
+  /** The whole run: its period, the entities it is limited to (empty: all), its reference time. */
+  run: {
+    procedureResultId: number;
+    period: { start: string; end: string };
+    refs: readonly EntityRef[];
+    refTime: string | null;
+  };
+}
+
+/** What a chunk reports besides its own writes. */
+export interface ChunkReport {
+  /** Records a processing event (severity default HIGH, incidents default 1) in the chunk's transaction. */
+  event(event: NewEvent): void;
+}
+
+/**
+ * A procedure's implementation. `run` does one chunk's work on `ctx.db`, which is the chunk's own
+ * transaction (area-bound): it commits with the chunk's done-mark or not at all. It must be
+ * idempotent for its chunk: running the same chunk again (a retry, a resumed run, a new run of the
+ * same period) replaces what the chunk wrote before (delete the chunk's range, then insert), as
+ * set-based SQL over the chunk. A throw fails the run (the job retries it, then dead-letters it).
+ */
+export interface ProcedureImplementation {
+  run(ctx: ServiceContext, scope: ChunkScope, report: ChunkReport): Promise<void>;
+  /**
+   * How many chunks run at once (default 1). On PostgreSQL a month of a large area may run a few
+   * days side by side; embedded PGlite has one session, so more than 1 only queues there.
+   */
+  concurrency?: number;
+}
+
+const PROCEDURES = new Map<ProcedureName, ProcedureImplementation>();
+
+/**
+ * Registers the implementation of a procedure (one module per procedure calls this when it is
+ * imported). Answers a function that removes it again (tests). A second registration of the same
+ * name is a programming error.
+ */
+export function registerProcedure(name: ProcedureName, implementation: ProcedureImplementation): () => void {
+  if (PROCEDURES.has(name)) throw new Error(`Procedure ${name} is already registered`);
+  PROCEDURES.set(name, implementation);
+  return () => {
+    if (PROCEDURES.get(name) === implementation) PROCEDURES.delete(name);
+  };
+}
+
+/**
+ * The implementation of a procedure, or undefined when none is registered yet. Issue 9 registers
+ * the real procedures one by one; until then a run of the others is "nothing to do yet"
+ * (run.ts NOTHING_TO_DO_YET): a success with a message that says so, never a silent no-op.
+ */
+export function procedureImplementation(name: ProcedureName): ProcedureImplementation | undefined {
+  return PROCEDURES.get(name);
+}

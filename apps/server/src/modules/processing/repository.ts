@@ -1,0 +1,353 @@
+import {
+  UNDER_WAY_STATUSES,
+  type EntityRef,
+  type ProcedureName,
+  type ProcedureResult,
+  type ProcedureResultStatus,
+  type ProcessingEvent,
+  type ProcessingEventFilter,
+  type ProcessLogFilter,
+  type Severity,
+} from '@railwatt/contracts';
+import { sql, type SQL } from 'drizzle-orm';
+import { rows, type Executor } from '../domain/sql.js';
+
+/**
+ * The SQL of procedure_result, procedure_chunk and processing_event (migration 0130). Every function
+ * runs on the executor it is given (area-bound: row-level security holds); the tenant is still named
+ * in each WHERE so the area's indexes lead.
+ */
+
+/** Longest message stored on a result (an error's stack is not for screens). */
+const MAX_MESSAGE = 4000;
+export const clip = (message: string | null | undefined): string | null =>
+  message == null ? null : message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 1)}…` : message;
+
+const RESULT_COLUMNS = sql`r.id::int AS id, r.uuid, r.procedure_name AS "procedureName", r.status,
+  rw_iso(r.execute_start_time) AS "executeStartTime", rw_iso(r.execute_end_time) AS "executeEndTime",
+  rw_iso(r.ref_time) AS "refTime", r.entity_refs AS "entityRefs", r.entity_name AS "entityName",
+  rw_iso(r.period_start) AS "periodStart", rw_iso(r.period_end) AS "periodEnd",
+  r.progress::float8 AS progress, r.message, r.username, r.job_id AS "jobId"`;
+
+export interface NewResult {
+  tenant: string;
+  procedureName: ProcedureName;
+  periodStart: string;
+  periodEnd: string;
+  refs: readonly EntityRef[];
+  entityName: string | null;
+  refTime: string | null;
+  username: string;
+  rerunOf?: number | null;
+}
+
+/** A new run (initial); the exclusion constraint refuses it while one of the same scope is under way. */
+export async function insertResult(ex: Executor, run: NewResult): Promise<ProcedureResult> {
+  const [result] = await rows<ProcedureResult>(
+    ex,
+    sql`WITH r AS (
+          INSERT INTO procedure_result (tenant, procedure_name, period_start, period_end, entity_refs, ref_uuids,
+                                        entity_name, ref_time, username, rerun_of)
+          VALUES (${run.tenant}::uuid, ${run.procedureName}, ${run.periodStart}::timestamptz,
+                  ${run.periodEnd}::timestamptz, ${JSON.stringify(run.refs)}::jsonb,
+                  ${sql.param(run.refs.map((r) => r.uuid))}::uuid[], ${run.entityName}, ${run.refTime}::timestamptz,
+                  ${run.username}, ${run.rerunOf ?? null})
+          RETURNING *)
+        SELECT ${RESULT_COLUMNS} FROM r`,
+  );
+  return result!;
+}
+
+export async function findResult(ex: Executor, tenant: string, id: number): Promise<ProcedureResult | undefined> {
+  const [result] = await rows<ProcedureResult>(
+    ex,
+    sql`SELECT ${RESULT_COLUMNS} FROM procedure_result r WHERE r.tenant = ${tenant}::uuid AND r.id = ${id}`,
+  );
+  return result;
+}
+
+/** A run under way of the procedure whose period overlaps [start, end). */
+export async function findUnderWay(
+  ex: Executor,
+  tenant: string,
+  procedureName: ProcedureName,
+  period?: { start: string; end: string },
+): Promise<ProcedureResult | undefined> {
+  const overlap = period
+    ? sql`AND tstzrange(r.period_start, r.period_end) && tstzrange(${period.start}::timestamptz, ${period.end}::timestamptz)`
+    : sql``;
+  const [result] = await rows<ProcedureResult>(
+    ex,
+    sql`SELECT ${RESULT_COLUMNS} FROM procedure_result r
+         WHERE r.tenant = ${tenant}::uuid AND r.procedure_name = ${procedureName}
+           AND r.status = ANY(${sql.param([...UNDER_WAY_STATUSES])}::text[]) ${overlap}
+         ORDER BY r.execute_start_time DESC LIMIT 1`,
+  );
+  return result;
+}
+
+export interface ResultUpdate {
+  status?: ProcedureResultStatus;
+  progress?: number;
+  message?: string | null;
+  jobId?: string;
+  /** Sets execute_end_time to now (a finished run) or clears it (a resumed one). */
+  finished?: boolean;
+}
+
+export async function updateResult(ex: Executor, id: number, update: ResultUpdate): Promise<void> {
+  const sets: SQL[] = [];
+  if (update.status !== undefined) sets.push(sql`status = ${update.status}`);
+  if (update.progress !== undefined) sets.push(sql`progress = ${Math.min(1, Math.max(0, update.progress))}`);
+  if (update.message !== undefined) sets.push(sql`message = ${clip(update.message)}`);
+  if (update.jobId !== undefined) sets.push(sql`job_id = ${update.jobId}::uuid`);
+  if (update.finished !== undefined) {
+    sets.push(update.finished ? sql`execute_end_time = now()` : sql`execute_end_time = NULL`);
+  }
+  if (sets.length === 0) return;
+  await ex.execute(sql`UPDATE procedure_result SET ${sql.join(sets, sql`, `)} WHERE id = ${id}`);
+}
+
+/** The chunks of a run already committed (their starts, ISO). */
+export async function finishedChunks(ex: Executor, resultId: number): Promise<Set<string>> {
+  const found = await rows<{ start: string }>(
+    ex,
+    sql`SELECT rw_iso(chunk_start) AS start FROM procedure_chunk WHERE procedure_result_id = ${resultId}`,
+  );
+  return new Set(found.map((c) => new Date(c.start).toISOString()));
+}
+
+/** A chunk is done: its row, and the result's progress, in the chunk's own transaction. */
+export async function markChunkDone(
+  ex: Executor,
+  tenant: string,
+  resultId: number,
+  chunk: { start: string; end: string },
+  total: number,
+): Promise<void> {
+  await ex.execute(
+    sql`INSERT INTO procedure_chunk (procedure_result_id, tenant, chunk_start, chunk_end)
+        VALUES (${resultId}, ${tenant}::uuid, ${chunk.start}::timestamptz, ${chunk.end}::timestamptz)
+        ON CONFLICT (procedure_result_id, chunk_start) DO UPDATE SET finished_at = now()`,
+  );
+  await ex.execute(
+    sql`UPDATE procedure_result
+           SET progress = least(1, (SELECT count(*) FROM procedure_chunk WHERE procedure_result_id = ${resultId})::numeric / ${total})
+         WHERE id = ${resultId}`,
+  );
+}
+
+const RESULT_SORT: Record<string, SQL> = {
+  executeStartTime: sql`r.execute_start_time`,
+  executeEndTime: sql`r.execute_end_time`,
+  status: sql`r.status`,
+  periodStart: sql`r.period_start`,
+  id: sql`r.id`,
+};
+
+const overlaps = (range: { start: string; end: string }) =>
+  sql`tstzrange(r.period_start, r.period_end) && tstzrange(${range.start}::timestamptz, ${range.end}::timestamptz, '[]')`;
+
+export interface ResultQuery {
+  page: number;
+  size: number;
+  sortBy: keyof typeof RESULT_SORT;
+  descendingOrder: boolean;
+  procedureName?: ProcedureName;
+  observationTimeRange?: { start: string; end: string };
+}
+
+function resultClauses(tenant: string, query: ResultQuery, filter: ProcessLogFilter): SQL[] {
+  const where: SQL[] = [sql`r.tenant = ${tenant}::uuid`];
+  if (query.procedureName) where.push(sql`r.procedure_name = ${query.procedureName}`);
+  for (const range of [query.observationTimeRange, filter.observationTimeRange, filter.operatingDayTimeRange]) {
+    if (range) where.push(overlaps(range));
+  }
+  if (filter.processingTime) {
+    where.push(
+      sql`r.execute_start_time BETWEEN ${filter.processingTime.start}::timestamptz AND ${filter.processingTime.end}::timestamptz`,
+    );
+  }
+  if (filter.statuses?.length) where.push(sql`r.status = ANY(${sql.param(filter.statuses)}::text[])`);
+  if (filter.userId) where.push(sql`r.username = ${filter.userId}`);
+  const refs = [
+    filter.consumptionPoint,
+    ...(filter.tractionUnits ?? []),
+    ...(filter.organisations ?? []),
+    filter.train,
+    filter.trafficCategory,
+    filter.trainProfile,
+  ].filter((uuid): uuid is string => uuid !== undefined);
+  if (refs.length > 0) where.push(sql`r.ref_uuids && ${sql.param(refs)}::uuid[]`);
+  return where;
+}
+
+export async function findResultPage(
+  ex: Executor,
+  tenant: string,
+  query: ResultQuery,
+  filter: ProcessLogFilter,
+): Promise<{ total: number; content: ProcedureResult[] }> {
+  const where = sql.join(resultClauses(tenant, query, filter), sql` AND `);
+  const order = sql`${RESULT_SORT[query.sortBy] ?? RESULT_SORT.executeStartTime} ${
+    query.descendingOrder ? sql`DESC NULLS LAST` : sql`ASC NULLS FIRST`
+  }, r.id ${query.descendingOrder ? sql`DESC` : sql`ASC`}`;
+  const [page] = await rows<{ total: number; content: ProcedureResult[] | null }>(
+    ex,
+    sql`WITH p AS (SELECT ${RESULT_COLUMNS} FROM procedure_result r WHERE ${where}
+                    ORDER BY ${order} LIMIT ${query.size} OFFSET ${query.page * query.size})
+        SELECT (SELECT count(*) FROM procedure_result r WHERE ${where})::int AS total,
+               (SELECT json_agg(p) FROM p) AS content`,
+  );
+  return { total: page?.total ?? 0, content: page?.content ?? [] };
+}
+
+/** The latest result of a procedure (for one of the refs, overlapping a range, in statuses). */
+export async function findLatestResult(
+  ex: Executor,
+  tenant: string,
+  procedureName: ProcedureName,
+  options: { refs?: readonly string[]; range?: { start: string; end: string }; statuses?: readonly string[] },
+): Promise<ProcedureResult | undefined> {
+  const where: SQL[] = [sql`r.tenant = ${tenant}::uuid`, sql`r.procedure_name = ${procedureName}`];
+  if (options.refs?.length) where.push(sql`r.ref_uuids && ${sql.param([...options.refs])}::uuid[]`);
+  if (options.range) where.push(overlaps(options.range));
+  if (options.statuses?.length) where.push(sql`r.status = ANY(${sql.param([...options.statuses])}::text[])`);
+  const [result] = await rows<ProcedureResult>(
+    ex,
+    sql`SELECT ${RESULT_COLUMNS} FROM procedure_result r WHERE ${sql.join(where, sql` AND `)}
+         ORDER BY r.execute_start_time DESC, r.id DESC LIMIT 1`,
+  );
+  return result;
+}
+
+export interface NewEvent {
+  errorCode: string;
+  severity?: Severity;
+  incidents?: number;
+  message?: string | null;
+  entityIdentifier?: string | null;
+  /** The instant the event is about (ISO). */
+  time: string;
+}
+
+/** Events a chunk recorded (one statement for all of them). */
+export async function insertEvents(
+  ex: Executor,
+  tenant: string,
+  origin: { procedureResultId: number; processName: string; chunkStart: string },
+  events: readonly NewEvent[],
+): Promise<void> {
+  if (events.length === 0) return;
+  await ex.execute(
+    sql`INSERT INTO processing_event (tenant, procedure_result_id, chunk_start, process_name, error_code, severity,
+                                      incidents, message, entity_identifier, event_time)
+        SELECT ${tenant}::uuid, ${origin.procedureResultId}, ${origin.chunkStart}::timestamptz, ${origin.processName},
+               e.code, coalesce(e.severity, 'HIGH'), coalesce(e.incidents, 1), e.message, e.entity, e.time
+          FROM unnest(${sql.param(events.map((e) => e.errorCode))}::text[],
+                      ${sql.param(events.map((e) => e.severity ?? null))}::text[],
+                      ${sql.param(events.map((e) => e.incidents ?? null))}::int[],
+                      ${sql.param(events.map((e) => clip(e.message)))}::text[],
+                      ${sql.param(events.map((e) => e.entityIdentifier ?? null))}::text[],
+                      ${sql.param(events.map((e) => e.time))}::timestamptz[])
+               AS e(code, severity, incidents, message, entity, time)`,
+  );
+}
+
+/** Running a chunk again replaces what it recorded before: its events go first. */
+export async function deleteChunkEvents(ex: Executor, resultId: number, chunkStart: string): Promise<void> {
+  await ex.execute(
+    sql`DELETE FROM processing_event WHERE procedure_result_id = ${resultId} AND chunk_start = ${chunkStart}::timestamptz`,
+  );
+}
+
+const EVENT_COLUMNS = sql`e.id::int AS id, e.procedure_result_id::int AS "procedureResultId",
+  e.process_name AS "processName", e.error_code AS "errorCode", e.severity, e.incidents, e.message,
+  e.entity_identifier AS "entityIdentifier", rw_iso(e.event_time) AS time`;
+
+const EVENT_SORT: Record<string, SQL> = {
+  time: sql`e.event_time`,
+  errorCode: sql`e.error_code`,
+  severity: sql`e.severity`,
+  processName: sql`e.process_name`,
+  id: sql`e.id`,
+};
+
+function eventClauses(tenant: string, filter: ProcessingEventFilter): SQL {
+  const where: SQL[] = [sql`e.tenant = ${tenant}::uuid`];
+  if (filter.processNames?.length) where.push(sql`e.process_name = ANY(${sql.param(filter.processNames)}::text[])`);
+  if (filter.procedureResultIds?.length) {
+    where.push(sql`e.procedure_result_id = ANY(${sql.param(filter.procedureResultIds)}::bigint[])`);
+  }
+  if (filter.errorCodes?.length) where.push(sql`e.error_code = ANY(${sql.param(filter.errorCodes)}::text[])`);
+  if (filter.severities?.length) where.push(sql`e.severity = ANY(${sql.param(filter.severities)}::text[])`);
+  if (filter.timeRange) {
+    where.push(
+      sql`e.event_time BETWEEN ${filter.timeRange.start}::timestamptz AND ${filter.timeRange.end}::timestamptz`,
+    );
+  }
+  if (filter.entityIdentifier) where.push(sql`e.entity_identifier = ${filter.entityIdentifier}`);
+  return sql.join(where, sql` AND `);
+}
+
+export async function findEventPage(
+  ex: Executor,
+  tenant: string,
+  query: { page: number; size: number; sortBy: string; descendingOrder: boolean },
+  filter: ProcessingEventFilter,
+): Promise<{ total: number; content: ProcessingEvent[] }> {
+  const where = eventClauses(tenant, filter);
+  const direction = query.descendingOrder ? sql`DESC` : sql`ASC`;
+  const [page] = await rows<{ total: number; content: ProcessingEvent[] | null }>(
+    ex,
+    sql`WITH p AS (SELECT ${EVENT_COLUMNS} FROM processing_event e WHERE ${where}
+                    ORDER BY ${EVENT_SORT[query.sortBy] ?? EVENT_SORT.time} ${direction}, e.id ${direction}
+                    LIMIT ${query.size} OFFSET ${query.page * query.size})
+        SELECT (SELECT count(*) FROM processing_event e WHERE ${where})::int AS total,
+               (SELECT json_agg(p) FROM p) AS content`,
+  );
+  return { total: page?.total ?? 0, content: page?.content ?? [] };
+}
+
+export async function countEvents(ex: Executor, tenant: string, filter: ProcessingEventFilter): Promise<number> {
+  const [row] = await rows<{ n: number }>(
+    ex,
+    sql`SELECT count(*)::int AS n FROM processing_event e WHERE ${eventClauses(tenant, filter)}`,
+  );
+  return row?.n ?? 0;
+}
+
+export async function eventResultIds(ex: Executor, tenant: string, filter: ProcessingEventFilter): Promise<number[]> {
+  const found = await rows<{ id: number }>(
+    ex,
+    sql`SELECT DISTINCT e.procedure_result_id::int AS id FROM processing_event e
+         WHERE ${eventClauses(tenant, filter)} AND e.procedure_result_id IS NOT NULL ORDER BY 1`,
+  );
+  return found.map((r) => r.id);
+}
+
+/** Distinct error codes of the area's events (of one process, when named). */
+export async function eventErrorCodes(ex: Executor, tenant: string, processName?: string): Promise<string[]> {
+  const process = processName === undefined ? sql`` : sql`AND process_name = ${processName}`;
+  const found = await rows<{ code: string }>(
+    ex,
+    sql`SELECT DISTINCT error_code AS code FROM processing_event WHERE tenant = ${tenant}::uuid ${process} ORDER BY 1`,
+  );
+  return found.map((r) => r.code);
+}
+
+/** The process names that have events in the area. */
+export async function processesWithEvents(ex: Executor, tenant: string): Promise<string[]> {
+  const found = await rows<{ name: string }>(
+    ex,
+    sql`SELECT DISTINCT process_name AS name FROM processing_event WHERE tenant = ${tenant}::uuid`,
+  );
+  return found.map((r) => r.name);
+}
+
+/** The status of the job run executing a result (null when it has none or it is gone). */
+export async function jobStatusOf(ex: Executor, jobId: string | null): Promise<string | null> {
+  if (!jobId) return null;
+  const [row] = await rows<{ status: string }>(ex, sql`SELECT status FROM job_run WHERE id = ${jobId}::uuid`);
+  return row?.status ?? null;
+}

@@ -1,0 +1,138 @@
+import { UNDER_WAY_STATUSES } from '@railwatt/contracts';
+import type { ServiceContext } from '../../context.js';
+import type { JobResult, JobRunHandle } from '../jobs/define-job.js';
+import { areaDays, type Chunk } from './chunks.js';
+import { procedureImplementation, type ProcedureImplementation } from './registry.js';
+import {
+  deleteChunkEvents,
+  findResult,
+  finishedChunks,
+  insertEvents,
+  markChunkDone,
+  updateResult,
+  type NewEvent,
+} from './repository.js';
+
+/**
+ * The message of a run of a procedure that has no implementation yet. Issue 9 brings the real
+ * procedures one by one (cebd-preprocessing first); the others are declared, runnable and logged,
+ * and their run says plainly that it did nothing rather than pretending to have worked.
+ */
+export const nothingToDoYet = (procedureName: string): string =>
+  `Nothing to do yet: ${procedureName} has no implementation in this version`;
+
+const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** Runs `work` over `items`, at most `limit` at once; the first failure stops taking new items and is thrown. */
+async function forEachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed: { error: unknown } | undefined;
+  const lane = async () => {
+    while (!failed && next < items.length) {
+      const item = items[next++]!;
+      try {
+        await work(item);
+      } catch (error) {
+        failed ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
+  if (failed) throw failed.error;
+}
+
+/**
+ * Executes one procedure result (the `procedure-run` job's handler). The period is split into area
+ * days (chunks.ts); each chunk runs in its own transaction with its events and its done-mark, so a
+ * crash loses at most the chunks in flight, and a retry or a resumed run skips the chunks already
+ * done. A chunk that throws fails the attempt: the result stays running while the job retries it,
+ * and becomes failure on the last attempt (the job then lands in the dead-letter queue).
+ */
+export async function executeRun(
+  ctx: ServiceContext,
+  procedureResultId: number,
+  run: JobRunHandle,
+  retryLimit: number,
+): Promise<JobResult> {
+  const tenant = ctx.tenant.uuid;
+  const result = await findResult(ctx.db, tenant, procedureResultId);
+  if (!result) return { status: 'failure', message: `No procedure result ${procedureResultId}` };
+  if (!UNDER_WAY_STATUSES.includes(result.status)) {
+    // A job delivered again after its run finished (or was set to failure by an operator).
+    return { status: 'success', message: `Procedure result ${procedureResultId} is already ${result.status}` };
+  }
+  await updateResult(ctx.db, result.id, { status: 'running', jobId: run.id, finished: false });
+
+  const implementation = procedureImplementation(result.procedureName);
+  if (!implementation) {
+    const message = nothingToDoYet(result.procedureName);
+    await updateResult(ctx.db, result.id, { status: 'success', progress: 1, message, finished: true });
+    return message;
+  }
+
+  const chunks = areaDays(result.periodStart, result.periodEnd, ctx.tenant.timeZone);
+  const done = await finishedChunks(ctx.db, result.id);
+  const todo = chunks.flatMap((chunk, index) => (done.has(chunk.start) ? [] : [{ ...chunk, index }]));
+  let finished = chunks.length - todo.length;
+  const progressMessage = () => `${finished} of ${chunks.length} days processed`;
+  await run.progress(finished / chunks.length, progressMessage());
+
+  try {
+    await forEachLimited(todo, implementation.concurrency ?? 1, async (chunk) => {
+      if (run.signal.aborted) throw new Error('The run was stopped before it finished');
+      await runChunk(ctx, implementation, result, chunk, chunks.length);
+      finished++;
+      await run.progress(finished / chunks.length, progressMessage());
+    });
+  } catch (error) {
+    const last = run.attempt > retryLimit;
+    const message = last
+      ? `Failed after ${run.attempt} attempts: ${errorMessage(error)}`
+      : `Attempt ${run.attempt} failed, to be retried: ${errorMessage(error)}`;
+    await updateResult(ctx.db, result.id, last ? { status: 'failure', message, finished: true } : { message });
+    throw error;
+  }
+  const message = progressMessage();
+  await updateResult(ctx.db, result.id, { status: 'success', progress: 1, message, finished: true });
+  return message;
+}
+
+async function runChunk(
+  ctx: ServiceContext,
+  implementation: ProcedureImplementation,
+  result: { id: number; procedureName: string; periodStart: string; periodEnd: string } & {
+    entityRefs: { uuid: string; type: string }[];
+    refTime: string | null;
+  },
+  chunk: Chunk & { index: number },
+  count: number,
+): Promise<void> {
+  const tenant = ctx.tenant.uuid;
+  await ctx.db.transaction(async (tx) => {
+    const events: NewEvent[] = [];
+    // What this chunk recorded in an earlier attempt is replaced, like the procedure's own writes.
+    await deleteChunkEvents(tx, result.id, chunk.start);
+    await implementation.run(
+      { ...ctx, db: tx },
+      {
+        start: chunk.start,
+        end: chunk.end,
+        chunk: { index: chunk.index, count, day: chunk.day },
+        run: {
+          procedureResultId: result.id,
+          period: { start: result.periodStart, end: result.periodEnd },
+          refs: result.entityRefs,
+          refTime: result.refTime,
+        },
+      },
+      { event: (event) => void events.push(event) },
+    );
+    await insertEvents(
+      tx,
+      tenant,
+      { procedureResultId: result.id, processName: result.procedureName, chunkStart: chunk.start },
+      events,
+    );
+    await markChunkDone(tx, tenant, result.id, chunk, count);
+  });
+}

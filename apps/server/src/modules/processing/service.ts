@@ -1,0 +1,247 @@
+import {
+  canRerun,
+  ERROR_CODES,
+  PROCEDURE_RESULT_STATUSES,
+  PROCEDURES,
+  RUN_STATUSES,
+  SEVERITIES,
+  dayStartInZone,
+  nextPeriodStart,
+  type EntityRef,
+  type ProcedureName,
+  type ProcedureResult,
+  type ProcedureResultPage,
+  type ProcedureResultStatus,
+  type ProcedureRunRequest,
+  type ProcessInfo,
+  type ProcessingEventFilter,
+  type ProcessingEventPage,
+  type ProcessLogFilter,
+} from '@railwatt/contracts';
+import type { ReadContext, ServiceContext } from '../../context.js';
+import { ApiError } from '../../errors.js';
+import {
+  countEvents,
+  eventErrorCodes,
+  eventResultIds,
+  findEventPage,
+  findLatestResult,
+  findResult,
+  findResultPage,
+  findUnderWay,
+  insertResult,
+  jobStatusOf,
+  processesWithEvents,
+  updateResult,
+  type ResultQuery,
+} from './repository.js';
+
+/**
+ * Processing runs and their log (issue 9 items 1 and 3): starting and re-running procedures, and
+ * reading procedure results and processing events. The runs themselves are run.ts's, in the
+ * `procedure-run` job; `queue` puts a result on that job (the route passes the app's job runner).
+ */
+
+/** Queues the `procedure-run` job for a result; answers the job run id. */
+export type RunQueue = (ctx: ServiceContext, procedureResultId: number) => Promise<string>;
+
+const pages = (total: number, size: number) => Math.ceil(total / size);
+
+const alreadyRunning = () => ApiError.badRequest('process_already_running', ERROR_CODES.process_already_running);
+
+/**
+ * A run under way of the same scope refuses a new one, unless its job is over (dead, or gone): the
+ * worker died on its last attempt without recording the end. Such a run is set to failure here, so
+ * it can be run again (rerun resumes it from its unfinished days).
+ */
+async function refuseWhileUnderWay(ctx: ServiceContext, name: ProcedureName, period: { start: string; end: string }) {
+  const underWay = await findUnderWay(ctx.db, ctx.tenant.uuid, name, period);
+  if (!underWay) return;
+  const job = await jobStatusOf(ctx.db, underWay.jobId);
+  if (underWay.jobId !== null && (job === null || job === 'dead' || job === 'success')) {
+    await updateResult(ctx.db, underWay.id, {
+      status: 'failure',
+      message: 'The run ended without finishing (its job is over)',
+      finished: true,
+    });
+    return;
+  }
+  throw alreadyRunning();
+}
+
+async function queueResult(ctx: ServiceContext, queue: RunQueue, result: ProcedureResult): Promise<ProcedureResult> {
+  try {
+    const jobId = await queue(ctx, result.id);
+    await updateResult(ctx.db, result.id, { jobId });
+    return { ...result, jobId };
+  } catch (error) {
+    await updateResult(ctx.db, result.id, {
+      status: 'failure',
+      message: 'The run could not be queued',
+      finished: true,
+    });
+    throw error;
+  }
+}
+
+function runnable(name: ProcedureName): void {
+  if (!PROCEDURES[name].runnable) throw ApiError.badRequest('invalid_input', `${name} is a log only: it is not run`);
+}
+
+/** POST /processing/{procedure}/run: a new result for the period, queued. */
+export async function startRun(
+  ctx: ServiceContext,
+  queue: RunQueue,
+  name: ProcedureName,
+  request: ProcedureRunRequest,
+): Promise<ProcedureResult> {
+  runnable(name);
+  await refuseWhileUnderWay(ctx, name, request.timeRange);
+  // Two requests racing past the check meet the exclusion constraint (db/constraints.ts: 400
+  // process_already_running).
+  const result = await insertResult(ctx.db, {
+    tenant: ctx.tenant.uuid,
+    procedureName: name,
+    periodStart: request.timeRange.start,
+    periodEnd: request.timeRange.end,
+    refs: request.refs,
+    entityName: request.entityName ?? null,
+    refTime: request.refTime ?? null,
+    username: ctx.actor.username,
+  });
+  return queueResult(ctx, queue, result);
+}
+
+/**
+ * POST /processing/{procedure}/rerun: each result again. A failed one resumes (same result, its
+ * finished days kept: the run completes what a crash or a failure left); a finished one runs anew as
+ * a new result of the same scope (rerun_of), since its data may have changed since.
+ */
+export async function rerun(
+  ctx: ServiceContext,
+  queue: RunQueue,
+  name: ProcedureName,
+  ids: readonly number[],
+): Promise<ProcedureResult[]> {
+  if (!canRerun(name)) throw ApiError.badRequest('invalid_input', `${name} is not run again`);
+  // Every row is checked before any is queued: an unknown id refuses the whole request.
+  const results: ProcedureResult[] = [];
+  for (const id of new Set(ids)) {
+    const result = await findResult(ctx.db, ctx.tenant.uuid, id);
+    if (!result || result.procedureName !== name) {
+      throw ApiError.badRequest('invalid_input', `Unknown ${name} procedure result ${id}`);
+    }
+    results.push(result);
+  }
+  const answers: ProcedureResult[] = [];
+  for (const result of results) {
+    const id = result.id;
+    const period = { start: result.periodStart, end: result.periodEnd };
+    await refuseWhileUnderWay(ctx, name, period);
+    const fresh = await findResult(ctx.db, ctx.tenant.uuid, id);
+    if (fresh?.status === 'failure') {
+      await updateResult(ctx.db, id, { status: 'initial', message: null, finished: false });
+      answers.push(await queueResult(ctx, queue, { ...fresh, status: 'initial', message: null, executeEndTime: null }));
+      continue;
+    }
+    const again = await insertResult(ctx.db, {
+      tenant: ctx.tenant.uuid,
+      procedureName: name,
+      periodStart: period.start,
+      periodEnd: period.end,
+      refs: result.entityRefs,
+      entityName: result.entityName,
+      refTime: result.refTime,
+      username: ctx.actor.username,
+      rerunOf: id,
+    });
+    answers.push(await queueResult(ctx, queue, again));
+  }
+  return answers;
+}
+
+export async function findProcedureResults(
+  ctx: ReadContext,
+  query: ResultQuery,
+  filter: ProcessLogFilter,
+): Promise<ProcedureResultPage> {
+  const { total, content } = await findResultPage(ctx.db, ctx.tenant.uuid, query, filter);
+  return { content, totalPages: pages(total, query.size), totalElements: total };
+}
+
+/** Settlement results take every status of calls.md §4; the other procedures' runs the run statuses. */
+export function procedureResultStatuses(name?: ProcedureName): ProcedureResultStatus[] {
+  return name === undefined || name === 'settlement' ? [...PROCEDURE_RESULT_STATUSES] : [...RUN_STATUSES];
+}
+
+export async function checkStatus(
+  ctx: ReadContext,
+  name: ProcedureName,
+  period: { start?: string; end?: string },
+): Promise<{ running: boolean; latest: ProcedureResult | null }> {
+  const range = period.start && period.end ? { start: period.start, end: period.end } : undefined;
+  const underWay = await findUnderWay(ctx.db, ctx.tenant.uuid, name, range);
+  const latest = underWay ?? (await findLatestResult(ctx.db, ctx.tenant.uuid, name, { range }));
+  return { running: underWay !== undefined, latest: latest ?? null };
+}
+
+/** The month [start, end) of `year`-`month` in a time zone. */
+export function monthRange(year: number, month: number, timeZone: string): { start: string; end: string } {
+  const start = dayStartInZone(`${year}-${String(month).padStart(2, '0')}-01`, timeZone);
+  return { start, end: nextPeriodStart(start, 'P1M', timeZone).toISOString() };
+}
+
+export async function resultExists(
+  ctx: ReadContext & { tenant: { timeZone: string } },
+  query: { year: number; month: number; zoneId?: string; procedureName: ProcedureName; status?: string[] },
+  refs: readonly EntityRef[],
+): Promise<boolean> {
+  const range = monthRange(query.year, query.month, query.zoneId ?? ctx.tenant.timeZone);
+  const found = await findLatestResult(ctx.db, ctx.tenant.uuid, query.procedureName, {
+    refs: refs.map((r) => r.uuid),
+    range,
+    statuses: query.status,
+  });
+  return found !== undefined;
+}
+
+export async function latestResult(
+  ctx: ReadContext,
+  query: { procedureName: ProcedureName; interval?: { start: string; end: string }; status?: string[] },
+  refs: readonly EntityRef[],
+): Promise<ProcedureResult | null> {
+  const found = await findLatestResult(ctx.db, ctx.tenant.uuid, query.procedureName, {
+    refs: refs.map((r) => r.uuid),
+    range: query.interval,
+    statuses: query.status,
+  });
+  return found ?? null;
+}
+
+export async function findProcessingEvents(
+  ctx: ReadContext,
+  query: { page: number; size: number; sortBy: string; descendingOrder: boolean },
+  filter: ProcessingEventFilter,
+): Promise<ProcessingEventPage> {
+  const { total, content } = await findEventPage(ctx.db, ctx.tenant.uuid, query, filter);
+  return { content, totalPages: pages(total, query.size), totalElements: total };
+}
+
+export const countProcessingEvents = (ctx: ReadContext, filter: ProcessingEventFilter) =>
+  countEvents(ctx.db, ctx.tenant.uuid, filter);
+export const processingEventResultIds = (ctx: ReadContext, filter: ProcessingEventFilter) =>
+  eventResultIds(ctx.db, ctx.tenant.uuid, filter);
+export const processingEventErrorCodes = (ctx: ReadContext, processName?: string) =>
+  eventErrorCodes(ctx.db, ctx.tenant.uuid, processName);
+export const processingEventSeverities = () => [...SEVERITIES];
+
+const processInfo = (name: ProcedureName): ProcessInfo => ({ name, ...PROCEDURES[name] });
+
+/** GET /domain/processes: every process of the Monitor. */
+export const allProcesses = (): ProcessInfo[] => (Object.keys(PROCEDURES) as ProcedureName[]).map(processInfo);
+
+/** GET /domain/processes/with-events: the processes with events in the area, in the Monitor's order. */
+export async function processesHavingEvents(ctx: ReadContext): Promise<ProcessInfo[]> {
+  const names = new Set(await processesWithEvents(ctx.db, ctx.tenant.uuid));
+  return allProcesses().filter((p) => names.has(p.name));
+}

@@ -1,0 +1,18 @@
+import { processingCalls as calls } from '@railwatt/contracts';
+import type { FastifyPluginAsync } from 'fastify';
+import { procedureRunJob } from '../../jobs/procedure-run.js';
+import { rerun, startRun, type RunQueue } from '../../modules/processing/service.js';
+import { route } from '../register-call.js';
+
+/**
+ * POST /processing/{procedure}/run and /rerun (calls.md §7 "Processes and configuration"; the named
+ * run calls are this path with their name). The run is a `procedure-run` job: the answer is the
+ * procedure result with its job id, which the process page follows (GET /jobs/{id}). zoneId is the
+ * zone the operator's screen shows; the period arrives as instants, and the server cuts it into
+ * days in the area's own time zone, so zoneId changes nothing in the run.
+ */
+export const processingRoutes: FastifyPluginAsync = async (app) => {
+  const queue: RunQueue = (ctx, procedureResultId) => app.jobs.enqueue(ctx, procedureRunJob, { procedureResultId });
+  route(app, calls.run, async (request) => startRun(request.ctx, queue, request.params.procedure, request.body));
+  route(app, calls.rerun, async (request) => rerun(request.ctx, queue, request.params.procedure, request.body.rows));
+};

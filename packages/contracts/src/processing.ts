@@ -1,0 +1,318 @@
+import { z } from 'zod';
+import { PAGE_SIZES } from './constants.js';
+import { commaList, rangeParam } from './datalog.js';
+import {
+  entityRefSchema,
+  instantSchema,
+  ORDERED_WINDOW_CHECK,
+  orderedWindow,
+  timeRangeSchema,
+} from './domain/entity.js';
+import { LIST_LIMITS, RANGE_ORDER_MESSAGE, TEXT_LIMITS, list, serverText, text } from './limits.js';
+import { MAX_PAGE } from './paging.js';
+
+/**
+ * Processing (issue 9, DOMAIN.md "Processing"): the procedures between a file arriving and a bill,
+ * their runs (procedure results) and the events they record. Declared once here: the server runs
+ * and lists them, the web's process pages and dashboard read the same lists.
+ */
+
+/**
+ * The dashboard categories of calls.md §9 ("categories mapped from process names"). A procedure
+ * whose kind is not among them (estimation, pricing, settlement) has no category: the dashboard
+ * does not count it in a category of its own.
+ */
+export const DASHBOARD_CATEGORIES = [
+  'cebd-import',
+  'cebd-validation',
+  'cebd-export',
+  'train-run-input',
+  'train-run-correction',
+  'train-run-output',
+  'preprocessing',
+  'combine',
+  'shunting-and-stabling',
+  'energy-outside-train-run',
+  'degree-days',
+  'price-import',
+  'uploads',
+  'reports',
+  'substation',
+  'fixed-installation',
+  'metered-energy-aggregation',
+] as const;
+export type DashboardCategory = (typeof DASHBOARD_CATEGORIES)[number];
+
+export interface ProcedureInfo {
+  /** The dashboard category (calls.md §9), or null when the procedure has none. */
+  category: DashboardCategory | null;
+  /** false: the Monitor page is a log only (product.md §2 "(log only)"); no run or rerun. */
+  runnable: boolean;
+}
+
+/** Every process of product.md §2 Monitor, in the menu's order. */
+export const PROCEDURES = {
+  'cebd-preprocessing': { category: 'preprocessing', runnable: true },
+  profile: { category: null, runnable: true },
+  'annual-distribution': { category: null, runnable: true },
+  'price-and-supply': { category: null, runnable: true },
+  'on-account': { category: null, runnable: true },
+  'payload-with-trainprofile': { category: null, runnable: false },
+  'reported-train-consumption-with-track': { category: null, runnable: false },
+  'reported-train-consumption': { category: null, runnable: false },
+  'train-preprocessing': { category: 'preprocessing', runnable: true },
+  combine: { category: 'combine', runnable: true },
+  'calculate-consumption-factor': { category: null, runnable: true },
+  'shunting-and-stabling': { category: 'shunting-and-stabling', runnable: true },
+  'energy-outside-train-run': { category: 'energy-outside-train-run', runnable: true },
+  'freight-consumption-factor': { category: null, runnable: true },
+  'metered-energy-aggregation': { category: 'metered-energy-aggregation', runnable: true },
+  settlement: { category: null, runnable: true },
+} as const satisfies Record<string, ProcedureInfo>;
+
+export type ProcedureName = keyof typeof PROCEDURES;
+export const PROCEDURE_NAMES = Object.keys(PROCEDURES) as [ProcedureName, ...ProcedureName[]];
+export const procedureNameSchema = z.enum(PROCEDURE_NAMES);
+
+/** calls.md §7: "rerun (not for metered-energy-aggregation)". */
+export const canRerun = (name: ProcedureName): boolean =>
+  PROCEDURES[name].runnable && name !== 'metered-energy-aggregation';
+
+/** calls.md §4 "Settlement procedure result statuses"; every procedure's results use the same list. */
+export const PROCEDURE_RESULT_STATUSES = [
+  'approved',
+  'cancelled',
+  'corrected',
+  'dismissed',
+  'failure',
+  'initial',
+  'invalid',
+  'rejected',
+  'rerun',
+  'running',
+  'success',
+  'unknown',
+  'update',
+] as const;
+export const procedureResultStatusSchema = z.enum(PROCEDURE_RESULT_STATUSES);
+export type ProcedureResultStatus = z.infer<typeof procedureResultStatusSchema>;
+
+/**
+ * The statuses a run passes through: initial (queued) -> running -> success or failure. The rest
+ * (approval, invalidation, ...) are settlement's, set by the calls of the settlement issue.
+ */
+export const RUN_STATUSES: readonly ProcedureResultStatus[] = ['initial', 'running', 'success', 'failure'];
+/** A run in one of these is under way: a second run of the same scope is process_already_running. */
+export const UNDER_WAY_STATUSES: readonly ProcedureResultStatus[] = ['initial', 'running'];
+
+/** Longest period one run covers (a chunk per area day): a year and a month's margin. */
+export const MAX_RUN_DAYS = 400;
+
+/** calls.md §3 "Procedure result", plus what the process pages follow (period, progress, message, job). */
+export const procedureResultSchema = z.object({
+  id: z.number().int(),
+  uuid: z.uuid(),
+  procedureName: procedureNameSchema,
+  status: procedureResultStatusSchema,
+  executeStartTime: z.string().max(40),
+  executeEndTime: z.string().max(40).nullable(),
+  refTime: z.string().max(40).nullable(),
+  entityRefs: list(entityRefSchema, LIST_LIMITS.refs),
+  entityName: text(TEXT_LIMITS.name).nullable(),
+  /** The period the run covers, [start, end). */
+  periodStart: z.string().max(40),
+  periodEnd: z.string().max(40),
+  /** 0..1: finished chunks (area days) of all. */
+  progress: z.number().min(0).max(1),
+  message: serverText(TEXT_LIMITS.message).nullable(),
+  /** Who started it. */
+  username: text(TEXT_LIMITS.identifier),
+  /** The background job run executing it (GET /jobs/{id}); null once that run is gone. */
+  jobId: z.uuid().nullable(),
+});
+export type ProcedureResult = z.infer<typeof procedureResultSchema>;
+
+/** Query of the run and rerun calls: the zone the operator's screen shows (Current-Tenant-ZoneId). */
+export const zoneQuerySchema = z.object({
+  zoneId: text(TEXT_LIMITS.code)
+    .refine((zone) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'Unknown time zone')
+    .optional(),
+});
+
+/**
+ * POST /processing/{procedure}/run body ("the run payload"): the period and, optionally, the
+ * entities it is limited to and a reference time. The period is at most MAX_RUN_DAYS long.
+ */
+export const procedureRunRequestSchema = z.object({
+  timeRange: timeRangeSchema.refine(
+    (r) => Date.parse(r.end) - Date.parse(r.start) <= MAX_RUN_DAYS * 86_400_000,
+    `A run covers at most ${MAX_RUN_DAYS} days`,
+  ),
+  refs: list(entityRefSchema, LIST_LIMITS.refs).default([]),
+  entityName: text(TEXT_LIMITS.name).optional(),
+  refTime: instantSchema.optional(),
+});
+export type ProcedureRunRequest = z.infer<typeof procedureRunRequestSchema>;
+
+export const procedureParamSchema = z.object({ procedure: procedureNameSchema });
+
+/** POST /processing/{procedure}/rerun body: the procedure results to run again. */
+export const procedureRerunRequestSchema = z.object({
+  rows: list(z.number().int().positive().max(Number.MAX_SAFE_INTEGER), LIST_LIMITS.small).min(1),
+});
+
+export const PROCEDURE_RESULT_SORT_COLUMNS = [
+  'executeStartTime',
+  'executeEndTime',
+  'status',
+  'periodStart',
+  'id',
+] as const;
+
+const descending = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
+const pageFields = (size: number) => ({
+  page: z.coerce.number().int().min(0).max(MAX_PAGE).default(0),
+  size: z.coerce.number().int().min(1).max(PAGE_SIZES.lookup).default(size),
+  descendingOrder: descending.default(true),
+});
+
+/** POST /eventlog/procedure-result/findBy query: paging, the procedure and the observation range. */
+export const procedureResultQuerySchema = z.object({
+  ...pageFields(PAGE_SIZES.default),
+  sortBy: z.enum(PROCEDURE_RESULT_SORT_COLUMNS).default('executeStartTime'),
+  procedureName: procedureNameSchema.optional(),
+  /** "start,end": runs whose period overlaps it. */
+  observationTimeRange: rangeParam.optional(),
+});
+
+const optionalRange = z
+  .object({ start: instantSchema, end: instantSchema })
+  .refine((r) => Date.parse(r.start) <= Date.parse(r.end), { message: RANGE_ORDER_MESSAGE, path: ['end'] })
+  .optional();
+const uuids = list(z.uuid(), LIST_LIMITS.refs).optional();
+
+/**
+ * calls.md §3 "Process log filter" (the findBy body). The entity filters (consumptionPoint,
+ * tractionUnits, organisations, train, trafficCategory, trainProfile) name entities by uuid and match
+ * runs whose entityRefs hold one of them; train is the train run's uuid.
+ */
+export const processLogFilterSchema = z.object({
+  /** When the run started. */
+  processingTime: optionalRange,
+  /** Runs whose period overlaps it (the query's observationTimeRange does the same). */
+  observationTimeRange: optionalRange,
+  operatingDayTimeRange: optionalRange,
+  statuses: list(procedureResultStatusSchema, PROCEDURE_RESULT_STATUSES.length).optional(),
+  /** The username that started the run. */
+  userId: text(TEXT_LIMITS.identifier).optional(),
+  consumptionPoint: z.uuid().optional(),
+  tractionUnits: uuids,
+  organisations: uuids,
+  train: z.uuid().optional(),
+  trafficCategory: z.uuid().optional(),
+  trainProfile: z.uuid().optional(),
+});
+export type ProcessLogFilter = z.infer<typeof processLogFilterSchema>;
+
+export const pageSchemaOf = <T extends z.ZodType>(item: T) =>
+  z.object({
+    content: list(item, PAGE_SIZES.exportFetch),
+    totalPages: z.number().int(),
+    totalElements: z.number().int(),
+  });
+export const procedureResultPageSchema = pageSchemaOf(procedureResultSchema);
+export type ProcedureResultPage = z.infer<typeof procedureResultPageSchema>;
+
+/** GET /eventlog/procedure-result/statuses query. */
+export const procedureNameQuerySchema = z.object({ procedureName: procedureNameSchema.optional() });
+
+/** GET /eventlog/procedure-result/checkStatus query: a procedure, optionally one period. */
+export const checkStatusQuerySchema = z
+  .object({
+    procedureName: procedureNameSchema,
+    start: instantSchema.optional(),
+    end: instantSchema.optional(),
+  })
+  .refine(orderedWindow, ORDERED_WINDOW_CHECK);
+/** Not shown in calls.md: whether a run is under way, and the latest run of the procedure (and period). */
+export const checkStatusSchema = z.object({ running: z.boolean(), latest: procedureResultSchema.nullable() });
+
+/** POST /eventlog/procedure-result/exists query; the body is the refs (empty: any entity). */
+export const procedureResultExistsQuerySchema = z.object({
+  year: z.coerce.number().int().min(1970).max(2069),
+  month: z.coerce.number().int().min(1).max(12),
+  zoneId: zoneQuerySchema.shape.zoneId,
+  procedureName: procedureNameSchema,
+  status: commaList(PROCEDURE_RESULT_STATUSES.length)
+    .pipe(list(procedureResultStatusSchema, PROCEDURE_RESULT_STATUSES.length))
+    .optional(),
+});
+export const refsBodySchema = list(entityRefSchema, LIST_LIMITS.refs);
+
+/** POST /eventlog/procedure-result/findLatest query; the body is the refs (empty: any entity). */
+export const findLatestQuerySchema = z.object({
+  procedureName: procedureNameSchema,
+  /** "start,end": runs whose period overlaps it. */
+  interval: rangeParam.optional(),
+  status: commaList(PROCEDURE_RESULT_STATUSES.length)
+    .pipe(list(procedureResultStatusSchema, PROCEDURE_RESULT_STATUSES.length))
+    .optional(),
+});
+
+/** Processing-event severities; an event without one is HIGH (calls.md §3, §9). */
+export const SEVERITIES = ['HIGH', 'MEDIUM', 'LOW'] as const;
+export const severitySchema = z.enum(SEVERITIES);
+export type Severity = z.infer<typeof severitySchema>;
+export const DEFAULT_SEVERITY: Severity = 'HIGH';
+
+/** An event a procedure recorded (calls.md §3 "Events per process"). */
+export const processingEventSchema = z.object({
+  id: z.number().int(),
+  procedureResultId: z.number().int().nullable(),
+  processName: text(TEXT_LIMITS.identifier),
+  errorCode: text(TEXT_LIMITS.code),
+  severity: severitySchema,
+  incidents: z.number().int(),
+  message: serverText(TEXT_LIMITS.message).nullable(),
+  entityIdentifier: text(TEXT_LIMITS.name).nullable(),
+  /** The instant the event is about (the record's time, or the run's time). */
+  time: z.string().max(40),
+});
+export type ProcessingEvent = z.infer<typeof processingEventSchema>;
+
+/** The filter of POST /eventlog/processingevent, /count and /procedure-result-ids. */
+export const processingEventFilterSchema = z.object({
+  processNames: list(text(TEXT_LIMITS.identifier), LIST_LIMITS.small).optional(),
+  procedureResultIds: list(z.number().int().positive().max(Number.MAX_SAFE_INTEGER), LIST_LIMITS.refs).optional(),
+  errorCodes: list(text(TEXT_LIMITS.code), LIST_LIMITS.small).optional(),
+  severities: list(severitySchema, SEVERITIES.length).optional(),
+  /** Events about instants in this range. */
+  timeRange: optionalRange,
+  /** Exact entity identifier (CPID, EVN, name). */
+  entityIdentifier: text(TEXT_LIMITS.name).optional(),
+});
+export type ProcessingEventFilter = z.infer<typeof processingEventFilterSchema>;
+
+export const PROCESSING_EVENT_SORT_COLUMNS = ['time', 'errorCode', 'severity', 'processName', 'id'] as const;
+/** POST /eventlog/processingevent query: paging (the event monitor pages by 50). */
+export const processingEventQuerySchema = z.object({
+  ...pageFields(PAGE_SIZES.eventMonitor),
+  sortBy: z.enum(PROCESSING_EVENT_SORT_COLUMNS).default('time'),
+});
+export const processingEventPageSchema = pageSchemaOf(processingEventSchema);
+export type ProcessingEventPage = z.infer<typeof processingEventPageSchema>;
+
+/** GET /domain/processes: a process of the Monitor with its category and whether it runs. */
+export const processInfoSchema = z.object({
+  name: procedureNameSchema,
+  category: z.enum(DASHBOARD_CATEGORIES).nullable(),
+  runnable: z.boolean(),
+});
+export type ProcessInfo = z.infer<typeof processInfoSchema>;
