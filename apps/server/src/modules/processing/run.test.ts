@@ -8,6 +8,9 @@ import { waitForRun } from '../../test/jobs.js';
 import { registerProcedure, type ChunkScope } from './registry.js';
 import { nothingToDoYet } from './run.js';
 
+/** While true, the freight-consumption-factor test procedure keeps failing (its run stays under way). */
+let holdFreight = false;
+
 const RUNNER = 'settlement-area-responsible';
 // March 2024 in Oslo (the Norway area's zone): 31 area days, the last one 23 hours long.
 const MARCH = { start: '2024-02-29T23:00:00Z', end: '2024-03-31T22:00:00Z' };
@@ -53,10 +56,11 @@ describe('procedure runs (the procedure-run job)', () => {
           if (scope.chunk.index === 1) throw new Error(`No supply for ${scope.chunk.day}`);
         },
       }),
-      // Fails its first attempt only: the run stays under way while the job waits to retry it.
+      // Fails while the test holds it (at least its first attempt): the run stays under way while the
+      // job waits to retry it, however slowly the machine answers the test's requests meanwhile.
       registerProcedure('freight-consumption-factor', {
         async run() {
-          if (attempts++ === 0) throw new Error('Not yet');
+          if (attempts++ === 0 || holdFreight) throw new Error('Not yet');
         },
       }),
     );
@@ -140,6 +144,7 @@ describe('procedure runs (the procedure-run job)', () => {
 
   it('refuses a second run of the same or an overlapping period while the first is under way', async () => {
     const january = { start: '2024-01-01T00:00:00Z', end: '2024-01-03T00:00:00Z' };
+    holdFreight = true;
     const first = await started('freight-consumption-factor', january);
     // Its first attempt fails: the run is under way (running) while the job waits 3 s to retry.
     await waitForRun(t.database, first.jobId!, { until: ['failure'] });
@@ -150,6 +155,7 @@ describe('procedure runs (the procedure-run job)', () => {
       expect(second.statusCode).toBe(400);
       expect(second.json()).toMatchObject({ code: 'process_already_running', message: 'Process is already running' });
     }
+    holdFreight = false;
     // Another procedure, or another period, runs.
     const other = await started('settlement', january);
     await waitForRun(t.database, other.jobId!);
