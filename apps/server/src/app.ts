@@ -31,6 +31,7 @@ import { createSftpIntakeJob } from './jobs/sftp-intake.js';
 import { registerIntakeReimporters, type ImportQueue } from './modules/timeseries/accept.js';
 import { masterDataRoutes } from './routes/masterdata/index.js';
 import { setToErrorRoutes } from './routes/processing/set-to-error.js';
+import { processingConfigRoutes } from './routes/processing-config/index.js';
 import { API_PREFIX } from './routes/register-call.js';
 import { sftpIntegrationRoutes } from './routes/sftpintegration/index.js';
 import { userRoutes } from './routes/user/index.js';
@@ -208,6 +209,7 @@ export async function buildApp({ config, database, logger, jobs }: BuildAppOptio
   });
   await app.register(eventLogRoutes, { prefix: API_PREFIX });
   await app.register(setToErrorRoutes, { prefix: API_PREFIX });
+  await app.register(processingConfigRoutes, { prefix: API_PREFIX });
   await app.register(masterDataRoutes, { prefix: API_PREFIX, database });
   await app.register(webPlugin, { webDist: config.webDist });
 

@@ -1,4 +1,4 @@
-import { rolesExcept, type Role } from './roles.js';
+import { rolesExcept, SETTLEMENT_ROLE_GROUP, type Role } from './roles.js';
 
 /**
  * Who may do what with master data: the role decisions of product.md §6 and the Administration menu,
@@ -125,3 +125,19 @@ export const DATA_LOG_REEXPORTERS: readonly Role[] = ['erex-administrator', 'set
 
 /** Re-order of an ERROR report (calls.md §4, product.md §6): the administrator and the settlement operator. */
 export const REPORT_REORDERERS: readonly Role[] = ['erex-administrator', 'erex-settlement-operator'];
+
+/**
+ * Processing configurations (calls.md §7, issue 9 item 2) are read by the settlement role group
+ * without the train-run-data provider: the Monitor configuration views and the Settlement section
+ * both exclude it (product.md §2), audit roles and the consumer read. Written by the roles that
+ * "edit process configurations and run processes": the administrator, the settlement-area
+ * responsible and the settlement operator; never an audit role.
+ */
+export const PROCESSING_CONFIG_READERS: readonly Role[] = SETTLEMENT_ROLE_GROUP.filter(
+  (r) => r !== 'train-run-data-provider',
+);
+export const PROCESSING_CONFIG_WRITERS: readonly Role[] = [
+  'erex-administrator',
+  'settlement-area-responsible',
+  'erex-settlement-operator',
+];

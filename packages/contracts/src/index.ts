@@ -13,4 +13,5 @@ export * from './timeseries.js';
 export * from './datalog.js';
 export * from './datalog-actions.js';
 export * from './limits.js';
+export * from './processing-config.js';
 export * from './calls/index.js';

@@ -3,6 +3,7 @@ import { dataLogCalls } from './datalog.js';
 import { domainCalls } from './domain.js';
 import { excelCalls } from './excel.js';
 import { organisationCalls } from './organisations.js';
+import { processingConfigCalls } from './processing-config.js';
 import { sftpIntegrationCalls } from './sftp-integration.js';
 import { timeSeriesCalls } from './timeseries.js';
 import { userCalls } from './user.js';
@@ -14,6 +15,7 @@ export { dataLogCalls } from './datalog.js';
 export { domainCalls, windowQuerySchema } from './domain.js';
 export { excelCalls } from './excel.js';
 export { organisationCalls } from './organisations.js';
+export { processingConfigCalls } from './processing-config.js';
 export { sftpIntegrationCalls } from './sftp-integration.js';
 export * from './timeseries.js';
 export { userCalls } from './user.js';
@@ -29,6 +31,7 @@ export const CALL_GROUPS = {
   sftpIntegration: sftpIntegrationCalls,
   timeSeries: timeSeriesCalls,
   dataLog: dataLogCalls,
+  processingConfig: processingConfigCalls,
 } as const satisfies Record<string, Record<string, CallDeclaration>>;
 
 /** Every declared call, flat, named `group.name`. */
