@@ -1,7 +1,11 @@
 import { configProcedureOf } from '@railwatt/contracts';
 import { NotBuiltPage } from '../../../components/ui/not-built';
 import type { ScreenProps } from '../../../lib/routes';
-import { ConfigEditPage, ConfigSegmentsHistoryPage, ConfigViewPage } from './process-config/process-config-pages';
+import {
+  ConfigEditPage,
+  ConfigSegmentsHistoryPage,
+  ConfigViewPage,
+} from '../../../components/ui/process-config/process-config-pages';
 
 /** The process a process page belongs to: its title argument is the i18n key 'processes.<name>'. */
 const procedureOf = (props: ScreenProps) =>

@@ -25,14 +25,14 @@ import {
   type ConfigProcedure,
   type ProcessingConfigSegment,
 } from '@railwatt/contracts';
-import { ApiErrorText } from '../../../../components/ui/api-error';
-import { PageTitle } from '../../../../components/ui/page-title';
-import { SegmentsHistory } from '../../../../components/ui/segments-history';
-import { DayInput } from '../../../../components/ui/set-status-dialog/day-input';
-import { formatDate, formatDateTime } from '../../../../lib/format';
-import type { ScreenProps } from '../../../../lib/routes';
-import { useMarketStore } from '../../../../lib/stores/market-store';
-import { useNamespaceT } from '../../../../lib/use-namespace-t';
+import { ApiErrorText } from '../api-error';
+import { PageTitle } from '../page-title';
+import { SegmentsHistory } from '../segments-history';
+import { DayInput } from '../set-status-dialog/day-input';
+import { formatDate, formatDateTime } from '../../../lib/format';
+import type { ScreenProps } from '../../../lib/routes';
+import { useMarketStore } from '../../../lib/stores/market-store';
+import { useNamespaceT } from '../../../lib/use-namespace-t';
 import { configListQuery, configVersionsQuery, useSaveConfig } from './config-api';
 
 /** The texts of these pages (locales/<lng>/processconfig.json). */
@@ -40,6 +40,10 @@ const useConfigT = () => useNamespaceT('processConfig');
 
 export interface ConfigPageProps extends ScreenProps {
   procedure: ConfigProcedure;
+  /** The tpa twin (settlement, train-preprocessing; the netherlands area's tpa pages). */
+  tpa?: boolean;
+  /** The section's segments history page (the Monitor's by default). */
+  historyPath?: string;
 }
 
 const useTimeZone = () => useMarketStore((s) => s.timeZone) ?? 'UTC';
@@ -60,11 +64,16 @@ function FieldValue({ field, value }: { field: ConfigField; value: unknown }) {
 }
 
 /** configuration/view: the values of the version in use now, read-only, with its range and comments. */
-export function ConfigViewPage({ procedure, ...screen }: ConfigPageProps) {
+export function ConfigViewPage({
+  procedure,
+  tpa = false,
+  historyPath = '/monitor/processes/segmentshistory',
+  ...screen
+}: ConfigPageProps) {
   const { t } = useConfigT();
   const timeZone = useTimeZone();
   const canEdit = useCanWrite() && !READ_ONLY_CONFIG_PROCEDURES.includes(procedure);
-  const list = useQuery(configListQuery(procedure));
+  const list = useQuery(configListQuery(procedure, tpa));
   const current: ProcessingConfigSegment | undefined = list.data?.current;
 
   return (
@@ -118,7 +127,7 @@ export function ConfigViewPage({ procedure, ...screen }: ConfigPageProps) {
         {list.data?.uuid && (
           <Anchor
             component={Link}
-            to={`/monitor/processes/segmentshistory?uuid=${list.data.uuid}&procedure=${procedure}`}
+            to={`${historyPath}?uuid=${list.data.uuid}&procedure=${procedure}`}
             data-testid="config-history"
           >
             {t('view.history')}
@@ -190,11 +199,11 @@ function FieldInput({
  * from day and comments. The procedure's schema checks it before sending (the §5 aggregation rule
  * shows under its field); the server checks again and its refusals show above the buttons.
  */
-export function ConfigEditPage({ procedure, ...screen }: ConfigPageProps) {
+export function ConfigEditPage({ procedure, tpa = false, ...screen }: ConfigPageProps) {
   const { t } = useConfigT();
   const timeZone = useTimeZone();
   const navigate = useNavigate();
-  const list = useQuery(configListQuery(procedure));
+  const list = useQuery(configListQuery(procedure, tpa));
   const save = useSaveConfig(procedure);
   const [edited, setEdited] = useState<Values | null>(null);
   const [validFrom, setValidFrom] = useState<string | null>(null);
@@ -210,7 +219,7 @@ export function ConfigEditPage({ procedure, ...screen }: ConfigPageProps) {
     setErrors(next);
     if (Object.keys(next).length > 0 || !validFrom) return;
     save.mutate(
-      { validFrom: dayStartInZone(validFrom, timeZone), comments: comments || null, value: values },
+      { tpa, validFrom: dayStartInZone(validFrom, timeZone), comments: comments || null, value: values },
       { onSuccess: () => void navigate('../view', { relative: 'path' }) },
     );
   };

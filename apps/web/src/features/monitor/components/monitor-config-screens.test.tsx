@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SECOND_AGGREGATION_MESSAGE, type ProcessingConfigList, type Role, type Segment } from '@railwatt/contracts';
-import { mockFetch, renderScreens } from '../../../../components/ui/screen-harness';
-import type { AreaOption } from '../../../../lib/stores/area-selection';
-import { MonitorScreen } from '../monitor-screen';
+import { mockFetch, renderScreens } from '../../../components/ui/screen-harness';
+import type { AreaOption } from '../../../lib/stores/area-selection';
+import { MonitorScreen } from './monitor-screen';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -140,6 +140,7 @@ describe('process configuration pages', () => {
     );
     const post = calls.find((c) => c.method === 'POST');
     expect(post?.body).toEqual({
+      tpa: false,
       validFrom: '2026-02-28T23:00:00Z',
       comments: 'Spring',
       value: { daysBackFirstAggregation: 5, daysBackSecondAggregation: 45, defaultAggregation: 'SECOND' },

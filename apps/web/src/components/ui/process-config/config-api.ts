@@ -1,19 +1,19 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { processingConfigCalls, type ConfigProcedure, type ProcessingConfigSave } from '@railwatt/contracts';
-import { api } from '../../../../lib/api';
+import { api } from '../../../lib/api';
 
 /** Query keys of the processing configurations; a save refreshes its procedure and every history. */
 export const configKeys = {
   all: ['processing-config'] as const,
-  list: (procedure: string) => [...configKeys.all, 'list', procedure] as const,
+  list: (procedure: string, tpa: boolean) => [...configKeys.all, 'list', procedure, { tpa }] as const,
   versions: (uuid: string) => [...configKeys.all, 'versions', uuid] as const,
 };
 
 /** GET /domain/processing-config/{procedure}: the versions and the one in use now. */
-export const configListQuery = (procedure: ConfigProcedure) =>
+export const configListQuery = (procedure: ConfigProcedure, tpa = false) =>
   queryOptions({
-    queryKey: configKeys.list(procedure),
-    queryFn: ({ signal }) => api.call(processingConfigCalls.list, { params: { procedure }, query: {}, signal }),
+    queryKey: configKeys.list(procedure, tpa),
+    queryFn: ({ signal }) => api.call(processingConfigCalls.list, { params: { procedure }, query: { tpa }, signal }),
   });
 
 /** GET /domain/settlementconfiguration/versions/{uuid}: every version, superseded ones marked. */
