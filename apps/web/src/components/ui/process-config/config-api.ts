@@ -1,5 +1,12 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { processingConfigCalls, type ConfigProcedure, type ProcessingConfigSave } from '@railwatt/contracts';
+import {
+  processingConfigCalls,
+  type CallBodyInput,
+  type ConfigProcedure,
+  type ProcessingConfigSave,
+} from '@railwatt/contracts';
+
+type TuSettlementSave = CallBodyInput<typeof processingConfigCalls.saveTuSettlement>;
 import { api } from '../../../lib/api';
 
 /** Query keys of the processing configurations; a save refreshes its procedure and every history. */
@@ -31,5 +38,24 @@ export function useSaveConfig(procedure: ConfigProcedure) {
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: configKeys.all });
     },
+  });
+}
+
+const tuKey = [...configKeys.all, 'tu-settlement'] as const;
+
+/** GET /domain/processing-config/tu-settlement: each transmission-unit-model area's configuration. */
+export const tuSettlementQuery = () =>
+  queryOptions({
+    queryKey: tuKey,
+    queryFn: ({ signal }) => api.call(processingConfigCalls.tuSettlement, { query: {}, signal }),
+  });
+
+/** POST /domain/processing-config/tu-settlement/{settlementAreaId}. */
+export function useSaveTuSettlement() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ settlementAreaId, body }: { settlementAreaId: string; body: TuSettlementSave }) =>
+      api.call(processingConfigCalls.saveTuSettlement, { params: { settlementAreaId }, body }),
+    onSuccess: (answer) => queryClient.setQueryData(tuKey, answer),
   });
 }

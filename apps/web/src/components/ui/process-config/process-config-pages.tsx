@@ -36,7 +36,7 @@ import { useNamespaceT } from '../../../lib/use-namespace-t';
 import { configListQuery, configVersionsQuery, useSaveConfig } from './config-api';
 
 /** The texts of these pages (locales/<lng>/processconfig.json). */
-const useConfigT = () => useNamespaceT('processConfig');
+export const useConfigT = () => useNamespaceT('processConfig');
 
 export interface ConfigPageProps extends ScreenProps {
   procedure: ConfigProcedure;
@@ -46,11 +46,12 @@ export interface ConfigPageProps extends ScreenProps {
   historyPath?: string;
 }
 
-const useTimeZone = () => useMarketStore((s) => s.timeZone) ?? 'UTC';
-const useCanWrite = () => useMarketStore((s) => s.rolesInArea.some((r) => PROCESSING_CONFIG_WRITERS.includes(r)));
+export const useTimeZone = () => useMarketStore((s) => s.timeZone) ?? 'UTC';
+export const useCanWrite = () =>
+  useMarketStore((s) => s.rolesInArea.some((r) => PROCESSING_CONFIG_WRITERS.includes(r)));
 
 /** A stored value as the page shows it: yes/no, a number, text, or a dash. */
-function FieldValue({ field, value }: { field: ConfigField; value: unknown }) {
+export function FieldValue({ field, value }: { field: ConfigField; value: unknown }) {
   const { t } = useConfigT();
   if (value === undefined || value === null || value === '') return <>–</>;
   if (field.kind === 'boolean') return <>{value ? t('yes') : t('no')}</>;
@@ -140,8 +141,22 @@ export function ConfigViewPage({
 
 type Values = Record<string, unknown>;
 
+/**
+ * The form's values as the schema reads them: a number input holds text while it is typed ("2.");
+ * a text that is a number becomes the number.
+ */
+export function normalised(fields: readonly ConfigField[], values: Values): Values {
+  const out: Values = { ...values };
+  for (const f of fields) {
+    const v = out[f.name];
+    if ((f.kind === 'number' || f.kind === 'integer') && typeof v === 'string' && v.trim() !== '' && !isNaN(Number(v)))
+      out[f.name] = Number(v);
+  }
+  return out;
+}
+
 /** One input per field of the procedure's descriptor list. */
-function FieldInput({
+export function FieldInput({
   field,
   value,
   error,
@@ -186,9 +201,9 @@ function FieldInput({
       return (
         <NumberInput
           {...common}
-          value={typeof value === 'number' ? value : ''}
+          value={typeof value === 'number' || typeof value === 'string' ? value : ''}
           allowDecimal={field.kind === 'number'}
-          onChange={(v) => onChange(typeof v === 'number' ? v : undefined)}
+          onChange={(v) => onChange(v === '' ? undefined : v)}
         />
       );
   }
@@ -212,14 +227,15 @@ export function ConfigEditPage({ procedure, tpa = false, ...screen }: ConfigPage
   const values: Values = edited ?? list.data?.current.value ?? {};
 
   const submit = () => {
-    const parsed = PROCESSING_CONFIG_SCHEMAS[procedure].safeParse(values);
+    const value = normalised(CONFIG_FIELDS[procedure], values);
+    const parsed = PROCESSING_CONFIG_SCHEMAS[procedure].safeParse(value);
     const next: Record<string, string> = {};
     if (!parsed.success) for (const issue of parsed.error.issues) next[String(issue.path[0] ?? '')] ??= issue.message;
     if (!validFrom) next['validFrom'] = t('edit.validFromRequired');
     setErrors(next);
     if (Object.keys(next).length > 0 || !validFrom) return;
     save.mutate(
-      { tpa, validFrom: dayStartInZone(validFrom, timeZone), comments: comments || null, value: values },
+      { tpa, validFrom: dayStartInZone(validFrom, timeZone), comments: comments || null, value },
       { onSuccess: () => void navigate('../view', { relative: 'path' }) },
     );
   };
