@@ -1,7 +1,16 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { SECOND_AGGREGATION_MESSAGE, type ProcessingConfigList, type Role, type Segment } from '@railwatt/contracts';
+import {
+  PROCESSING_CONFIG_READERS,
+  PROCESSING_CONFIG_WRITERS,
+  SECOND_AGGREGATION_MESSAGE,
+  type ProcessingConfigList,
+  type Role,
+  type Segment,
+} from '@railwatt/contracts';
+import type { AppRoute } from '../../../lib/routes';
+import { monitorRoutes } from '../monitor.routes';
 import { mockFetch, renderScreens } from '../../../components/ui/screen-harness';
 import type { AreaOption } from '../../../lib/stores/area-selection';
 import { MonitorScreen } from './monitor-screen';
@@ -172,5 +181,16 @@ describe('process configuration pages', () => {
     expect(screen.getByText('Every version of the Metered energy aggregation configuration.')).toBeInTheDocument();
     expect(screen.getAllByText('Replaced')).toHaveLength(1);
     expect(screen.getByText('45 days')).toBeInTheDocument();
+  });
+});
+
+describe('configuration routes', () => {
+  const child = (route: AppRoute | undefined, path: string) => route?.children?.find((c) => c.path === path);
+  it('admit the roles the calls admit: settlement staff view, writers edit', () => {
+    const configuration = child(child(child(monitorRoutes, 'processes'), 'cebd-preprocessing'), 'configuration');
+    expect([...child(configuration, 'view')!.roles].sort()).toEqual([...PROCESSING_CONFIG_READERS].sort());
+    expect([...child(configuration, 'edit')!.roles].sort()).toEqual([...PROCESSING_CONFIG_WRITERS].sort());
+    const readOnly = child(child(child(monitorRoutes, 'processes'), 'energy-outside-train-run'), 'configuration');
+    expect(child(readOnly, 'edit')).toBeUndefined();
   });
 });
