@@ -209,7 +209,7 @@ export async function buildApp({ config, database, logger, jobs }: BuildAppOptio
   });
   await app.register(eventLogRoutes, { prefix: API_PREFIX });
   await app.register(setToErrorRoutes, { prefix: API_PREFIX });
-  await app.register(processingConfigRoutes, { prefix: API_PREFIX });
+  await app.register(processingConfigRoutes, { prefix: API_PREFIX, database });
   await app.register(masterDataRoutes, { prefix: API_PREFIX, database });
   await app.register(webPlugin, { webDist: config.webDist });
 

@@ -1,5 +1,5 @@
 -- Processing configurations (calls.md §3 and §7, issue 9 item 2): per area, procedure and scope
--- (tpa twin, or a settlement area for the transmission-unit settlement) one configuration whose
+-- (the tpa twin) one configuration whose
 -- versions cover validity ranges within 1970-01-01 to 2070-01-01 UTC. A change from a date
 -- supersedes the versions it overlaps and inserts their remainders and the new version, so history
 -- is never overwritten (the same rule as entity_segment, ARCHITECTURE.md "Versioned master data").
@@ -7,7 +7,7 @@ CREATE TABLE processing_config (
   uuid uuid PRIMARY KEY,
   tenant uuid NOT NULL,
   procedure text NOT NULL,
-  -- '' for the plain configuration, 'tpa' for the tpa twin, a settlement area uuid for tu-settlement.
+  -- '' for the plain configuration, 'tpa' for the tpa twin (settlement, train-preprocessing).
   scope text NOT NULL DEFAULT '',
   CONSTRAINT processing_config_identity UNIQUE (tenant, procedure, scope)
 );

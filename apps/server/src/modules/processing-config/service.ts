@@ -12,7 +12,6 @@ import {
   type ProcessingConfigList,
   type ProcessingConfigSegment,
   type Segment,
-  type TuSettlementList,
 } from '@railwatt/contracts';
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -24,7 +23,7 @@ import { rows, type Executor } from '../domain/sql.js';
 /**
  * Processing configurations (calls.md §3, §7; issue 9 item 2), stored as versioned data in
  * processing_config / processing_config_segment (migration 0140): one configuration per area,
- * procedure and scope ('' plain, 'tpa' the tpa twin, a settlement area uuid for tu-settlement).
+ * procedure and scope ('' plain, 'tpa' the tpa twin); 'tu-settlement' is kept in the area it configures.
  * A save applies its value over [validFrom, validTo) with the entity store's algorithm
  * (domain/segments.ts replaceRange): overlapped versions are superseded, their remainders come back,
  * history is never overwritten. Nothing stored means the code defaults of the procedure's schema
@@ -260,33 +259,33 @@ interface TuArea {
   name: string;
 }
 
-const tuAreas = (ctx: ReadContext) =>
+/** The areas of the transmission-unit model (contracts TRANSMISSION_UNIT_COUNTRIES). */
+export const tuAreas = (ctx: Pick<ReadContext, 'db'>) =>
   rows<TuArea>(
     ctx.db,
     sql`SELECT uuid::text AS uuid, name FROM settlement_area
         WHERE kind = ANY(${sql.param([...TRANSMISSION_UNIT_COUNTRIES])}::text[]) ORDER BY name`,
   );
 
-/** GET /domain/processing-config/tu-settlement: one configuration per transmission-unit-model area. */
-export async function listTuSettlement(ctx: ReadContext, refTime?: string): Promise<TuSettlementList> {
-  const out: TuSettlementList = [];
-  for (const area of await tuAreas(ctx)) {
-    const list = await listScope(ctx, 'tu-settlement', area.uuid, refTime);
-    out.push({ settlementAreaId: area.uuid, settlementAreaName: area.name, ...list });
-  }
-  return out;
+/**
+ * One transmission-unit area's settlement configuration, read in that area (its own executor and
+ * row-level security): the tu-settlement calls may name any of the model's areas, and the area's
+ * jobs read it with `currentTuSettlementConfig`.
+ */
+export async function tuSettlementOf(ctx: ReadContext, area: TuArea, refTime?: string) {
+  const list = await listScope(ctx, 'tu-settlement', '', refTime);
+  return { settlementAreaId: area.uuid, settlementAreaName: area.name, ...list };
 }
 
-/** POST /domain/processing-config/tu-settlement/{settlementAreaId}. */
-export async function saveTuSettlement(
-  ctx: ServiceContext,
-  settlementAreaId: string,
-  input: SaveInput,
-): Promise<TuSettlementList> {
-  if (!(await tuAreas(ctx)).some((a) => a.uuid === settlementAreaId))
-    throw ApiError.notFound('Not a settlement area of the transmission-unit model');
-  await saveScope(ctx, 'tu-settlement', settlementAreaId, input);
-  return listTuSettlement(ctx);
+/** POST /domain/processing-config/tu-settlement/{settlementAreaId}: saved in that area (`ctx` bound to it). */
+export async function saveTuSettlement(ctx: ServiceContext, input: SaveInput): Promise<void> {
+  await saveScope(ctx, 'tu-settlement', '', input);
+}
+
+/** The transmission-unit settlement configuration of the context's area at `at` (default now). */
+export async function currentTuSettlementConfig(ctx: ReadContext, at?: string) {
+  const list = await listScope(ctx, 'tu-settlement', '', at);
+  return list.current.value as z.output<typeof tuSettlementConfigSchema>;
 }
 
 /** GET /domain/settlementconfiguration/versions/{uuid}: every version, superseded ones marked. */

@@ -9,7 +9,7 @@ import {
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenantExecutor } from '../../db/tenant.js';
-import { currentConfig, nearestSegment } from '../../modules/processing-config/service.js';
+import { currentConfig, currentTuSettlementConfig, nearestSegment } from '../../modules/processing-config/service.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 
 // Processing configurations (calls.md §3, §7; issue 9 item 2) through the API.
@@ -26,7 +26,7 @@ describe('processing configuration', () => {
     username: string,
     url: string,
     payload: Record<string, unknown>,
-    area: 'norway' | 'sweden' = 'norway',
+    area: 'norway' | 'sweden' | 'exchange' = 'norway',
   ) => t.callAs(username, { method: 'POST', url: `/api/domain/processing-config/${url}`, payload }, area);
 
   beforeAll(async () => {
@@ -184,24 +184,40 @@ describe('processing configuration', () => {
     expect(seen.rows[0]).toEqual({ n: 0 });
   });
 
-  it('configures the transmission-unit settlement per settlement area', async () => {
+  it('configures the transmission-unit settlement in each named area', async () => {
     const list = (
       await t.callAs('erex-administrator', { method: 'GET', url: '/api/domain/processing-config/tu-settlement' })
     ).json<TuSettlementList>();
-    expect(list.length).toBe(3);
-    const target = list[0]!;
-    expect(target.current).toMatchObject({
+    expect(list.map((a) => a.settlementAreaId).sort()).toEqual(
+      [t.areaUuid('denmark'), t.areaUuid('norway'), t.areaUuid('sweden')].sort(),
+    );
+    const norway = t.areaUuid('norway');
+    expect(list.find((a) => a.settlementAreaId === norway)?.current).toMatchObject({
       id: 0,
       value: { settleByTransmissionUnit: true, transmissionLossPercent: 0 },
     });
-    const saved = await post('erex-administrator', `tu-settlement/${target.settlementAreaId}`, {
-      validFrom: '2024-01-01T00:00:00Z',
-      value: { settleByTransmissionUnit: false, transmissionLossPercent: 2.5 },
-    });
+    // Saved from the exchange area, stored in (and read by) the norway area.
+    const saved = await post(
+      'erex-administrator',
+      `tu-settlement/${norway}`,
+      { validFrom: '2024-01-01T00:00:00Z', value: { settleByTransmissionUnit: false, transmissionLossPercent: 2.5 } },
+      'exchange',
+    );
     expect(saved.statusCode).toBe(200);
-    const after = saved.json<TuSettlementList>().find((a) => a.settlementAreaId === target.settlementAreaId)!;
+    const after = saved.json<TuSettlementList>().find((a) => a.settlementAreaId === norway)!;
     expect(after.current.value).toEqual({ settleByTransmissionUnit: false, transmissionLossPercent: 2.5 });
-    const audit = await post('audit-erex-settlement-operator', `tu-settlement/${target.settlementAreaId}`, {
+    const ctx = { db: tenantExecutor(t.database, norway), tenant: { uuid: norway } };
+    expect(await currentTuSettlementConfig(ctx)).toEqual({
+      settleByTransmissionUnit: false,
+      transmissionLossPercent: 2.5,
+    });
+    const stored = await t.allAreas.query<{ tenant: string }>(
+      `SELECT s.tenant::text AS tenant FROM processing_config_segment s
+         JOIN processing_config c ON c.uuid = s.config_uuid WHERE c.procedure = 'tu-settlement'`,
+    );
+    expect(stored.map((r) => r.tenant)).toEqual([norway]);
+
+    const audit = await post('audit-erex-settlement-operator', `tu-settlement/${norway}`, {
       validFrom: '2024-01-01T00:00:00Z',
       value: {},
     });
