@@ -9,12 +9,14 @@ CREATE TABLE processing_config (
   procedure text NOT NULL,
   -- '' for the plain configuration, 'tpa' for the tpa twin (settlement, train-preprocessing).
   scope text NOT NULL DEFAULT '',
-  CONSTRAINT processing_config_identity UNIQUE (tenant, procedure, scope)
+  CONSTRAINT processing_config_identity UNIQUE (tenant, procedure, scope),
+  -- Versions name their configuration with its tenant, so a version cannot sit in another area.
+  CONSTRAINT processing_config_uuid_tenant_key UNIQUE (uuid, tenant)
 );
 
 CREATE TABLE processing_config_segment (
   id bigserial PRIMARY KEY,
-  config_uuid uuid NOT NULL REFERENCES processing_config (uuid) ON DELETE CASCADE,
+  config_uuid uuid NOT NULL,
   tenant uuid NOT NULL,
   valid tstzrange NOT NULL,
   value jsonb NOT NULL DEFAULT '{}'::jsonb,
@@ -22,6 +24,8 @@ CREATE TABLE processing_config_segment (
   last_modified timestamptz NOT NULL DEFAULT now(),
   last_modified_by text NOT NULL,
   superseded_at timestamptz,
+  CONSTRAINT processing_config_segment_config_fkey FOREIGN KEY (config_uuid, tenant)
+    REFERENCES processing_config (uuid, tenant) ON DELETE CASCADE,
   CONSTRAINT processing_config_segment_valid_not_empty CHECK (NOT isempty(valid)),
   CONSTRAINT processing_config_segment_within CHECK (
     valid <@ tstzrange('1970-01-01T00:00:00Z', '2070-01-01T00:00:00Z', '[)')

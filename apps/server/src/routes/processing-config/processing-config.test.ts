@@ -182,6 +182,27 @@ describe('processing configuration', () => {
       sql`SELECT count(*)::int AS n FROM processing_config_segment`,
     );
     expect(seen.rows[0]).toEqual({ n: 0 });
+    // Writing into another area is refused by the policy, and overlapping current versions by the EXCLUDE.
+    const failure = (work: Promise<unknown>) =>
+      work.then(
+        () => 'stored',
+        (e: Error & { cause?: Error }) => e.cause?.message ?? e.message,
+      );
+    expect(
+      await failure(
+        tenantExecutor(t.database, t.areaUuid('sweden')).execute(
+          sql`INSERT INTO processing_config (uuid, tenant, procedure) VALUES ('30000000-0000-4000-8000-000000000001'::uuid, ${t.areaUuid('norway')}::uuid, 'combine')`,
+        ),
+      ),
+    ).toMatch(/row-level security/);
+    expect(
+      await failure(
+        tenantExecutor(t.database, t.areaUuid('norway')).execute(
+          sql`INSERT INTO processing_config_segment (config_uuid, tenant, valid, last_modified_by)
+            VALUES (${norway.uuid}::uuid, ${t.areaUuid('norway')}::uuid, tstzrange('2026-04-01', '2026-05-01'), 'test')`,
+        ),
+      ),
+    ).toMatch(/no_overlap/);
   });
 
   it('configures the transmission-unit settlement in each named area', async () => {
