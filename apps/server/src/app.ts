@@ -35,6 +35,7 @@ import { processingRoutes } from './routes/processing/index.js';
 import { procedureResultRoutes } from './routes/eventlog/procedure-results.js';
 import { processingEventRoutes } from './routes/eventlog/processing-events.js';
 import { processRoutes } from './routes/domain/processes.js';
+import { processingConfigRoutes } from './routes/processing-config/index.js';
 import { API_PREFIX } from './routes/register-call.js';
 import { sftpIntegrationRoutes } from './routes/sftpintegration/index.js';
 import { userRoutes } from './routes/user/index.js';
@@ -217,6 +218,7 @@ export async function buildApp({ config, database, logger, jobs }: BuildAppOptio
   await app.register(procedureResultRoutes, { prefix: API_PREFIX });
   await app.register(processingEventRoutes, { prefix: API_PREFIX });
   await app.register(processRoutes, { prefix: API_PREFIX });
+  await app.register(processingConfigRoutes, { prefix: API_PREFIX, database });
   await app.register(masterDataRoutes, { prefix: API_PREFIX, database });
   await app.register(webPlugin, { webDist: config.webDist });
 

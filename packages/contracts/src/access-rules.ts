@@ -149,3 +149,12 @@ export const PROCESS_READERS: readonly Role[] = [
   'audit-erex-settlement-operator',
   'consumer',
 ];
+
+/**
+ * Processing configurations (calls.md §7, issue 9 item 2): read and written by the same roles as
+ * the processes they configure. Read by the settlement role group without the train-run-data
+ * provider (the Monitor configuration views and the Settlement section exclude it, product.md §2);
+ * written by those that run processes, never an audit role.
+ */
+export const PROCESSING_CONFIG_READERS: readonly Role[] = PROCESS_READERS;
+export const PROCESSING_CONFIG_WRITERS: readonly Role[] = PROCESS_RUNNERS;

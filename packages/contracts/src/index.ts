@@ -14,4 +14,5 @@ export * from './datalog.js';
 export * from './datalog-actions.js';
 export * from './processing.js';
 export * from './limits.js';
+export * from './processing-config.js';
 export * from './calls/index.js';

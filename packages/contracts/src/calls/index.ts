@@ -4,6 +4,7 @@ import { domainCalls } from './domain.js';
 import { excelCalls } from './excel.js';
 import { organisationCalls } from './organisations.js';
 import { processingCalls } from './processing.js';
+import { processingConfigCalls } from './processing-config.js';
 import { sftpIntegrationCalls } from './sftp-integration.js';
 import { timeSeriesCalls } from './timeseries.js';
 import { userCalls } from './user.js';
@@ -16,6 +17,7 @@ export { domainCalls, windowQuerySchema } from './domain.js';
 export { excelCalls } from './excel.js';
 export { organisationCalls } from './organisations.js';
 export { processingCalls } from './processing.js';
+export { processingConfigCalls } from './processing-config.js';
 export { sftpIntegrationCalls } from './sftp-integration.js';
 export * from './timeseries.js';
 export { userCalls } from './user.js';
@@ -32,6 +34,7 @@ export const CALL_GROUPS = {
   timeSeries: timeSeriesCalls,
   dataLog: dataLogCalls,
   processing: processingCalls,
+  processingConfig: processingConfigCalls,
 } as const satisfies Record<string, Record<string, CallDeclaration>>;
 
 /** Every declared call, flat, named `group.name`. */

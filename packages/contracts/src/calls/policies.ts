@@ -10,6 +10,8 @@ import {
   MOTOR_TYPE_WRITERS,
   PROCESS_READERS,
   PROCESS_RUNNERS,
+  PROCESSING_CONFIG_READERS,
+  PROCESSING_CONFIG_WRITERS,
   REPORT_REORDERERS,
   TIME_SERIES_IMPORTERS,
   USER_ADMINISTRATORS,
@@ -93,6 +95,10 @@ export const POLICIES = {
   userAreaAdmin: { name: 'userAreaAdmin', roles: USER_AREA_ADMINISTRATORS, tenant: true },
   /** Users across areas, enabling and passwords: the administrator only. */
   userAdmin: { name: 'userAdmin', roles: USER_ADMINISTRATORS, tenant: true },
+  /** Processing configurations (calls.md §7): settlement staff read, audit roles and the consumer included. */
+  processingConfigRead: { name: 'processingConfigRead', roles: PROCESSING_CONFIG_READERS, tenant: true },
+  /** Changing a processing configuration from a date: the roles that run processes; never an audit role. */
+  processingConfigWrite: { name: 'processingConfigWrite', roles: PROCESSING_CONFIG_WRITERS, tenant: true },
 } as const satisfies Record<string, AccessPolicy>;
 
 export type PolicyName = keyof typeof POLICIES;

@@ -45,6 +45,10 @@ const InterfaceConfigurationPage = lazyScreen(
   () => import('./components/interfaces/interface-configuration-page'),
   'InterfaceConfigurationPage',
 );
+const TuSettlementPage = lazyScreen(
+  () => import('../../components/ui/process-config/tu-settlement-page'),
+  'TuSettlementPage',
+);
 const entityPages = () => import('./components/administration-entity-pages');
 const EntitiesOverviewPage = lazyScreen(entityPages, 'AdministrationEntitiesOverviewPage');
 const EntitiesRegistrationPage = lazyScreen(entityPages, 'AdministrationEntitiesRegistrationPage');
@@ -179,6 +183,7 @@ export const administrationRoutes: AppRoute = {
     page('settlementconfiguration', 'routes.administration.settlementConfiguration', {
       roles: without(ADMIN_ROLES, 'consumer'),
       areas: ['exchange', ...TRANSMISSION_UNIT_COUNTRIES],
+      component: TuSettlementPage,
     }),
     page('unauthorized', 'routes.unauthorized'),
   ],
