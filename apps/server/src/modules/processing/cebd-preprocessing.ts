@@ -1,0 +1,246 @@
+import { CEBD_SERIES } from '@railwatt/contracts';
+import { sql } from 'drizzle-orm';
+import type { ServiceContext } from '../../context.js';
+import { rows } from '../domain/sql.js';
+
+/**
+ * cebd-preprocessing (DOMAIN.md "Processing" step 1, issue 9 item 4) for one chunk of an area's
+ * period: every CEBD record whose period ends in (start, end] is written to `cebd_preprocessed`
+ * (migration 0150) with its grid and price area and its validation codes. Two statements in one
+ * transaction, whatever the number of records: the chunk's earlier rows are deleted (a re-run of the
+ * chunk replaces them; a crash leaves the earlier rows), then one INSERT ... SELECT places and
+ * validates the whole chunk and answers the counts. The caller (the procedure run) splits a period
+ * into chunks and writes the processing events from the rows' codes.
+ *
+ * Codes (calls.md §8), judged at the start of the record's 5-minute period:
+ * - 60 master data missing: no current consumption-point segment valid then (or it is inactive),
+ *   no traction unit referenced, or the unit has no segment valid then (or it is inactive). When
+ *   60 is found it is the only code kept (§8: "when present, only 60 is shown").
+ * - 54 unknown EMS: the consumption point names no EMS type, or none of the area's `emstype`
+ *   entities valid then has that name (case-insensitive).
+ * - 55 received via another DCS: the file's sender (data_log.sender, the CEBD root attribute the
+ *   intake keeps) is neither the orgId nor the name of the exchange organisation the unit's owner
+ *   is connected to (organisation exchangeAdminRef). Not raised when the file names no sender or the
+ *   owner has no exchange organisation: nothing to compare with.
+ * - 56 too many missing values: fewer than `minPeriodsPerHour` (default 10) of the 12 periods of
+ *   the record's UTC hour present (quality 46 "non-existent" counts as missing); every record of
+ *   that consumption point and hour gets it. The hour is counted whole even when the chunk cuts it.
+ * - 57 too frequent low quality: more than `maxLowQualityShare` (default 0.5) of the records
+ *   received in that hour have quality 61 (uncertain) or 56 (estimated).
+ * - 58 value outside expected limits: an energy below 0 or above the unit type's maxPower (MW) for
+ *   five minutes (MW x 1000 x 5/60 kWh; kvarh for the reactive energies alike), `defaultMaxPowerMw`
+ *   (default 10) when the type states none.
+ * - 59 position outside the area: no position, no grid area contains it, or the area has settlement
+ *   areas with geometry and none contains it. Not raised when the unit type's position validation
+ *   rules say NONE.
+ *
+ * Duplicates: the store keeps one current value per series and period, so a record sent twice is
+ * not two rows. A record is flagged `duplicate` when it arrived in more than one file: its position
+ * names a later file than one of its current values (the same values sent again: the store kept the
+ * first file's values and moved the position to the second) or one of its values was replaced by
+ * another file (time_series_value_superseded). The current values are the ones kept. A file
+ * re-imported as the same data-log entry is not a duplicate.
+ *
+ * Placement: the grid area, price area and settlement area whose geometry (the segment valid at the
+ * record's time, GeoJSON in attributes 'geometry') contains the position, planar on lon/lat
+ * (rw_point_in_geometry) behind a bounding-box prefilter (rw_geometry_bbox, computed once per chunk
+ * for the few areas). A point on the border of two areas goes to the first by name. A position in
+ * no price area takes its grid area's priceAreaRef.
+ */
+
+export interface CebdPreprocessingLimits {
+  /** Fewer periods present of an hour's 12 raise 56. Default 10. */
+  minPeriodsPerHour?: number;
+  /** A larger share of quality 61/56 in an hour raises 57. Default 0.5. */
+  maxLowQualityShare?: number;
+  /** Max power (MW) when the traction unit type states none (58). Default 10. */
+  defaultMaxPowerMw?: number;
+}
+
+export interface CebdPreprocessingOptions {
+  /** The procedure run that writes the rows (a uuid), kept in run_id. */
+  runId?: string;
+  limits?: CebdPreprocessingLimits;
+}
+
+export interface CebdPreprocessingResult {
+  /** Records of the chunk written. */
+  records: number;
+  /** Records placed in a grid area. */
+  placed: number;
+  /** Records per code (a record may count under several codes; 60 alone). */
+  byCode: Record<number, number>;
+  /** Records that arrived in more than one file. */
+  duplicates: number;
+}
+
+export const CEBD_PREPROCESSING_CODES = {
+  unknownEms: 54,
+  otherDcs: 55,
+  missingValues: 56,
+  lowQuality: 57,
+  outsideLimits: 58,
+  outsideArea: 59,
+  masterDataMissing: 60,
+} as const;
+
+const DEFAULT_LIMITS: Required<CebdPreprocessingLimits> = {
+  minPeriodsPerHour: 10,
+  maxLowQualityShare: 0.5,
+  defaultMaxPowerMw: 10,
+};
+
+/** Preprocesses the CEBD records whose period ends in (chunk.start, chunk.end], in the context's area. */
+export async function preprocessCebd(
+  ctx: ServiceContext,
+  chunk: { start: string; end: string },
+  options: CebdPreprocessingOptions = {},
+): Promise<CebdPreprocessingResult> {
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const tenant = ctx.tenant.uuid;
+  const start = new Date(chunk.start).toISOString();
+  const end = new Date(chunk.end).toISOString();
+  if (!(start < end)) throw new Error(`Empty chunk ${chunk.start} .. ${chunk.end}`);
+  const runId = options.runId ?? null;
+  const S = sql`${start}::timestamptz`;
+  const E = sql`${end}::timestamptz`;
+  /** Master-data segments of a kind valid at some time of the chunk. */
+  const segments = (kind: string) => sql`
+    SELECT s.entity_uuid, s.valid, s.name, s.attributes, (s.active AND s.state <> 'INACTIVE') AS active
+      FROM entity_segment s
+     WHERE s.tenant = ${tenant}::uuid AND s.type = ${kind} AND s.superseded_at IS NULL
+       AND s.valid && tstzrange(${S} - interval '5 minutes', ${E})`;
+
+  return ctx.db.transaction(async (tx) => {
+    await tx.execute(sql`
+      DELETE FROM cebd_preprocessed
+       WHERE tenant = ${tenant}::uuid AND period_end > ${S} AND period_end <= ${E}`);
+    const statement = sql`
+      WITH series AS MATERIALIZED (
+        SELECT entity_uuid AS cp,
+               max(id) FILTER (WHERE type_name = ${CEBD_SERIES.activeConsumed}) AS ac,
+               max(id) FILTER (WHERE type_name = ${CEBD_SERIES.activeRegenerated}) AS ar,
+               max(id) FILTER (WHERE type_name = ${CEBD_SERIES.reactiveConsumed}) AS rc,
+               max(id) FILTER (WHERE type_name = ${CEBD_SERIES.reactiveRegenerated}) AS rr
+          FROM time_series
+         WHERE tenant = ${tenant}::uuid AND resolution = 'PT5M'
+           AND type_name IN (${CEBD_SERIES.activeConsumed}, ${CEBD_SERIES.activeRegenerated},
+                             ${CEBD_SERIES.reactiveConsumed}, ${CEBD_SERIES.reactiveRegenerated})
+         GROUP BY entity_uuid
+      ), rec AS (
+        SELECT p.consumption_point_uuid AS cp, p.period_end, p.period_end - interval '5 minutes' AS t,
+               p.lat, p.lon, p.data_log_id,
+               ac.value AS ac, ar.value AS ar, rc.value AS rc, rr.value AS rr, ac.quality,
+               (p.data_log_id IS DISTINCT FROM ac.data_log_id OR p.data_log_id IS DISTINCT FROM ar.data_log_id
+                 OR p.data_log_id IS DISTINCT FROM rc.data_log_id OR p.data_log_id IS DISTINCT FROM rr.data_log_id
+                 OR EXISTS (SELECT 1 FROM time_series_value_superseded x
+                             WHERE x.series_id IN (se.ac, se.ar, se.rc, se.rr)
+                               AND x.start_time = p.period_end - interval '5 minutes'
+                               AND x.superseded_by_data_log_id IS DISTINCT FROM x.data_log_id)) AS duplicate
+          FROM cebd_position p
+          LEFT JOIN series se ON se.cp = p.consumption_point_uuid
+          LEFT JOIN time_series_value ac ON ac.series_id = se.ac AND ac.start_time = p.period_end - interval '5 minutes'
+               AND ac.start_time >= ${S} - interval '5 minutes' AND ac.start_time < ${E}
+          LEFT JOIN time_series_value ar ON ar.series_id = se.ar AND ar.start_time = p.period_end - interval '5 minutes'
+               AND ar.start_time >= ${S} - interval '5 minutes' AND ar.start_time < ${E}
+          LEFT JOIN time_series_value rc ON rc.series_id = se.rc AND rc.start_time = p.period_end - interval '5 minutes'
+               AND rc.start_time >= ${S} - interval '5 minutes' AND rc.start_time < ${E}
+          LEFT JOIN time_series_value rr ON rr.series_id = se.rr AND rr.start_time = p.period_end - interval '5 minutes'
+               AND rr.start_time >= ${S} - interval '5 minutes' AND rr.start_time < ${E}
+         WHERE p.tenant = ${tenant}::uuid AND p.period_end > ${S} AND p.period_end <= ${E}
+      ), hours AS (
+        -- Each hour the chunk touches, counted whole (quality is the same in the four series).
+        SELECT se.cp, date_trunc('hour', v.start_time, 'UTC') AS hour,
+               count(*) FILTER (WHERE v.quality <> 46) AS present,
+               count(*) FILTER (WHERE v.quality IN (61, 56)) AS low,
+               count(*) AS received
+          FROM series se
+          JOIN time_series_value v ON v.series_id = se.ac
+         WHERE v.start_time >= date_trunc('hour', ${S}, 'UTC')
+           AND v.start_time < date_trunc('hour', ${E} - interval '5 minutes', 'UTC') + interval '1 hour'
+         GROUP BY 1, 2
+      ), cps AS MATERIALIZED (${segments('consumptionpoint')}
+      ), units AS MATERIALIZED (${segments('tractionunit')}
+      ), types AS MATERIALIZED (${segments('tractionunittype')}
+      ), orgs AS MATERIALIZED (${segments('organisation')}
+      ), ems AS MATERIALIZED (${segments('emstype')}
+      ), areas AS MATERIALIZED (
+        SELECT s.entity_uuid, s.type, s.name, s.valid, s.attributes -> 'geometry' AS geom,
+               rw_geometry_bbox(s.attributes -> 'geometry') AS bb, rw_uuid(s.attributes ->> 'priceAreaRef') AS price_ref
+          FROM entity_segment s
+         WHERE s.tenant = ${tenant}::uuid AND s.type IN ('gridarea', 'pricearea', 'settlementarea')
+           AND s.superseded_at IS NULL AND s.valid && tstzrange(${S} - interval '5 minutes', ${E})
+           AND jsonb_typeof(s.attributes -> 'geometry') = 'object'
+      ), placed AS (
+        SELECT DISTINCT ON (r.cp, r.period_end, a.type) r.cp, r.period_end, a.type, a.entity_uuid, a.price_ref
+          FROM rec r
+          JOIN areas a ON a.valid @> r.t
+               AND r.lon BETWEEN a.bb[1] AND a.bb[3] AND r.lat BETWEEN a.bb[2] AND a.bb[4]
+               AND rw_point_in_geometry(a.geom, r.lon, r.lat)
+         ORDER BY r.cp, r.period_end, a.type, a.name, a.entity_uuid
+      ), judged AS (
+        SELECT r.*, u.entity_uuid AS unit, g.entity_uuid AS grid,
+               coalesce(pa.entity_uuid, g.price_ref) AS price,
+               (c.entity_uuid IS NULL OR NOT c.active OR u.entity_uuid IS NULL OR NOT u.active) AS c60,
+               (nullif(c.attributes ->> 'emsType', '') IS NULL
+                 OR NOT EXISTS (SELECT 1 FROM ems e WHERE e.valid @> r.t AND e.active
+                                  AND lower(e.name) = lower(c.attributes ->> 'emsType'))) AS c54,
+               (d.sender IS NOT NULL AND x.entity_uuid IS NOT NULL
+                 AND lower(d.sender) NOT IN (lower(x.name), lower(coalesce(x.attributes ->> 'orgId', '')))) AS c55,
+               (coalesce(h.present, 0) < ${limits.minPeriodsPerHour}::int) AS c56,
+               (coalesce(h.low::float8 / nullif(h.received, 0), 0) > ${limits.maxLowQualityShare}::float8) AS c57,
+               (least(r.ac, r.ar, r.rc, r.rr) < 0
+                 OR greatest(r.ac, r.ar, r.rc, r.rr) > coalesce((ty.attributes ->> 'maxPower')::numeric,
+                      ${limits.defaultMaxPowerMw}::numeric) * 1000 * 5 / 60) AS c58,
+               (NOT coalesce(ty.attributes -> 'positionValidationRules' ? 'NONE', false)
+                 AND (r.lat IS NULL OR r.lon IS NULL OR g.entity_uuid IS NULL
+                      OR (sa.entity_uuid IS NULL
+                          AND EXISTS (SELECT 1 FROM areas s WHERE s.type = 'settlementarea' AND s.valid @> r.t)))) AS c59
+          FROM rec r
+          LEFT JOIN cps c ON c.entity_uuid = r.cp AND c.valid @> r.t
+          LEFT JOIN units u ON u.entity_uuid = rw_uuid(c.attributes ->> 'tractionUnitRef') AND u.valid @> r.t
+          LEFT JOIN types ty ON ty.entity_uuid = rw_uuid(u.attributes ->> 'tractionUnitTypeRef') AND ty.valid @> r.t
+          LEFT JOIN orgs o ON o.entity_uuid = rw_uuid(u.attributes ->> 'owner') AND o.valid @> r.t
+          LEFT JOIN orgs x ON x.entity_uuid = rw_uuid(o.attributes ->> 'exchangeAdminRef') AND x.valid @> r.t
+          LEFT JOIN data_log d ON d.id = r.data_log_id
+          LEFT JOIN hours h ON h.cp = r.cp AND h.hour = date_trunc('hour', r.t, 'UTC')
+          LEFT JOIN placed g ON g.cp = r.cp AND g.period_end = r.period_end AND g.type = 'gridarea'
+          LEFT JOIN placed pa ON pa.cp = r.cp AND pa.period_end = r.period_end AND pa.type = 'pricearea'
+          LEFT JOIN placed sa ON sa.cp = r.cp AND sa.period_end = r.period_end AND sa.type = 'settlementarea'
+      ), written AS (
+        INSERT INTO cebd_preprocessed
+               (tenant, consumption_point_uuid, period_end, traction_unit_uuid, grid_area_uuid, price_area_uuid,
+                active_consumed, active_regenerated, reactive_consumed, reactive_regenerated, quality,
+                codes, duplicate, data_log_id, run_id)
+        SELECT ${tenant}::uuid, cp, period_end, unit, grid, price, ac, ar, rc, rr, quality,
+               CASE WHEN c60 THEN ARRAY[60]::smallint[]
+                    ELSE array_remove(ARRAY[CASE WHEN c54 THEN 54 END, CASE WHEN c55 THEN 55 END,
+                                            CASE WHEN c56 THEN 56 END, CASE WHEN c57 THEN 57 END,
+                                            CASE WHEN c58 THEN 58 END, CASE WHEN c59 THEN 59 END]::smallint[], NULL) END,
+               duplicate, data_log_id, ${runId}::uuid
+          FROM judged
+        RETURNING codes, grid_area_uuid, duplicate
+      )
+      SELECT (SELECT count(*) FROM written) AS records,
+             (SELECT count(grid_area_uuid) FROM written) AS placed,
+             (SELECT count(*) FILTER (WHERE duplicate) FROM written) AS duplicates,
+             (SELECT jsonb_object_agg(code, n)
+                FROM (SELECT code, count(*) AS n FROM written, unnest(written.codes) AS code GROUP BY code) AS c) AS by_code`;
+    const [row] = await rows<{
+      records: string | number;
+      placed: string | number;
+      duplicates: string | number;
+      by_code: Record<string, string | number> | string | null;
+    }>(tx, statement);
+    const byCodeRaw = typeof row?.by_code === 'string' ? JSON.parse(row.by_code) : (row?.by_code ?? {});
+    const byCode: Record<number, number> = {};
+    for (const [code, n] of Object.entries(byCodeRaw as Record<string, string | number>))
+      byCode[Number(code)] = Number(n);
+    return {
+      records: Number(row?.records ?? 0),
+      placed: Number(row?.placed ?? 0),
+      byCode,
+      duplicates: Number(row?.duplicates ?? 0),
+    };
+  });
+}
