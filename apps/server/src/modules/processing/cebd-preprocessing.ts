@@ -1,5 +1,5 @@
 import { CEBD_SERIES } from '@railwatt/contracts';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
 import { rows } from '../domain/sql.js';
 
@@ -104,66 +104,66 @@ export async function preprocessCebd(
   const runId = options.runId ?? null;
   const S = sql`${start}::timestamptz`;
   const E = sql`${end}::timestamptz`;
-  /** Master-data segments of a kind valid at some time of the chunk. */
-  const segments = (kind: string) => sql`
-    SELECT s.entity_uuid, s.valid, s.name, s.attributes, (s.active AND s.state <> 'INACTIVE') AS active
+  const CEBD_TYPES = sql`(${CEBD_SERIES.activeConsumed}, ${CEBD_SERIES.activeRegenerated},
+                           ${CEBD_SERIES.reactiveConsumed}, ${CEBD_SERIES.reactiveRegenerated})`;
+  /**
+   * The segment of `kind` of entity `uuid` valid at r.t, as a lateral index probe
+   * (entity_segment_entity_idx): one probe per record, whatever the planner thinks of row counts.
+   */
+  const segmentAt = (kind: string, uuid: SQL) => sql`LATERAL (
+    SELECT s.entity_uuid, s.name, s.attributes, (s.active AND s.state <> 'INACTIVE') AS active
       FROM entity_segment s
-     WHERE s.tenant = ${tenant}::uuid AND s.type = ${kind} AND s.superseded_at IS NULL
-       AND s.valid && tstzrange(${S} - interval '5 minutes', ${E})`;
+     WHERE s.entity_uuid = ${uuid} AND s.tenant = ${tenant}::uuid AND s.type = ${kind}
+       AND s.superseded_at IS NULL AND s.valid @> r.t
+     LIMIT 1)`;
+  /** The first area of `kind` (by name) whose geometry holds the record's position at r.t. */
+  const areaAt = (kind: string) => sql`LATERAL (
+    SELECT a.entity_uuid, a.price_ref FROM areas a
+     WHERE a.type = ${kind} AND a.valid @> r.t
+       AND r.lon BETWEEN a.bb[1] AND a.bb[3] AND r.lat BETWEEN a.bb[2] AND a.bb[4]
+       AND rw_point_in_geometry(a.geom, r.lon, r.lat)
+     ORDER BY a.name, a.entity_uuid
+     LIMIT 1)`;
 
   return ctx.db.transaction(async (tx) => {
     await tx.execute(sql`
       DELETE FROM cebd_preprocessed
        WHERE tenant = ${tenant}::uuid AND period_end > ${S} AND period_end <= ${E}`);
     const statement = sql`
-      WITH series AS MATERIALIZED (
-        SELECT entity_uuid AS cp,
-               max(id) FILTER (WHERE type_name = ${CEBD_SERIES.activeConsumed}) AS ac,
-               max(id) FILTER (WHERE type_name = ${CEBD_SERIES.activeRegenerated}) AS ar,
-               max(id) FILTER (WHERE type_name = ${CEBD_SERIES.reactiveConsumed}) AS rc,
-               max(id) FILTER (WHERE type_name = ${CEBD_SERIES.reactiveRegenerated}) AS rr
-          FROM time_series
-         WHERE tenant = ${tenant}::uuid AND resolution = 'PT5M'
-           AND type_name IN (${CEBD_SERIES.activeConsumed}, ${CEBD_SERIES.activeRegenerated},
-                             ${CEBD_SERIES.reactiveConsumed}, ${CEBD_SERIES.reactiveRegenerated})
-         GROUP BY entity_uuid
-      ), rec AS (
+      WITH hourly AS (
+        -- The records of every hour the chunk touches (whole hours: 56 and 57 count per hour), each
+        -- with its four energies and the counts of its hour (a window, no join).
         SELECT p.consumption_point_uuid AS cp, p.period_end, p.period_end - interval '5 minutes' AS t,
-               p.lat, p.lon, p.data_log_id,
-               ac.value AS ac, ar.value AS ar, rc.value AS rc, rr.value AS rr, ac.quality,
-               (p.data_log_id IS DISTINCT FROM ac.data_log_id OR p.data_log_id IS DISTINCT FROM ar.data_log_id
-                 OR p.data_log_id IS DISTINCT FROM rc.data_log_id OR p.data_log_id IS DISTINCT FROM rr.data_log_id
-                 OR EXISTS (SELECT 1 FROM time_series_value_superseded x
-                             WHERE x.series_id IN (se.ac, se.ar, se.rc, se.rr)
-                               AND x.start_time = p.period_end - interval '5 minutes'
-                               AND x.superseded_by_data_log_id IS DISTINCT FROM x.data_log_id)) AS duplicate
+               p.lat, p.lon, p.data_log_id, v.ac, v.ar, v.rc, v.rr, v.quality,
+               (v.moved OR v.superseded) AS duplicate,
+               count(*) FILTER (WHERE v.quality <> 46) OVER w AS present,
+               count(*) FILTER (WHERE v.quality IN (61, 56)) OVER w AS low,
+               count(*) OVER w AS received
           FROM cebd_position p
-          LEFT JOIN series se ON se.cp = p.consumption_point_uuid
-          LEFT JOIN time_series_value ac ON ac.series_id = se.ac AND ac.start_time = p.period_end - interval '5 minutes'
-               AND ac.start_time >= ${S} - interval '5 minutes' AND ac.start_time < ${E}
-          LEFT JOIN time_series_value ar ON ar.series_id = se.ar AND ar.start_time = p.period_end - interval '5 minutes'
-               AND ar.start_time >= ${S} - interval '5 minutes' AND ar.start_time < ${E}
-          LEFT JOIN time_series_value rc ON rc.series_id = se.rc AND rc.start_time = p.period_end - interval '5 minutes'
-               AND rc.start_time >= ${S} - interval '5 minutes' AND rc.start_time < ${E}
-          LEFT JOIN time_series_value rr ON rr.series_id = se.rr AND rr.start_time = p.period_end - interval '5 minutes'
-               AND rr.start_time >= ${S} - interval '5 minutes' AND rr.start_time < ${E}
-         WHERE p.tenant = ${tenant}::uuid AND p.period_end > ${S} AND p.period_end <= ${E}
-      ), hours AS (
-        -- Each hour the chunk touches, counted whole (quality is the same in the four series).
-        SELECT se.cp, date_trunc('hour', v.start_time, 'UTC') AS hour,
-               count(*) FILTER (WHERE v.quality <> 46) AS present,
-               count(*) FILTER (WHERE v.quality IN (61, 56)) AS low,
-               count(*) AS received
-          FROM series se
-          JOIN time_series_value v ON v.series_id = se.ac
-         WHERE v.start_time >= date_trunc('hour', ${S}, 'UTC')
-           AND v.start_time < date_trunc('hour', ${E} - interval '5 minutes', 'UTC') + interval '1 hour'
-         GROUP BY 1, 2
-      ), cps AS MATERIALIZED (${segments('consumptionpoint')}
-      ), units AS MATERIALIZED (${segments('tractionunit')}
-      ), types AS MATERIALIZED (${segments('tractionunittype')}
-      ), orgs AS MATERIALIZED (${segments('organisation')}
-      ), ems AS MATERIALIZED (${segments('emstype')}
+          LEFT JOIN LATERAL (
+            SELECT max(tv.value) FILTER (WHERE ts.type_name = ${CEBD_SERIES.activeConsumed}) AS ac,
+                   max(tv.value) FILTER (WHERE ts.type_name = ${CEBD_SERIES.activeRegenerated}) AS ar,
+                   max(tv.value) FILTER (WHERE ts.type_name = ${CEBD_SERIES.reactiveConsumed}) AS rc,
+                   max(tv.value) FILTER (WHERE ts.type_name = ${CEBD_SERIES.reactiveRegenerated}) AS rr,
+                   max(tv.quality) FILTER (WHERE ts.type_name = ${CEBD_SERIES.activeConsumed}) AS quality,
+                   coalesce(bool_or(tv.data_log_id IS DISTINCT FROM p.data_log_id), false) AS moved,
+                   EXISTS (SELECT 1 FROM time_series_value_superseded x
+                            WHERE x.series_id = ANY(array_agg(ts.id))
+                              AND x.start_time = p.period_end - interval '5 minutes'
+                              AND x.superseded_by_data_log_id IS DISTINCT FROM x.data_log_id) AS superseded
+              FROM time_series ts
+              JOIN time_series_value tv ON tv.series_id = ts.id AND tv.start_time = p.period_end - interval '5 minutes'
+             WHERE ts.tenant = ${tenant}::uuid AND ts.entity_uuid = p.consumption_point_uuid
+               AND ts.resolution = 'PT5M' AND ts.type_name IN ${CEBD_TYPES}
+          ) v ON true
+         WHERE p.tenant = ${tenant}::uuid
+           AND p.period_end > date_trunc('hour', ${S}, 'UTC')
+           AND p.period_end <= date_trunc('hour', ${E} - interval '5 minutes', 'UTC') + interval '1 hour'
+        WINDOW w AS (PARTITION BY p.consumption_point_uuid, date_trunc('hour', p.period_end - interval '5 minutes', 'UTC'))
+      ), ems AS MATERIALIZED (
+        SELECT s.name, s.valid FROM entity_segment s
+         WHERE s.tenant = ${tenant}::uuid AND s.type = 'emstype' AND s.superseded_at IS NULL
+           AND s.active AND s.state <> 'INACTIVE' AND s.valid && tstzrange(${S} - interval '5 minutes', ${E})
       ), areas AS MATERIALIZED (
         SELECT s.entity_uuid, s.type, s.name, s.valid, s.attributes -> 'geometry' AS geom,
                rw_geometry_bbox(s.attributes -> 'geometry') AS bb, rw_uuid(s.attributes ->> 'priceAreaRef') AS price_ref
@@ -171,24 +171,17 @@ export async function preprocessCebd(
          WHERE s.tenant = ${tenant}::uuid AND s.type IN ('gridarea', 'pricearea', 'settlementarea')
            AND s.superseded_at IS NULL AND s.valid && tstzrange(${S} - interval '5 minutes', ${E})
            AND jsonb_typeof(s.attributes -> 'geometry') = 'object'
-      ), placed AS (
-        SELECT DISTINCT ON (r.cp, r.period_end, a.type) r.cp, r.period_end, a.type, a.entity_uuid, a.price_ref
-          FROM rec r
-          JOIN areas a ON a.valid @> r.t
-               AND r.lon BETWEEN a.bb[1] AND a.bb[3] AND r.lat BETWEEN a.bb[2] AND a.bb[4]
-               AND rw_point_in_geometry(a.geom, r.lon, r.lat)
-         ORDER BY r.cp, r.period_end, a.type, a.name, a.entity_uuid
       ), judged AS (
         SELECT r.*, u.entity_uuid AS unit, g.entity_uuid AS grid,
                coalesce(pa.entity_uuid, g.price_ref) AS price,
                (c.entity_uuid IS NULL OR NOT c.active OR u.entity_uuid IS NULL OR NOT u.active) AS c60,
                (nullif(c.attributes ->> 'emsType', '') IS NULL
-                 OR NOT EXISTS (SELECT 1 FROM ems e WHERE e.valid @> r.t AND e.active
+                 OR NOT EXISTS (SELECT 1 FROM ems e WHERE e.valid @> r.t
                                   AND lower(e.name) = lower(c.attributes ->> 'emsType'))) AS c54,
                (d.sender IS NOT NULL AND x.entity_uuid IS NOT NULL
                  AND lower(d.sender) NOT IN (lower(x.name), lower(coalesce(x.attributes ->> 'orgId', '')))) AS c55,
-               (coalesce(h.present, 0) < ${limits.minPeriodsPerHour}::int) AS c56,
-               (coalesce(h.low::float8 / nullif(h.received, 0), 0) > ${limits.maxLowQualityShare}::float8) AS c57,
+               (r.present < ${limits.minPeriodsPerHour}::int) AS c56,
+               (r.low::float8 / r.received > ${limits.maxLowQualityShare}::float8) AS c57,
                (least(r.ac, r.ar, r.rc, r.rr) < 0
                  OR greatest(r.ac, r.ar, r.rc, r.rr) > coalesce((ty.attributes ->> 'maxPower')::numeric,
                       ${limits.defaultMaxPowerMw}::numeric) * 1000 * 5 / 60) AS c58,
@@ -196,17 +189,17 @@ export async function preprocessCebd(
                  AND (r.lat IS NULL OR r.lon IS NULL OR g.entity_uuid IS NULL
                       OR (sa.entity_uuid IS NULL
                           AND EXISTS (SELECT 1 FROM areas s WHERE s.type = 'settlementarea' AND s.valid @> r.t)))) AS c59
-          FROM rec r
-          LEFT JOIN cps c ON c.entity_uuid = r.cp AND c.valid @> r.t
-          LEFT JOIN units u ON u.entity_uuid = rw_uuid(c.attributes ->> 'tractionUnitRef') AND u.valid @> r.t
-          LEFT JOIN types ty ON ty.entity_uuid = rw_uuid(u.attributes ->> 'tractionUnitTypeRef') AND ty.valid @> r.t
-          LEFT JOIN orgs o ON o.entity_uuid = rw_uuid(u.attributes ->> 'owner') AND o.valid @> r.t
-          LEFT JOIN orgs x ON x.entity_uuid = rw_uuid(o.attributes ->> 'exchangeAdminRef') AND x.valid @> r.t
+          FROM hourly r
+          LEFT JOIN ${segmentAt('consumptionpoint', sql`r.cp`)} c ON true
+          LEFT JOIN ${segmentAt('tractionunit', sql`rw_uuid(c.attributes ->> 'tractionUnitRef')`)} u ON true
+          LEFT JOIN ${segmentAt('tractionunittype', sql`rw_uuid(u.attributes ->> 'tractionUnitTypeRef')`)} ty ON true
+          LEFT JOIN ${segmentAt('organisation', sql`rw_uuid(u.attributes ->> 'owner')`)} o ON true
+          LEFT JOIN ${segmentAt('organisation', sql`rw_uuid(o.attributes ->> 'exchangeAdminRef')`)} x ON true
           LEFT JOIN data_log d ON d.id = r.data_log_id
-          LEFT JOIN hours h ON h.cp = r.cp AND h.hour = date_trunc('hour', r.t, 'UTC')
-          LEFT JOIN placed g ON g.cp = r.cp AND g.period_end = r.period_end AND g.type = 'gridarea'
-          LEFT JOIN placed pa ON pa.cp = r.cp AND pa.period_end = r.period_end AND pa.type = 'pricearea'
-          LEFT JOIN placed sa ON sa.cp = r.cp AND sa.period_end = r.period_end AND sa.type = 'settlementarea'
+          LEFT JOIN ${areaAt('gridarea')} g ON true
+          LEFT JOIN ${areaAt('pricearea')} pa ON true
+          LEFT JOIN ${areaAt('settlementarea')} sa ON true
+         WHERE r.period_end > ${S} AND r.period_end <= ${E}
       ), written AS (
         INSERT INTO cebd_preprocessed
                (tenant, consumption_point_uuid, period_end, traction_unit_uuid, grid_area_uuid, price_area_uuid,
