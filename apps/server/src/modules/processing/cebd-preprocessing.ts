@@ -30,9 +30,11 @@ import { rows } from '../domain/sql.js';
  * - 58 value outside expected limits: an energy below 0 or above the unit type's maxPower (MW) for
  *   five minutes (MW x 1000 x 5/60 kWh; kvarh for the reactive energies alike), `defaultMaxPowerMw`
  *   (default 10) when the type states none.
- * - 59 position outside the area: no position, no grid area contains it, or the area has settlement
- *   areas with geometry and none contains it. Not raised when the unit type's position validation
- *   rules say NONE.
+ * - 59 position outside the area: no position, or no grid area contains it. Grid areas lie within
+ *   the settlement area (the `within` check of modules/infrastructure refuses one that does not), so
+ *   a point in a grid area is in the settlement area and a point outside it is in no grid area: the
+ *   settlement polygon (the country's, the largest) is never tested. Not raised when the unit
+ *   type's position validation rules say NONE.
  *
  * Duplicates: the store keeps one current value per series and period, so a record sent twice is
  * not two rows. A record is flagged `duplicate` when it arrived in more than one file: its position
@@ -41,11 +43,13 @@ import { rows } from '../domain/sql.js';
  * another file (time_series_value_superseded). The current values are the ones kept. A file
  * re-imported as the same data-log entry is not a duplicate.
  *
- * Placement: the grid area, price area and settlement area whose geometry (the segment valid at the
- * record's time, GeoJSON in attributes 'geometry') contains the position, planar on lon/lat
- * (rw_point_in_geometry) behind a bounding-box prefilter (rw_geometry_bbox, computed once per chunk
- * for the few areas). A point on the border of two areas goes to the first by name. A position in
- * no price area takes its grid area's priceAreaRef.
+ * Placement: the grid area whose geometry (the segment valid at the record's time, GeoJSON in
+ * attributes 'geometry') contains the position, planar on lon/lat (rw_point_in_geometry) behind a
+ * bounding-box prefilter (rw_geometry_bbox, computed once per chunk for the few areas); a point on
+ * the border of two goes to the first by name. The price area is the grid area's priceAreaRef (a
+ * grid area lies within its price area); only a position in no grid area, or a grid area without
+ * the reference, is tested against the price areas' polygons. Polygon tests are the cost of the
+ * procedure (bench/cebd-preprocessing.ts), hence the fewest.
  */
 
 export interface CebdPreprocessingLimits {
@@ -117,9 +121,9 @@ export async function preprocessCebd(
        AND s.superseded_at IS NULL AND s.valid @> r.t
      LIMIT 1)`;
   /** The first area of `kind` (by name) whose geometry holds the record's position at r.t. */
-  const areaAt = (kind: string) => sql`LATERAL (
+  const areaAt = (kind: string, when: SQL = sql`true`) => sql`LATERAL (
     SELECT a.entity_uuid, a.price_ref FROM areas a
-     WHERE a.type = ${kind} AND a.valid @> r.t
+     WHERE ${when} AND a.type = ${kind} AND a.valid @> r.t
        AND r.lon BETWEEN a.bb[1] AND a.bb[3] AND r.lat BETWEEN a.bb[2] AND a.bb[4]
        AND rw_point_in_geometry(a.geom, r.lon, r.lat)
      ORDER BY a.name, a.entity_uuid
@@ -168,12 +172,12 @@ export async function preprocessCebd(
         SELECT s.entity_uuid, s.type, s.name, s.valid, s.attributes -> 'geometry' AS geom,
                rw_geometry_bbox(s.attributes -> 'geometry') AS bb, rw_uuid(s.attributes ->> 'priceAreaRef') AS price_ref
           FROM entity_segment s
-         WHERE s.tenant = ${tenant}::uuid AND s.type IN ('gridarea', 'pricearea', 'settlementarea')
+         WHERE s.tenant = ${tenant}::uuid AND s.type IN ('gridarea', 'pricearea')
            AND s.superseded_at IS NULL AND s.valid && tstzrange(${S} - interval '5 minutes', ${E})
            AND jsonb_typeof(s.attributes -> 'geometry') = 'object'
       ), judged AS (
         SELECT r.*, u.entity_uuid AS unit, g.entity_uuid AS grid,
-               coalesce(pa.entity_uuid, g.price_ref) AS price,
+               coalesce(g.price_ref, pa.entity_uuid) AS price,
                (c.entity_uuid IS NULL OR NOT c.active OR u.entity_uuid IS NULL OR NOT u.active) AS c60,
                (nullif(c.attributes ->> 'emsType', '') IS NULL
                  OR NOT EXISTS (SELECT 1 FROM ems e WHERE e.valid @> r.t
@@ -186,9 +190,7 @@ export async function preprocessCebd(
                  OR greatest(r.ac, r.ar, r.rc, r.rr) > coalesce((ty.attributes ->> 'maxPower')::numeric,
                       ${limits.defaultMaxPowerMw}::numeric) * 1000 * 5 / 60) AS c58,
                (NOT coalesce(ty.attributes -> 'positionValidationRules' ? 'NONE', false)
-                 AND (r.lat IS NULL OR r.lon IS NULL OR g.entity_uuid IS NULL
-                      OR (sa.entity_uuid IS NULL
-                          AND EXISTS (SELECT 1 FROM areas s WHERE s.type = 'settlementarea' AND s.valid @> r.t)))) AS c59
+                 AND (r.lat IS NULL OR r.lon IS NULL OR g.entity_uuid IS NULL)) AS c59
           FROM hourly r
           LEFT JOIN ${segmentAt('consumptionpoint', sql`r.cp`)} c ON true
           LEFT JOIN ${segmentAt('tractionunit', sql`rw_uuid(c.attributes ->> 'tractionUnitRef')`)} u ON true
@@ -197,8 +199,7 @@ export async function preprocessCebd(
           LEFT JOIN ${segmentAt('organisation', sql`rw_uuid(o.attributes ->> 'exchangeAdminRef')`)} x ON true
           LEFT JOIN data_log d ON d.id = r.data_log_id
           LEFT JOIN ${areaAt('gridarea')} g ON true
-          LEFT JOIN ${areaAt('pricearea')} pa ON true
-          LEFT JOIN ${areaAt('settlementarea')} sa ON true
+          LEFT JOIN ${areaAt('pricearea', sql`g.price_ref IS NULL`)} pa ON true
          WHERE r.period_end > ${S} AND r.period_end <= ${E}
       ), written AS (
         INSERT INTO cebd_preprocessed
