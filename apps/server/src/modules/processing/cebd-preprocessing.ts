@@ -117,10 +117,17 @@ export async function preprocessCebd(
    * The segment of `kind` of entity `uuid` valid at r.t, as a lateral index probe
    * (entity_segment_entity_idx): one probe per record, whatever the planner thinks of row counts.
    * No tenant clause (an entity uuid is one area's; the policy applies): with it the planner took
-   * the GiST exclusion indexes that lead with the tenant, ~15 times slower per probe.
+   * the GiST exclusion indexes that lead with the tenant, ~15 times slower per probe. The uuid is a
+   * plain column of the previous probe (its *_ref, rw_uuid applied there): a clause holding
+   * rw_uuid (not leakproof) runs after the policy, so it cannot pick the row by index and every
+   * probe read all the area's units (ARCHITECTURE.md "Indexes under RLS").
    */
   const segmentAt = (kind: string, uuid: SQL) => sql`LATERAL (
-    SELECT s.entity_uuid, s.name, s.attributes, (s.active AND s.state <> 'INACTIVE') AS active
+    SELECT s.entity_uuid, s.name, s.attributes, (s.active AND s.state <> 'INACTIVE') AS active,
+           rw_uuid(s.attributes ->> 'tractionUnitRef') AS unit_ref,
+           rw_uuid(s.attributes ->> 'tractionUnitTypeRef') AS type_ref,
+           rw_uuid(s.attributes ->> 'owner') AS owner_ref,
+           rw_uuid(s.attributes ->> 'exchangeAdminRef') AS exchange_ref
       FROM entity_segment s
      WHERE s.entity_uuid = ${uuid} AND lower(s.valid) <= r.t AND s.type = ${kind}
        AND s.superseded_at IS NULL AND s.valid @> r.t
@@ -203,10 +210,10 @@ export async function preprocessCebd(
                  AND (r.lat IS NULL OR r.lon IS NULL OR g.entity_uuid IS NULL)) AS c59
           FROM hourly r
           LEFT JOIN ${segmentAt('consumptionpoint', sql`r.cp`)} c ON true
-          LEFT JOIN ${segmentAt('tractionunit', sql`rw_uuid(c.attributes ->> 'tractionUnitRef')`)} u ON true
-          LEFT JOIN ${segmentAt('tractionunittype', sql`rw_uuid(u.attributes ->> 'tractionUnitTypeRef')`)} ty ON true
-          LEFT JOIN ${segmentAt('organisation', sql`rw_uuid(u.attributes ->> 'owner')`)} o ON true
-          LEFT JOIN ${segmentAt('organisation', sql`rw_uuid(o.attributes ->> 'exchangeAdminRef')`)} x ON true
+          LEFT JOIN ${segmentAt('tractionunit', sql`c.unit_ref`)} u ON true
+          LEFT JOIN ${segmentAt('tractionunittype', sql`u.type_ref`)} ty ON true
+          LEFT JOIN ${segmentAt('organisation', sql`u.owner_ref`)} o ON true
+          LEFT JOIN ${segmentAt('organisation', sql`o.exchange_ref`)} x ON true
           LEFT JOIN data_log d ON d.id = r.data_log_id
           LEFT JOIN ${areaAt('gridarea')} g ON true
           LEFT JOIN ${areaAt('pricearea', sql`g.price_ref IS NULL`)} pa ON true
