@@ -13,6 +13,7 @@ for (const [file, fn] of [
   ['./trainrun.ts', 'benchTrainRuns'],
   ['./cebd-parse.ts', 'benchCebdParse'],
   ['./cebd-intake.ts', 'benchCebdIntake'],
+  ['./cebd-preprocessing.ts', 'benchCebdPreprocessing'],
   ['./timeseries-tables.ts', 'benchTimeSeriesTables'],
   ['./timeseries-demo.ts', 'benchTimeSeriesDemo'],
 ] as const) {

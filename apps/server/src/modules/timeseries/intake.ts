@@ -143,6 +143,8 @@ export async function importParsedStream(
       let storing: Promise<void> = Promise.resolve();
       let storeFailed = false;
       const ensuredMonths: EnsuredMonths = new Set();
+      /** The CEBD file's sender (its DCS), kept on the data-log entry for cebd-preprocessing (code 55). */
+      let sender: string | undefined;
 
       let settlementAreaName: string | null | undefined;
       /** Resolves, validates and stores one batch of parsed items (runs in the `storing` chain). */
@@ -314,6 +316,7 @@ export async function importParsedStream(
             pending.push(item);
             pendingValues += item.series.points.length;
           } else {
+            if (item.block.dcs !== undefined) sender ??= detached(item.block.dcs);
             if (tooLateBefore !== null) {
               const late = item.block.records.find((r) => Date.parse(r.periodEnd) < tooLateBefore);
               if (late) {
@@ -335,6 +338,9 @@ export async function importParsedStream(
         await storing.catch(() => undefined);
       }
       await storing;
+      if (sender !== undefined && options.dataLogId !== null && problems.length === 0) {
+        await tx.execute(sql`UPDATE data_log SET sender = ${sender} WHERE id = ${options.dataLogId}`);
+      }
       if (trainRuns.length > 0 && problems.length === 0) {
         if (!options.storeTrainRuns || options.dataLogId === null) {
           problem({ location: trainRuns[0]!.location, message: 'Train runs are not accepted by this import' });

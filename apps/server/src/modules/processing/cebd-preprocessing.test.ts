@@ -1,0 +1,310 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../db/client.js';
+import { tenantExecutor } from '../../db/tenant.js';
+import type { CebdRecord, IntakeFormat, ParseItem } from '../../formats/timeseries/format.js';
+import { areaUuid } from '../../seed/areas.js';
+import { serviceContext } from '../../test/context.js';
+import { openTestDatabase } from '../../test/database.js';
+import { ADMIN_ACTOR } from '../../test/records.js';
+import { rows } from '../domain/sql.js';
+import { importParsedStream } from '../timeseries/intake.js';
+import { preprocessCebd } from './cebd-preprocessing.js';
+
+const NORWAY = areaUuid('norway');
+const BELGIUM = areaUuid('belgium');
+const DAY = { start: '2026-10-01T00:00:00Z', end: '2026-10-02T00:00:00Z' };
+const FROM = '2020-01-01T00:00:00Z';
+
+/**
+ * A tiny area drawn on a plane (lon x, lat y):
+ *   settlement area and price area PA1: the rectangle [0,20] x [0,10];
+ *   grid area West: [0,10] x [0,10] with a hole [2,4] x [2,4]; grid area East: [10,20] x [0,10].
+ * Traction unit type T has maxPower 1.2 MW: 1.2 x 1000 kW x 5/60 h = 100 kWh per period (58 above).
+ * Owner O is connected to exchange organisation X (orgId DCS-A), so files must come from DCS-A (55).
+ * CP1 (EMS type EMS-A, known) on unit U1 (active). CP2 (EMS type EMS-X, unknown: 54) on unit U2,
+ * which is valid only until 01:00 (60 after).
+ */
+const square = (x0: number, y0: number, x1: number, y1: number) => [
+  [x0, y0],
+  [x1, y0],
+  [x1, y1],
+  [x0, y1],
+  [x0, y0],
+];
+
+const listFormat = (items: ParseItem[]): IntakeFormat => ({
+  name: 'csv',
+  detect: () => true,
+  async *parse() {
+    yield* items;
+  },
+});
+const noBytes = () => (async function* () {})();
+
+/** The record whose period ends `minutes` after midnight UTC of the day. */
+const rec = (minutes: number, over: Partial<CebdRecord> = {}): CebdRecord => ({
+  periodEnd: new Date(Date.parse(DAY.start) + minutes * 60_000).toISOString(),
+  activeConsumed: 50,
+  activeRegenerated: 0,
+  reactiveConsumed: 10,
+  reactiveRegenerated: 0,
+  lon: 5,
+  lat: 5,
+  tractionSystem: '02',
+  quality: 127,
+  ...over,
+});
+/** Period ends of hour h (0-based): h:05 ... (h+1):00, the first n of them. */
+const hour = (h: number, n = 12) => Array.from({ length: n }, (_, i) => h * 60 + (i + 1) * 5);
+
+describe('cebd-preprocessing', () => {
+  let database: Database;
+  const ids: Record<string, string> = {};
+  const ctx = (tenant = NORWAY) => serviceContext(tenantExecutor(database, tenant), tenant, ADMIN_ACTOR);
+
+  const addEntity = async (
+    key: string,
+    type: string,
+    attributes: Record<string, unknown>,
+    options: { until?: string; tenant?: string } = {},
+  ) => {
+    const uuid = randomUUID();
+    ids[key] = uuid;
+    const tenant = options.tenant ?? NORWAY;
+    await database.query(`INSERT INTO entity (uuid, tenant, type, created_by) VALUES ($1, $2, $3, 'test')`, [
+      uuid,
+      tenant,
+      type,
+    ]);
+    await database.query(
+      `INSERT INTO entity_segment (entity_uuid, tenant, type, valid, name, attributes, last_modified_by)
+       VALUES ($1, $2, $3, tstzrange($4::timestamptz, $5::timestamptz), $6, $7::jsonb, 'test')`,
+      [uuid, tenant, type, FROM, options.until ?? null, key, JSON.stringify(attributes)],
+    );
+    return uuid;
+  };
+
+  beforeAll(async () => {
+    database = await openTestDatabase({ seeders: ['areas'] });
+    const polygon = (...rings: number[][][]) => ({ type: 'Polygon', coordinates: rings });
+    await addEntity('Land', 'settlementarea', { geometry: polygon(square(0, 0, 20, 10)) });
+    const pa = await addEntity('PA1', 'pricearea', { geometry: polygon(square(0, 0, 20, 10)), code: 'PA1' });
+    await addEntity('West', 'gridarea', {
+      geometry: polygon(square(0, 0, 10, 10), square(2, 2, 4, 4)),
+      priceAreaRef: pa,
+    });
+    await addEntity('East', 'gridarea', { geometry: polygon(square(10, 0, 20, 10)), priceAreaRef: pa });
+    await addEntity('EMS-A', 'emstype', { model: 'EMS-A' });
+    const x = await addEntity('Data Collector A', 'organisation', { orgId: 'DCS-A' });
+    const o = await addEntity('Owner O', 'organisation', { orgId: 'O', exchangeAdminRef: x });
+    const t = await addEntity('T', 'tractionunittype', { maxPower: 1.2, positionValidationRules: ['WITHIN_AREA'] });
+    const u1 = await addEntity('U1', 'tractionunit', { evn: '1', owner: o, tractionUnitTypeRef: t });
+    const u2 = await addEntity(
+      'U2',
+      'tractionunit',
+      { evn: '2', owner: o, tractionUnitTypeRef: t },
+      { until: '2026-10-01T01:00:00Z' },
+    );
+    await addEntity('CP1', 'consumptionpoint', { cpid: 'CP1', emsType: 'EMS-A', tractionUnitRef: u1 });
+    await addEntity('CP2', 'consumptionpoint', { cpid: 'CP2', emsType: 'EMS-X', tractionUnitRef: u2 });
+    for (const id of [101, 102, 103]) {
+      await database.query(
+        `INSERT INTO data_log (id, tenant, message_type, message_status) VALUES ($1, $2, 'CEBD', 'OK')`,
+        [id, NORWAY],
+      );
+    }
+    // Another area's row in the same period: no run of Norway may touch it.
+    await database.query(
+      `INSERT INTO cebd_preprocessed (tenant, consumption_point_uuid, period_end, codes)
+       VALUES ($1, $2, '2026-10-01T00:05:00Z', '{54}')`,
+      [BELGIUM, randomUUID()],
+    );
+    await database.useAppRole();
+
+    const file = async (dataLogId: number, cpid: string, dcs: string, records: CebdRecord[]) => {
+      const block: ParseItem = { kind: 'cebd', block: { cpid, dcs, blockType: 'CEBDBlock', location: {}, records } };
+      const result = await importParsedStream(ctx(), listFormat([block]), noBytes(), { dataLogId });
+      expect(result.status, result.text).toBe('OK');
+    };
+    // File 101 (DCS-A), CP1:
+    //   hour 00: 12 records at (5,5) in West, except 00:30 (150 kWh > 100: 58), 00:35 at (3,3) in
+    //            West's hole (no grid area: 59; price area PA1 still holds it), 00:40 at (15,5) in
+    //            East, 00:45 at (25,5) outside everything (59, no price area);
+    //   hour 01: 10 records, 01:50 of them quality 46 (no value): 9 present < 10 (56 on all 10);
+    //   hour 02: 12 records, 7 of them quality 56: 7/12 = 0.583 > 0.5 (57 on all 12);
+    //   hour 03: 12 records, 6 of them quality 61: 6/12 = 0.5, not above 0.5 (valid).
+    const special: Record<number, Partial<CebdRecord>> = {
+      30: { activeConsumed: 150 },
+      35: { lon: 3, lat: 3 },
+      40: { lon: 15 },
+      45: { lon: 25 },
+    };
+    await file(101, 'CP1', 'DCS-A', [
+      ...hour(0).map((m) => rec(m, special[m])),
+      ...hour(1, 10).map((m, i) => rec(m, i === 9 ? { quality: 46, activeConsumed: 0 } : {})),
+      ...hour(2).map((m, i) => rec(m, i < 7 ? { quality: 56 } : {})),
+      ...hour(3).map((m, i) => rec(m, i < 6 ? { quality: 61 } : {})),
+    ]);
+    // File 102 (sender OTHER, not DCS-A: 55), CP2 (unknown EMS type: 54), all at (15,5) in East:
+    //   hour 00: 12 records (54 and 55 on each);
+    //   hour 01: 2 records; U2 ended at 01:00: 60 only (56 would also hold: 2 < 10, not shown).
+    await file(
+      102,
+      'CP2',
+      'OTHER',
+      [...hour(0), ...hour(1, 2)].map((m) => rec(m, { lon: 15 })),
+    );
+    // File 103 (DCS-A) sends CP1's 00:05 again unchanged and 00:10 with 60 kWh: both duplicates.
+    await file(103, 'CP1', 'DCS-A', [rec(5), rec(10, { activeConsumed: 60 })]);
+  });
+  afterAll(async () => database?.close());
+
+  /** Every Norway row as 'CP HH:MM' -> 'grid|price|codes|duplicate'. */
+  const stored = async () => {
+    const name = Object.fromEntries(Object.entries(ids).map(([k, v]) => [v, k]));
+    const found = await rows<{
+      cp: string;
+      at: string;
+      grid: string | null;
+      price: string | null;
+      codes: string;
+      dup: boolean;
+    }>(
+      tenantExecutor(database, NORWAY),
+      sql`SELECT consumption_point_uuid AS cp, to_char(period_end AT TIME ZONE 'UTC', 'HH24:MI') AS at,
+                 grid_area_uuid AS grid, price_area_uuid AS price, array_to_string(codes, ',') AS codes, duplicate AS dup
+            FROM cebd_preprocessed ORDER BY 1, period_end`,
+    );
+    return new Map(
+      found.map((r) => [
+        `${name[r.cp]} ${r.at}`,
+        `${r.grid ? name[r.grid] : '-'}|${r.price ? name[r.price] : '-'}|${r.codes}|${r.dup ? 'dup' : ''}`,
+      ]),
+    );
+  };
+
+  // Records: CP1 12 + 10 + 12 + 12 = 46, CP2 12 + 2 = 14; 60 in all.
+  // 54: CP2's 12 of hour 00; 55: the same 12; 56: CP1's 10 of hour 01; 57: CP1's 12 of hour 02;
+  // 58: CP1 00:30; 59: CP1 00:35 and 00:45; 60: CP2's 2 of hour 01 (alone).
+  // Placed in a grid area: 60 - 2 (00:35 in the hole, 00:45 outside) = 58. Duplicates: 00:05 and 00:10 of CP1.
+  const EXPECTED = {
+    records: 60,
+    placed: 58,
+    duplicates: 2,
+    byCode: { 54: 12, 55: 12, 56: 10, 57: 12, 58: 1, 59: 2, 60: 2 },
+  };
+
+  it('places every record of the day and raises the codes computed by hand', async () => {
+    expect(await preprocessCebd(ctx(), DAY)).toEqual(EXPECTED);
+    const rowsOf = await stored();
+    expect(rowsOf.size).toBe(60);
+    expect(
+      Object.fromEntries(
+        [
+          'CP1 00:05',
+          'CP1 00:10',
+          'CP1 00:15',
+          'CP1 00:30',
+          'CP1 00:35',
+          'CP1 00:40',
+          'CP1 00:45',
+          'CP1 01:05',
+          'CP1 01:50',
+          'CP1 02:05',
+          'CP1 03:00',
+          'CP1 03:05',
+          'CP1 04:00',
+          'CP2 00:05',
+          'CP2 01:00',
+          'CP2 01:05',
+          'CP2 01:10',
+        ].map((k) => [k, rowsOf.get(k)]),
+      ),
+    ).toEqual({
+      'CP1 00:05': 'West|PA1||dup',
+      'CP1 00:10': 'West|PA1||dup',
+      'CP1 00:15': 'West|PA1||',
+      'CP1 00:30': 'West|PA1|58|',
+      'CP1 00:35': '-|PA1|59|',
+      'CP1 00:40': 'East|PA1||',
+      'CP1 00:45': '-|-|59|',
+      'CP1 01:05': 'West|PA1|56|',
+      'CP1 01:50': 'West|PA1|56|',
+      'CP1 02:05': 'West|PA1|57|',
+      // 03:00 ends the last period of hour 02.
+      'CP1 03:00': 'West|PA1|57|',
+      'CP1 03:05': 'West|PA1||',
+      'CP1 04:00': 'West|PA1||',
+      'CP2 00:05': 'East|PA1|54,55|',
+      'CP2 01:00': 'East|PA1|54,55|',
+      'CP2 01:05': 'East|PA1|60|',
+      'CP2 01:10': 'East|PA1|60|',
+    });
+    // The current values are kept: 00:10 holds file 103's 60 kWh.
+    const [ten] = await rows<{ ac: string }>(
+      tenantExecutor(database, NORWAY),
+      sql`SELECT active_consumed::text AS ac FROM cebd_preprocessed WHERE period_end = '2026-10-01T00:10:00Z'
+            AND consumption_point_uuid = ${ids.CP1}::uuid`,
+    );
+    expect(Number(ten?.ac)).toBe(60);
+  });
+
+  it('replaces its rows when the chunk runs again, and keeps the run id', async () => {
+    const runId = randomUUID();
+    expect(await preprocessCebd(ctx(), DAY, { runId })).toEqual(EXPECTED);
+    const [runs] = await rows<{ n: string; run: string }>(
+      tenantExecutor(database, NORWAY),
+      sql`SELECT count(*) AS n, min(run_id::text) AS run FROM cebd_preprocessed`,
+    );
+    expect({ n: Number(runs?.n), run: runs?.run }).toEqual({ n: 60, run: runId });
+    // The first hour only: CP1's 12 and CP2's 12 records ending in (00:00, 01:00]; the rest stay as written.
+    const half = await preprocessCebd(ctx(), { start: DAY.start, end: '2026-10-01T01:00:00Z' });
+    expect(half).toEqual({ records: 24, placed: 22, duplicates: 2, byCode: { 54: 12, 55: 12, 58: 1, 59: 2 } });
+    expect((await stored()).size).toBe(60);
+  });
+
+  it('follows the limits it is given', async () => {
+    // Hour 01 has 9 present periods: a minimum of 9 raises no 56; a share of 0.6 lets hour 02's
+    // 7/12 = 0.583 pass (no 57). The type states its max power, so the default does not change 58.
+    const result = await preprocessCebd(ctx(), DAY, {
+      limits: { minPeriodsPerHour: 9, maxLowQualityShare: 0.6, defaultMaxPowerMw: 0.1 },
+    });
+    expect(result.byCode).toEqual({ 54: 12, 55: 12, 58: 1, 59: 2, 60: 2 });
+    await preprocessCebd(ctx(), DAY);
+  });
+
+  it('leaves another area alone', async () => {
+    const belgium = await rows<{ codes: string }>(
+      tenantExecutor(database, BELGIUM),
+      sql`SELECT array_to_string(codes, ',') AS codes FROM cebd_preprocessed`,
+    );
+    expect(belgium).toEqual([{ codes: '54' }]);
+    const [seen] = await rows<{ n: string }>(
+      tenantExecutor(database, NORWAY),
+      sql`SELECT count(*) AS n FROM cebd_preprocessed WHERE tenant = ${BELGIUM}::uuid`,
+    );
+    expect(Number(seen?.n)).toBe(0);
+  });
+
+  it('finds a point in a GeoJSON polygon with holes and in a multipolygon', async () => {
+    const multi = {
+      type: 'MultiPolygon',
+      coordinates: [[square(0, 0, 10, 10), square(2, 2, 4, 4)], [square(20, 0, 30, 10)]],
+    };
+    const inside = async (geometry: unknown, lon: number, lat: number) =>
+      (
+        await rows<{ inside: boolean }>(
+          tenantExecutor(database, NORWAY),
+          sql`SELECT rw_point_in_geometry(${JSON.stringify(geometry)}::jsonb, ${lon}::float8, ${lat}::float8) AS inside`,
+        )
+      )[0]?.inside;
+    expect(await inside(multi, 5, 5)).toBe(true);
+    expect(await inside(multi, 3, 3)).toBe(false); // in the hole
+    expect(await inside(multi, 25, 5)).toBe(true); // in the second polygon
+    expect(await inside(multi, 15, 5)).toBe(false); // between them
+    expect(await inside({ type: 'Point', coordinates: [5, 5] }, 5, 5)).toBe(false);
+    expect(await inside(null, 5, 5)).toBe(false);
+  });
+});
