@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { defineJob } from '../modules/jobs/define-job.js';
+import { registerImplementedProcedures } from '../modules/processing/procedures.js';
 import { executeRun } from '../modules/processing/run.js';
+
+registerImplementedProcedures();
 
 const RETRY_LIMIT = 2;
 
