@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /** A value a search parameter can hold: lists are comma-joined, empty values leave the URL. */
 export type UrlSearchValue = string | number | boolean | readonly (string | number)[] | undefined | null;
@@ -29,3 +29,18 @@ export function useUrlSearch<S extends z.ZodType>(schema: S) {
   );
   return { search, update };
 }
+
+/** Search-parameter readers the screens' schemas share: a comma list, a text, a calendar day. */
+export const urlParams = {
+  list: z
+    .string()
+    .transform((v) => v.split(',').filter(Boolean))
+    .optional(),
+  text: z.string().optional(),
+  /** 'YYYY-MM-DD'; anything else reads as no day. */
+  day: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional()
+    .catch(undefined),
+};

@@ -72,13 +72,13 @@ export async function executeRun(
 
   const chunks = areaDays(result.periodStart, result.periodEnd, ctx.tenant.timeZone);
   const done = await finishedChunks(ctx.db, result.id);
-  const todo = chunks.flatMap((chunk, index) => (done.has(chunk.start) ? [] : [{ ...chunk, index }]));
-  let finished = chunks.length - todo.length;
+  const remaining = chunks.flatMap((chunk, index) => (done.has(chunk.start) ? [] : [{ ...chunk, index }]));
+  let finished = chunks.length - remaining.length;
   const progressMessage = () => `${finished} of ${chunks.length} days processed`;
   await run.progress(finished / chunks.length, progressMessage());
 
   try {
-    await forEachLimited(todo, implementation.concurrency ?? 1, async (chunk) => {
+    await forEachLimited(remaining, implementation.concurrency ?? 1, async (chunk) => {
       if (run.signal.aborted) throw new Error('The run was stopped before it finished');
       await runChunk(ctx, implementation, result, chunk, chunks.length);
       finished++;

@@ -155,6 +155,51 @@ export function normalised(fields: readonly ConfigField[], values: Values): Valu
   return out;
 }
 
+/**
+ * What a new configuration version is made of, on every configuration form: an input per field,
+ * the day it is valid from and a comment.
+ */
+export function VersionFields(props: {
+  fields: readonly ConfigField[];
+  values: Record<string, unknown>;
+  errors: Record<string, string | undefined>;
+  onValues: (values: Record<string, unknown>) => void;
+  validFrom: string | null;
+  onValidFrom: (day: string | null) => void;
+  comments: string;
+  onComments: (comments: string) => void;
+}) {
+  const { t } = useConfigT();
+  const { values, errors } = props;
+  return (
+    <>
+      {props.fields.map((field) => (
+        <FieldInput
+          key={field.name}
+          field={field}
+          value={values[field.name]}
+          error={errors[field.name]}
+          onChange={(v) => props.onValues({ ...values, [field.name]: v })}
+        />
+      ))}
+      <DayInput
+        label={t('edit.validFrom')}
+        value={props.validFrom}
+        onChange={props.onValidFrom}
+        error={errors['validFrom']}
+        required
+        data-testid="input-validFrom"
+      />
+      <Textarea
+        label={t('edit.comments')}
+        value={props.comments}
+        onChange={(e) => props.onComments(e.currentTarget.value)}
+        data-testid="input-comments"
+      />
+    </>
+  );
+}
+
 /** One input per field of the procedure's descriptor list. */
 export function FieldInput({
   field,
@@ -244,29 +289,15 @@ export function ConfigEditPage({ procedure, tpa = false, ...screen }: ConfigPage
     <Stack gap="md" maw={560}>
       <PageTitle {...screen} />
       <ApiErrorText error={list.isError ? list.error : null} />
-      {list.data &&
-        CONFIG_FIELDS[procedure].map((field) => (
-          <FieldInput
-            key={field.name}
-            field={field}
-            value={values[field.name]}
-            error={errors[field.name]}
-            onChange={(v) => setEdited({ ...values, [field.name]: v })}
-          />
-        ))}
-      <DayInput
-        label={t('edit.validFrom')}
-        value={validFrom}
-        onChange={setValidFrom}
-        error={errors['validFrom']}
-        required
-        data-testid="input-validFrom"
-      />
-      <Textarea
-        label={t('edit.comments')}
-        value={comments}
-        onChange={(e) => setComments(e.currentTarget.value)}
-        data-testid="input-comments"
+      <VersionFields
+        fields={list.data ? CONFIG_FIELDS[procedure] : []}
+        values={values}
+        errors={errors}
+        onValues={setEdited}
+        validFrom={validFrom}
+        onValidFrom={setValidFrom}
+        comments={comments}
+        onComments={setComments}
       />
       <ApiErrorText error={save.isError ? save.error : null} />
       <Group>

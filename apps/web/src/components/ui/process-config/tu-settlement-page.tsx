@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Card, Group, Stack, Table, Text, Textarea, Title } from '@mantine/core';
+import { Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import {
   TU_SETTLEMENT_FIELDS,
@@ -9,11 +9,10 @@ import {
 } from '@railwatt/contracts';
 import { ApiErrorText } from '../api-error';
 import { PageTitle } from '../page-title';
-import { DayInput } from '../set-status-dialog/day-input';
 import { formatDate } from '../../../lib/format';
 import type { ScreenProps } from '../../../lib/routes';
 import { tuSettlementQuery, useSaveTuSettlement } from './config-api';
-import { FieldInput, FieldValue, normalised, useCanWrite, useConfigT, useTimeZone } from './process-config-pages';
+import { FieldValue, VersionFields, normalised, useCanWrite, useConfigT, useTimeZone } from './process-config-pages';
 
 type AreaConfig = TuSettlementList[number];
 
@@ -67,26 +66,15 @@ function AreaCard({ area }: { area: AreaConfig }) {
         </Table>
         {canWrite && (
           <>
-            {TU_SETTLEMENT_FIELDS.map((field) => (
-              <FieldInput
-                key={field.name}
-                field={field}
-                value={values[field.name]}
-                error={errors[field.name]}
-                onChange={(v) => setValues({ ...values, [field.name]: v })}
-              />
-            ))}
-            <DayInput
-              label={t('edit.validFrom')}
-              value={validFrom}
-              onChange={setValidFrom}
-              error={errors['validFrom']}
-              required
-            />
-            <Textarea
-              label={t('edit.comments')}
-              value={comments}
-              onChange={(e) => setComments(e.currentTarget.value)}
+            <VersionFields
+              fields={TU_SETTLEMENT_FIELDS}
+              values={values}
+              errors={errors}
+              onValues={setValues}
+              validFrom={validFrom}
+              onValidFrom={setValidFrom}
+              comments={comments}
+              onComments={setComments}
             />
             <ApiErrorText error={save.isError ? save.error : null} />
             <Group>

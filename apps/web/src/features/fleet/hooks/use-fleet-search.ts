@@ -6,18 +6,9 @@ import {
   type FleetFilter,
   type FleetSearchMode,
 } from '@railwatt/contracts';
-import { useUrlSearch } from '../../../lib/use-url-search';
+import { urlParams, useUrlSearch } from '../../../lib/use-url-search';
 
-const list = z
-  .string()
-  .transform((v) => v.split(',').filter(Boolean))
-  .optional();
-const text = z.string().optional();
-const day = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/)
-  .optional()
-  .catch(undefined);
+const { list, text, day } = urlParams;
 
 /**
  * The overview's state in the URL (STYLE.md §5): filters, page (1-based here; sent zero-based)
