@@ -256,4 +256,26 @@ describe('time-series intake', () => {
     );
     await expect(database.query('SELECT * FROM time_series_value_2026_10')).rejects.toThrow(/permission denied/);
   });
+  it('quotes a few warnings of an OK file and counts the rest', async () => {
+    const run: ParseItem = {
+      kind: 'trainrun',
+      run: {
+        action: 'input',
+        trainNumber: '41',
+        operatingDay: '2026-10-01',
+        railwayUndertaking: 'RU',
+        route: ['A', 'B'],
+        composition: [],
+        location: { line: 2 },
+      },
+    };
+    const warning = (n: number) => ({ location: { line: n }, message: `Unknown EVN ${n}` });
+    const result = await importParsedStream(ctx(), listFormat([run]), noBytes, {
+      dataLogId: 9,
+      storeTrainRuns: async () => ({ stored: 1, problems: [], warnings: [1, 2, 3, 4, 5].map(warning) }),
+    });
+    expect(result.text).toBe(
+      'Imported 1 train runs; 5 warnings: line 1: Unknown EVN 1; line 2: Unknown EVN 2; line 3: Unknown EVN 3 and 2 more',
+    );
+  });
 });

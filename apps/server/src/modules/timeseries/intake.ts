@@ -89,6 +89,9 @@ const UNKNOWN_ENTITY: Partial<Record<EntityKind, string>> = {
 
 class Refused extends Error {}
 
+/** Warnings an OK outcome's text quotes (the rest are counted). */
+const SHOWN_WARNINGS = 3;
+
 const FIVE_MINUTES = 5 * 60_000;
 const CEBD_TYPES = Object.values(CEBD_SERIES);
 /** Batches handed to the store that the parser may run ahead of (see flush). */
@@ -379,12 +382,13 @@ export async function importParsedStream(
   if (counts.unchanged > 0) parts.push(`${counts.unchanged} unchanged`);
   if (trainRunsStored > 0) parts.unshift(`Imported ${trainRunsStored} train runs`);
   const base = values === 0 && trainRunsStored > 0 ? parts[0]! : parts.join(', ');
-  const noted = warnings.slice(0, 20).map(problemText).join('; ');
+  // A few examples and the count: a train-run file names every wagon, and wagons are not in the fleet.
+  const noted = warnings.slice(0, SHOWN_WARNINGS).map(problemText).join('; ');
   return {
     status: 'OK',
     text:
       warnings.length > 0
-        ? `${base}; warnings: ${noted}${warnings.length > 20 ? ` and ${warnings.length - 20} more` : ''}`
+        ? `${base}; ${warnings.length} warnings: ${noted}${warnings.length > SHOWN_WARNINGS ? ` and ${warnings.length - SHOWN_WARNINGS} more` : ''}`
         : base,
     problems: [],
     summaries,
