@@ -78,17 +78,21 @@ describe('AreaMap', () => {
     const legend = screen.getByTestId('map-legend');
     expect(legend).toHaveTextContent('Grid area');
     expect(legend).toHaveTextContent('Price area');
+    // The areas reach the engine in an effect after it reports ready: wait for the hand-over.
+    await waitFor(() => expect(fake.calls.areas.length).toBeGreaterThan(0));
     const last = fake.calls.areas.at(-1) as { features: { properties: { colour: string } }[] };
     expect(last.features.map((f) => f.properties.colour)).toEqual([
       AREA_TYPE_COLOURS.gridarea,
       AREA_TYPE_COLOURS.pricearea,
     ]);
-    expect(fake.calls.views.at(-1)).toEqual({
-      bounds: [
-        [8, 58],
-        [13, 62],
-      ],
-    });
+    await waitFor(() =>
+      expect(fake.calls.views.at(-1)).toEqual({
+        bounds: [
+          [8, 58],
+          [13, 62],
+        ],
+      }),
+    );
 
     rerender(<AreaMap areas={areas} selected={['g']} focus={['g']} createEngine={fake.create} />);
     await waitFor(() =>
