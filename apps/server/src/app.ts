@@ -29,15 +29,23 @@ import { timeSeriesRoutes } from './routes/timeseries/index.js';
 import { timeSeriesImportJob } from './jobs/timeseries-import.js';
 import { createSftpIntakeJob } from './jobs/sftp-intake.js';
 import { registerIntakeReimporters, type ImportQueue } from './modules/timeseries/accept.js';
+import { procedureFollowUpJob } from './jobs/procedure-follow-up.js';
+import { procedureRunQueue } from './jobs/procedure-run.js';
+import { registerProcessingChain } from './modules/processing/chain.js';
 import { masterDataRoutes } from './routes/masterdata/index.js';
 import { setToErrorRoutes } from './routes/processing/set-to-error.js';
 import { processingRoutes } from './routes/processing/index.js';
+import { delayedTaskRoutes } from './routes/processing/delayed-tasks.js';
+import { createDelayedTasksJob } from './jobs/delayed-tasks.js';
+import { deadLetterQueueRoutes } from './routes/processing/dead-letter-queues.js';
+import { procedureTaskRoutes } from './routes/processing/tasks.js';
 import { procedureResultRoutes } from './routes/eventlog/procedure-results.js';
 import { processingEventRoutes } from './routes/eventlog/processing-events.js';
 import { processRoutes } from './routes/domain/processes.js';
 import { processingConfigRoutes } from './routes/processing-config/index.js';
 import { API_PREFIX } from './routes/register-call.js';
 import { sftpIntegrationRoutes } from './routes/sftpintegration/index.js';
+import { statisticsRoutes } from './routes/statistics/index.js';
 import { userRoutes } from './routes/user/index.js';
 
 declare module 'fastify' {
@@ -193,6 +201,11 @@ export async function buildApp({ config, database, logger, jobs }: BuildAppOptio
     enqueueImport: (ctx, input) => jobRunner.enqueue(ctx, timeSeriesImportJob, input, { dataLogId: input.dataLogId }),
   };
   registerIntakeReimporters(importQueue);
+  // The processing chain's follow-up runs (modules/processing/chain.ts) go through the same runner.
+  registerProcessingChain({
+    followUp: (ctx, followUp) => jobRunner.enqueue(ctx, procedureFollowUpJob, followUp),
+    run: procedureRunQueue(jobRunner),
+  });
   const sftpIntake = {
     database,
     credentialsKey: config.interfaceCredentialsKey,
@@ -215,10 +228,22 @@ export async function buildApp({ config, database, logger, jobs }: BuildAppOptio
   await app.register(setToErrorRoutes, { prefix: API_PREFIX });
   // Processing (issue 9): runs, procedure results, processing events, the list of processes.
   await app.register(processingRoutes, { prefix: API_PREFIX });
+  await app.register(delayedTaskRoutes, { prefix: API_PREFIX });
+  // Due delayed tasks start their runs on a schedule (server.ts scheduleDelayedTasks).
+  jobRunner.register(
+    createDelayedTasksJob({
+      database,
+      queue: procedureRunQueue(jobRunner),
+    }),
+  );
   await app.register(procedureResultRoutes, { prefix: API_PREFIX });
   await app.register(processingEventRoutes, { prefix: API_PREFIX });
   await app.register(processRoutes, { prefix: API_PREFIX });
+  // Dead letter queues and the task / procedure-result write calls (issue 9 items 1 and 3).
+  await app.register(deadLetterQueueRoutes, { prefix: API_PREFIX });
+  await app.register(procedureTaskRoutes, { prefix: API_PREFIX });
   await app.register(processingConfigRoutes, { prefix: API_PREFIX, database });
+  await app.register(statisticsRoutes, { prefix: API_PREFIX });
   await app.register(masterDataRoutes, { prefix: API_PREFIX, database });
   await app.register(webPlugin, { webDist: config.webDist });
 

@@ -2,6 +2,7 @@ import { loadConfig } from './config.js';
 import { buildApp } from './app.js';
 import { fatalDatabaseHandler, openDatabase } from './db/client.js';
 import { migrate } from './db/migrate.js';
+import { scheduleDelayedTasks } from './jobs/delayed-tasks.js';
 import { scheduleSftpIntake } from './jobs/sftp-intake.js';
 import { allAreasExecutor } from './db/tenant.js';
 import { failInterruptedFiles } from './modules/datalog/datalog-service.js';
@@ -49,6 +50,10 @@ async function main(): Promise<void> {
   const intake = await scheduleSftpIntake(app.jobs, database, config.sftpIntakeCron);
   if (intake) app.log.info({ cron: config.sftpIntakeCron }, 'SFTP intake scheduled');
   else app.log.warn('SFTP intake not scheduled: there is no Administration area to run it in');
+  // Due delayed tasks (shunting-and-stabling) start their runs every quarter of an hour.
+  if (!(await scheduleDelayedTasks(app.jobs, database))) {
+    app.log.warn('Delayed tasks not scheduled: there is no Administration area to run them in');
+  }
   app.log.info(
     { database: database.kind, migrations: applied, seeders: seeded, interruptedFiles: interrupted },
     'database ready',

@@ -1,4 +1,4 @@
-import { rolesExcept, type Role } from './roles.js';
+import { EXCHANGE_ROLE_GROUP, rolesExcept, SETTLEMENT_ROLE_GROUP, type Role } from './roles.js';
 
 /**
  * Who may do what with master data: the role decisions of product.md §6 and the Administration menu,
@@ -158,3 +158,17 @@ export const PROCESS_READERS: readonly Role[] = [
  */
 export const PROCESSING_CONFIG_READERS: readonly Role[] = PROCESS_READERS;
 export const PROCESSING_CONFIG_WRITERS: readonly Role[] = PROCESS_RUNNERS;
+
+/**
+ * The dashboard home and its statistics (issue 9 item 6): the roles of the dashboard route, every
+ * role except the train-run-data provider (product.md §2 "/ is the dashboard home (not for
+ * train-run-data providers)").
+ */
+export const DASHBOARD_READERS: readonly Role[] = rolesExcept('train-run-data-provider');
+
+/**
+ * Completeness verification (product.md §2): the settlement role group reads it by traction unit
+ * (the train-run data provider among them, product.md §6 "data log and completeness verification"),
+ * the exchange role group by consumption point. One call serves both screens.
+ */
+export const COMPLETENESS_READERS: readonly Role[] = [...new Set([...SETTLEMENT_ROLE_GROUP, ...EXCHANGE_ROLE_GROUP])];

@@ -103,7 +103,7 @@ export const PROCESSING_CONFIG_SCHEMAS = {
   /** Energy within this many minutes after a run goes to the run's RU (shunting and stabling). */
   'shunting-and-stabling': z.object({ timeLimitAfterRunMinutes: int(0, 10080, 60) }),
   /** Energy outside any run within this limit goes to the previous run's RU, else the vehicle keeper. */
-  'energy-outside-train-run': z.object({ timeLimitMinutes: int(0, 10080, 60) }),
+  'energy-outside-train-run': z.object({ timeLimitMinutes: int(0, 10080, 1440) }),
   'freight-consumption-factor': z.object({ defaultKwhPerGrossTonneKm: num(0, 10, 0.02) }),
   'metered-energy-aggregation': meteredEnergyAggregation,
   settlement: z.object({

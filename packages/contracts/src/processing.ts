@@ -218,6 +218,11 @@ export const processLogFilterSchema = z.object({
   train: z.uuid().optional(),
   trafficCategory: z.uuid().optional(),
   trainProfile: z.uuid().optional(),
+  /**
+   * Not in calls.md's filter: the results with these ids. The process result view (?id=) and the run
+   * page read one result through the log's own call rather than a call of their own.
+   */
+  ids: list(z.number().int().positive().max(Number.MAX_SAFE_INTEGER), LIST_LIMITS.small).optional(),
 });
 export type ProcessLogFilter = z.infer<typeof processLogFilterSchema>;
 
@@ -297,14 +302,40 @@ export const processingEventFilterSchema = z.object({
   timeRange: optionalRange,
   /** Exact entity identifier (CPID, EVN, name). */
   entityIdentifier: text(TEXT_LIMITS.name).optional(),
+  /** Not in calls.md: the events with these ids (the event view's ?id=). */
+  ids: list(z.number().int().positive().max(Number.MAX_SAFE_INTEGER), LIST_LIMITS.small).optional(),
 });
 export type ProcessingEventFilter = z.infer<typeof processingEventFilterSchema>;
+
+/**
+ * POST /eventlog/processingevent/export and /excel/eventlog/export (events.xlsx): the event
+ * monitor's filter and sort. The file holds at most PAGE_SIZES.exportFetch events; a filter matching
+ * more is refused (query_timeout) rather than cut silently.
+ */
+export const EVENTS_EXPORT_FILE = 'events.xlsx';
+export const EVENT_EXPORT_COLUMNS = [
+  'id',
+  'time',
+  'processName',
+  'errorCode',
+  'errorText',
+  'severity',
+  'incidents',
+  'entityIdentifier',
+  'message',
+  'procedureResultId',
+] as const;
 
 export const PROCESSING_EVENT_SORT_COLUMNS = ['time', 'errorCode', 'severity', 'processName', 'id'] as const;
 /** POST /eventlog/processingevent query: paging (the event monitor pages by 50). */
 export const processingEventQuerySchema = z.object({
   ...pageFields(PAGE_SIZES.eventMonitor),
   sortBy: z.enum(PROCESSING_EVENT_SORT_COLUMNS).default('time'),
+});
+/** The export calls' query: the monitor's sort (no paging: every matching event, up to the limit). */
+export const processingEventExportQuerySchema = processingEventQuerySchema.pick({
+  sortBy: true,
+  descendingOrder: true,
 });
 export const processingEventPageSchema = pageSchemaOf(processingEventSchema);
 export type ProcessingEventPage = z.infer<typeof processingEventPageSchema>;
@@ -316,3 +347,54 @@ export const processInfoSchema = z.object({
   runnable: z.boolean(),
 });
 export type ProcessInfo = z.infer<typeof processInfoSchema>;
+
+/**
+ * The train-run, combine and shunting codes of calls.md §8 ("their exact wording: not shown"): the
+ * errorCode a processing event carries, with the text screens show. cebd-preprocessing's events use
+ * the numeric codes 54-60 (CEBD_CODE_MESSAGES below).
+ */
+export const PROCESS_EVENT_CODES = {
+  'weight-outside-limits': 'Weight outside limits',
+  'location-outside-valid-area': 'Location outside valid area',
+  'data-received-too-late': 'Data received too late',
+  'no-metered-data-received': 'No metered data received',
+  'match-energy-failed': 'Match energy failed',
+  'wrong-train-composition': 'Wrong train composition',
+  'duplicate-train-run': 'Duplicate train run',
+  'unknown-evn': 'Unknown EVN',
+  'shunting-limits-exceeded': 'Shunting limits exceeded',
+  'uncertain-quality-flag-61': 'Uncertain quality flag 61',
+  'energy-consumption-0': 'Energy consumption 0',
+  'approved-settlement-exists': 'Approved settlement already exists for the area or organisation',
+} as const;
+export type ProcessEventCode = keyof typeof PROCESS_EVENT_CODES;
+
+/** calls.md §8 codes 54-60 as cebd-preprocessing's processing events name them. */
+export const CEBD_CODE_MESSAGES: Record<number, string> = {
+  54: 'Data received from unknown EMS',
+  55: 'Data from EMS received via other DCs',
+  56: 'Too many missing values',
+  57: 'Too frequent low quality codes',
+  58: 'Value outside expected limits',
+  59: 'Data outside area',
+  60: 'Master data missing',
+};
+
+/** The text of a processing event's code (the code itself when it is none of the known ones). */
+export function eventCodeText(code: string): string {
+  if (code in PROCESS_EVENT_CODES) return PROCESS_EVENT_CODES[code as ProcessEventCode];
+  return /^\d+$/.test(code) ? (CEBD_CODE_MESSAGES[Number(code)] ?? code) : code;
+}
+
+/**
+ * The processing chain (DOMAIN.md "Processing" steps 1-4): when a run of the key succeeds, the
+ * procedures listed run for the same period (a follow-up run by the system). Combine replaces the
+ * allocation of its period, so the two steps after it run again; cebd-preprocessing and
+ * train-preprocessing feed combine.
+ */
+export const PROCESSING_CHAIN: Partial<Record<ProcedureName, readonly ProcedureName[]>> = {
+  'cebd-preprocessing': ['combine'],
+  'train-preprocessing': ['combine'],
+  combine: ['shunting-and-stabling'],
+  'shunting-and-stabling': ['energy-outside-train-run'],
+};

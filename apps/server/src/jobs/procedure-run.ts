@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { defineJob } from '../modules/jobs/define-job.js';
 import { registerImplementedProcedures } from '../modules/processing/procedures.js';
 import { executeRun } from '../modules/processing/run.js';
+import type { RunQueue } from '../modules/processing/service.js';
+import type { JobRunner } from '../modules/jobs/runner.js';
 
 registerImplementedProcedures();
 
@@ -22,3 +24,12 @@ export const procedureRunJob = defineJob({
   expireInSeconds: 4 * 60 * 60,
   handler: (ctx, { procedureResultId }, run) => executeRun(ctx, procedureResultId, run, RETRY_LIMIT),
 });
+
+/**
+ * The one way to queue a procedure result's run (routes, the chain, delayed tasks, dead-letter
+ * reruns): its `procedure-run` job on the app's runner.
+ */
+export const procedureRunQueue =
+  (jobs: Pick<JobRunner, 'enqueue'>): RunQueue =>
+  (ctx, procedureResultId) =>
+    jobs.enqueue(ctx, procedureRunJob, { procedureResultId });

@@ -3,6 +3,7 @@ import type { FormatName } from '../formats/timeseries/format.js';
 import { INTAKE_FORMATS } from '../formats/timeseries/registry.js';
 import { finishFile } from '../modules/datalog/datalog-service.js';
 import { defineJob } from '../modules/jobs/define-job.js';
+import { rerunAfterCebd } from '../modules/processing/chain.js';
 import { importStoredFile } from '../modules/timeseries/import-file.js';
 import { storeTrainRuns } from '../modules/trainrun/service.js';
 
@@ -38,6 +39,15 @@ export const timeSeriesImportJob = defineJob({
         storeTrainRuns,
         onProgress: (fraction) => run.progress(Math.min(0.99, fraction), 'Reading and storing'),
       });
+      // CEBD that changed stored values of days already processed runs them again (product.md §4:
+      // combine reruns when CEBD arrives after it ran); the file is committed by now. Queuing it may
+      // not fail the import (the entry is OK, and a retried import would store nothing new): a
+      // failure is logged, and the operator reruns the period.
+      if (format === 'cebd' && result.status === 'OK' && result.counts.inserted + result.counts.superseded > 0) {
+        await rerunAfterCebd(ctx, dataLogId).catch((error: unknown) =>
+          ctx.log.error({ err: error, dataLogId }, 'CEBD arrival: the rerun of processed days was not queued'),
+        );
+      }
       return { status: result.status === 'OK' ? 'success' : 'failure', message: result.text };
     } catch (error) {
       ctx.log.error({ err: error, dataLogId }, 'time-series import failed');

@@ -368,7 +368,11 @@ export function* demoIntakeFiles(options: DemoIntakeOptions): Generator<DemoInta
   /** Net CEBD energy (kWh) per grid area uuid and hour of the month. */
   const gridHours = new Map<string, Float64Array>();
   const compact = (day: string) => day.replace(/-/g, '');
-  const dcs = `EDH-${seedCountry.nvr}`;
+  // The data collecting service the area's owners are connected to (seed/fleet.ts: every
+  // organisation's exchange admin is the infrastructure manager's exchange, "<IM orgId>-EX", except
+  // the second vehicle keeper's): cebd-preprocessing's code 55 then marks only that keeper's units as
+  // received via another DCS, as it would in a real delivery.
+  const dcs = `${seedCountry.im.orgId}-EX`;
   const at: string[] = [];
 
   for (const day of days) {

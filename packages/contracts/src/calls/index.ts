@@ -1,11 +1,15 @@
 import type { CallDeclaration } from './define.js';
 import { dataLogCalls } from './datalog.js';
+import { delayedTaskCalls } from './delayed-tasks.js';
+import { deadLetterQueueCalls } from './dead-letter-queues.js';
 import { domainCalls } from './domain.js';
 import { excelCalls } from './excel.js';
 import { organisationCalls } from './organisations.js';
 import { processingCalls } from './processing.js';
+import { procedureTaskCalls } from './procedure-tasks.js';
 import { processingConfigCalls } from './processing-config.js';
 import { sftpIntegrationCalls } from './sftp-integration.js';
+import { statisticsCalls } from './statistics.js';
 import { timeSeriesCalls } from './timeseries.js';
 import { userCalls } from './user.js';
 import { userAdminCalls } from './users.js';
@@ -13,12 +17,16 @@ import { userAdminCalls } from './users.js';
 export * from './define.js';
 export * from './policies.js';
 export { dataLogCalls } from './datalog.js';
+export { delayedTaskCalls } from './delayed-tasks.js';
+export { deadLetterQueueCalls } from './dead-letter-queues.js';
 export { domainCalls, windowQuerySchema } from './domain.js';
 export { excelCalls } from './excel.js';
 export { organisationCalls } from './organisations.js';
 export { processingCalls } from './processing.js';
+export { procedureTaskCalls } from './procedure-tasks.js';
 export { processingConfigCalls } from './processing-config.js';
 export { sftpIntegrationCalls } from './sftp-integration.js';
+export { statisticsCalls } from './statistics.js';
 export * from './timeseries.js';
 export { userCalls } from './user.js';
 export { userAdminCalls } from './users.js';
@@ -35,6 +43,10 @@ export const CALL_GROUPS = {
   dataLog: dataLogCalls,
   processing: processingCalls,
   processingConfig: processingConfigCalls,
+  delayedTasks: delayedTaskCalls,
+  deadLetterQueues: deadLetterQueueCalls,
+  procedureTasks: procedureTaskCalls,
+  statistics: statisticsCalls,
 } as const satisfies Record<string, Record<string, CallDeclaration>>;
 
 /** Every declared call, flat, named `group.name`. */

@@ -1,6 +1,8 @@
 import {
   ADMINISTRATION_WRITERS,
   ADMINISTRATOR_ONLY,
+  COMPLETENESS_READERS,
+  DASHBOARD_READERS,
   DATA_LOG_READERS,
   DATA_LOG_REIMPORTERS,
   DOMAIN_READERS,
@@ -89,6 +91,11 @@ export const POLICIES = {
   dataLogReorder: { name: 'dataLogReorder', roles: REPORT_REORDERERS, tenant: true },
   /** Running and re-running processes (issue 9): not the audit roles. */
   processingRun: { name: 'processingRun', roles: PROCESS_RUNNERS, tenant: true },
+  /**
+   * Dead letter queues (issue 9): the process runners; the administrator sees every queue, the others
+   * the procedure-run queue only (their process pages' messages), narrowed in the service.
+   */
+  deadLetterQueues: { name: 'deadLetterQueues', roles: PROCESS_RUNNERS, tenant: true },
   /** Process logs, procedure results and processing events: the runners, the audit roles, the consumer. */
   processingRead: { name: 'processingRead', roles: PROCESS_READERS, tenant: true },
   /** Users of the current area: the administrator, and a settlement-area responsible for its own area. */
@@ -99,6 +106,10 @@ export const POLICIES = {
   processingConfigRead: { name: 'processingConfigRead', roles: PROCESSING_CONFIG_READERS, tenant: true },
   /** Changing a processing configuration from a date: the roles that run processes; never an audit role. */
   processingConfigWrite: { name: 'processingConfigWrite', roles: PROCESSING_CONFIG_WRITERS, tenant: true },
+  /** The dashboard home's statistics (queue sizes, CEBD days, offset lag, delivery info): its route's roles. */
+  statisticsRead: { name: 'statisticsRead', roles: DASHBOARD_READERS, tenant: true },
+  /** Completeness verification by traction unit (settlement role group) and by consumption point (exchange group). */
+  completenessRead: { name: 'completenessRead', roles: COMPLETENESS_READERS, tenant: true },
 } as const satisfies Record<string, AccessPolicy>;
 
 export type PolicyName = keyof typeof POLICIES;

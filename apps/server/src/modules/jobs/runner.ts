@@ -47,6 +47,20 @@ export interface DeadLetter {
   error: string | null;
 }
 
+/**
+ * A message waiting in a dead-letter queue, as the queue holds it (DLQ calls, issue 9): its own id,
+ * the run it was (job_run id: the first job's id, which a retry keeps), when it landed, the last
+ * attempt's error and the envelope it carried.
+ */
+export interface StoredDeadLetter {
+  id: string;
+  queue: string;
+  runId: string;
+  failedAt: string;
+  error: string | null;
+  envelope: JobEnvelope;
+}
+
 export interface JobRunner {
   /** Declares a job this runner queues and works on; before start(). */
   register(job: JobDefinition): void;
@@ -84,6 +98,16 @@ export interface JobRunner {
   getRun(ctx: ReadContext, id: string): Promise<JobRun | null>;
   /** The jobs waiting in `job`'s dead-letter queue (for an operator; redrive is pg-boss's). */
   deadLetters(job: JobDefinition): Promise<DeadLetter[]>;
+  /** The registered jobs with their dead-letter queues, in registration order. */
+  deadLetterQueues(): { queue: string; job: JobDefinition }[];
+  /**
+   * The messages of one area waiting in a dead-letter queue, oldest first. pg-boss's tables have no
+   * row-level security, so the area is an explicit filter on the envelope here (and the caller also
+   * reads the runs through job_run under the area's policy).
+   */
+  findDeadLetters(queue: string, tenant: string): Promise<StoredDeadLetter[]>;
+  /** Removes messages from a dead-letter queue (after they were queued again). */
+  removeDeadLetters(queue: string, ids: readonly string[]): Promise<void>;
 }
 
 export interface JobRunnerOptions {
@@ -349,6 +373,31 @@ export function createJobRunner(database: Database, options: JobRunnerOptions): 
         runId: entry.sourceRootId ?? entry.sourceId,
         error: (entry.sourceOutput as { message?: string } | null)?.message ?? null,
       }));
+    },
+    deadLetterQueues: () => [...jobs.values()].map((job) => ({ queue: deadLetterQueue(job), job })),
+    async findDeadLetters(queue, tenant) {
+      if (![...jobs.values()].some((job) => deadLetterQueue(job) === queue)) return [];
+      // Not started (an app built without its runner, as most API tests are): nothing can have
+      // landed in a queue this process reads, so there is nothing to show either.
+      if (!boss || stopping) return [];
+      // Containment on the envelope: only this area's messages leave pg-boss. A dead-letter queue
+      // holds what waits for an operator, a few hundred at most, so one read per call is enough.
+      const found = await running().findJobs<JobEnvelope>(queue, { data: { tenant }, queued: true });
+      return found
+        .map((entry) => ({
+          id: entry.id,
+          queue,
+          runId: entry.sourceRootId ?? entry.sourceId ?? entry.id,
+          failedAt: entry.createdOn.toISOString(),
+          error: (entry.sourceOutput as { message?: string } | null)?.message ?? null,
+          envelope: entry.data,
+        }))
+        .filter((entry) => entry.envelope?.tenant === tenant)
+        .sort((a, b) => a.failedAt.localeCompare(b.failedAt) || a.id.localeCompare(b.id));
+    },
+    async removeDeadLetters(queue, ids) {
+      if (ids.length === 0) return;
+      await running().deleteJob(queue, [...ids]);
     },
   };
 }

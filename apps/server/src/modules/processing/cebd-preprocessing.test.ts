@@ -275,6 +275,21 @@ describe('cebd-preprocessing', () => {
     await preprocessCebd(ctx(), DAY);
   });
 
+  it('raises 58 outside the expected values of the configuration', async () => {
+    // Expected 0..55 kWh: besides 00:30 (150 kWh), CP1's 00:10 (60 kWh, its current value after
+    // file 103) is outside: 2 records. CP2's records have 60 alone in hour 01, 50 kWh in hour 00.
+    const upper = await preprocessCebd(ctx(), DAY, { limits: { expectedKwh: { lower: 0, upper: 55 } } });
+    expect(upper.byCode[58]).toBe(2);
+    // The limits are on the net energy (consumed - regenerated; regenerated is 0 here). Expected
+    // 51..500 kWh: every 50 kWh record is below. CP1 has 12 + 10 + 12 + 12 = 46 records; only
+    // 00:10 (60) lies in range (00:30's 150 kWh is in range but above the unit's 100 kWh: 58 still;
+    // 01:50, quality 46 without a value, counts as 0 kWh: below): 45. CP2: the 12 of hour 00 (hour
+    // 01's 2 have 60 only). 45 + 12 = 57.
+    const lower = await preprocessCebd(ctx(), DAY, { limits: { expectedKwh: { lower: 51, upper: 500 } } });
+    expect(lower.byCode[58]).toBe(57);
+    await preprocessCebd(ctx(), DAY);
+  });
+
   it('leaves another area alone', async () => {
     const belgium = await rows<{ codes: string }>(
       tenantExecutor(database, BELGIUM),

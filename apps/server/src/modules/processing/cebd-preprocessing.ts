@@ -29,7 +29,11 @@ import { rows } from '../domain/sql.js';
  *   received in that hour have quality 61 (uncertain) or 56 (estimated).
  * - 58 value outside expected limits: an energy below 0 or above the unit type's maxPower (MW) for
  *   five minutes (MW x 1000 x 5/60 kWh; kvarh for the reactive energies alike), `defaultMaxPowerMw`
- *   (default 10) when the type states none.
+ *   (default 10) when the type states none; or the net active energy (consumed minus regenerated,
+ *   kWh; the default lower bound is negative because a braking train feeds energy back) outside
+ *   the configured expected values [expectedKwh.lower, expectedKwh.upper] (the
+ *   configuration's expectedValueLowerKwh/UpperKwh; no bound when not given). Both hold: the
+ *   physical bound of the unit and the operator's plausibility range.
  * - 59 position outside the area: no position, or no grid area contains it. Grid areas lie within
  *   the settlement area (the `within` check of modules/infrastructure refuses one that does not), so
  *   a point in a grid area is in the settlement area and a point outside it is in no grid area: the
@@ -62,6 +66,8 @@ export interface CebdPreprocessingLimits {
   maxLowQualityShare?: number;
   /** Max power (MW) when the traction unit type states none (58). Default 10. */
   defaultMaxPowerMw?: number;
+  /** Expected net active energy per record (kWh, consumed - regenerated); outside raises 58. Default: no bound. */
+  expectedKwh?: { lower: number; upper: number };
 }
 
 export interface CebdPreprocessingOptions {
@@ -95,6 +101,7 @@ const DEFAULT_LIMITS: Required<CebdPreprocessingLimits> = {
   minPeriodsPerHour: 10,
   maxLowQualityShare: 0.5,
   defaultMaxPowerMw: 10,
+  expectedKwh: { lower: -Number.MAX_VALUE, upper: Number.MAX_VALUE },
 };
 
 /** Preprocesses the CEBD records whose period ends in (chunk.start, chunk.end], in the context's area. */
@@ -205,7 +212,9 @@ export async function preprocessCebd(
                (r.low::float8 / r.received > ${limits.maxLowQualityShare}::float8) AS c57,
                (least(r.ac, r.ar, r.rc, r.rr) < 0
                  OR greatest(r.ac, r.ar, r.rc, r.rr) > coalesce((ty.attributes ->> 'maxPower')::numeric,
-                      ${limits.defaultMaxPowerMw}::numeric) * 1000 * 5 / 60) AS c58,
+                      ${limits.defaultMaxPowerMw}::numeric) * 1000 * 5 / 60
+                 OR coalesce(r.ac, 0) - coalesce(r.ar, 0) < ${limits.expectedKwh.lower}::float8
+                 OR coalesce(r.ac, 0) - coalesce(r.ar, 0) > ${limits.expectedKwh.upper}::float8) AS c58,
                (NOT coalesce(ty.attributes -> 'positionValidationRules' ? 'NONE', false)
                  AND (r.lat IS NULL OR r.lon IS NULL OR g.entity_uuid IS NULL)) AS c59
           FROM hourly r

@@ -1,6 +1,10 @@
+import { CEBD_CODE_MESSAGES, PROCESS_EVENT_CODES } from '@railwatt/contracts';
+import { registerAllocationProcedures } from '../allocation/procedures.js';
 import { currentConfig } from '../processing-config/service.js';
 import { preprocessCebd } from './cebd-preprocessing.js';
+import { combine, COMBINE_CONCURRENCY, COMBINE_SEVERITY } from './combine.js';
 import { registerProcedure } from './registry.js';
+import { preprocessTrainRuns, TRAIN_CHECK_SEVERITY } from './train-preprocessing.js';
 
 /**
  * The procedures implemented so far, registered with the procedure runs (jobs/procedure-run.ts
@@ -8,22 +12,13 @@ import { registerProcedure } from './registry.js';
  * yet" (run.ts nothingToDoYet).
  */
 
-/** calls.md §8 codes 54-60 as the processing events name them. */
-export const CEBD_CODE_MESSAGES: Record<number, string> = {
-  54: 'Data received from unknown EMS',
-  55: 'Data from EMS received via other DCs',
-  56: 'Too many missing values',
-  57: 'Too frequent low quality codes',
-  58: 'Value outside expected limits',
-  59: 'Data outside area',
-  60: 'Master data missing',
-};
-
 let registered = false;
 
 export function registerImplementedProcedures(): void {
   if (registered) return;
   registered = true;
+  // shunting-and-stabling and energy-outside-train-run (modules/allocation).
+  registerAllocationProcedures();
   // cebd-preprocessing: the chunk's records validated and placed (set-based, modules/processing/
   // cebd-preprocessing.ts) with the configuration valid at the chunk's start; one event per code
   // found, its incidents the number of records.
@@ -37,6 +32,7 @@ export function registerImplementedProcedures(): void {
           limits: {
             minPeriodsPerHour: 12 - config.maxMissingValuesPerHour,
             maxLowQualityShare: config.lowQualitySharePercent / 100,
+            expectedKwh: { lower: config.expectedValueLowerKwh, upper: config.expectedValueUpperKwh },
           },
         },
       );
@@ -49,6 +45,58 @@ export function registerImplementedProcedures(): void {
             time: scope.start,
           });
         }
+      }
+    },
+  });
+
+  // train-preprocessing: the current train runs of the chunk's operating day checked
+  // (modules/processing/train-preprocessing.ts); one event per code, its incidents the runs.
+  registerProcedure('train-preprocessing', {
+    async run(ctx, scope, report) {
+      const config = await currentConfig(ctx, 'train-preprocessing', scope.start);
+      const result = await preprocessTrainRuns(ctx, scope.chunk.day, config, {
+        procedureResultId: scope.run.procedureResultId,
+      });
+      for (const [code, found] of Object.entries(result.byCode)) {
+        const key = code as keyof typeof TRAIN_CHECK_SEVERITY;
+        report.event({
+          errorCode: code,
+          severity: TRAIN_CHECK_SEVERITY[key],
+          incidents: found.runs,
+          message: `${PROCESS_EVENT_CODES[key]}: ${found.runs} of ${result.runs} train runs of ${scope.chunk.day} (${found.examples.join(', ')})`,
+          time: scope.start,
+        });
+      }
+    },
+  });
+  // combine: the chunk's preprocessed records attached to train runs (modules/processing/combine.ts),
+  // with the tolerance valid at the chunk's start; one event per code found.
+  registerProcedure('combine', {
+    concurrency: COMBINE_CONCURRENCY,
+    async run(ctx, scope, report) {
+      const config = await currentConfig(ctx, 'combine', scope.start);
+      const result = await combine(
+        ctx,
+        { start: scope.start, end: scope.end, day: scope.chunk.day },
+        {
+          toleranceMinutes: config.timeToleranceMinutes,
+          procedureResultId: scope.run.procedureResultId,
+        },
+      );
+      for (const [code, found] of Object.entries(result.events)) {
+        const key = code as keyof typeof COMBINE_SEVERITY;
+        const examples = found.examples.length > 0 ? ` (${found.examples.join(', ')})` : '';
+        const of =
+          key === 'no-metered-data-received' || key === 'energy-consumption-0'
+            ? `${found.incidents} train runs`
+            : `${found.incidents} of ${result.records} records`;
+        report.event({
+          errorCode: code,
+          severity: COMBINE_SEVERITY[key],
+          incidents: found.incidents,
+          message: `${PROCESS_EVENT_CODES[key]}: ${of}${examples}`,
+          time: scope.start,
+        });
       }
     },
   });

@@ -39,6 +39,8 @@ export interface NewResult {
   refTime: string | null;
   username: string;
   rerunOf?: number | null;
+  /** What made the system start it (the processing chain); undefined: a person did. */
+  cause?: string | null;
 }
 
 /** A new run (initial); the exclusion constraint refuses it while one of the same scope is under way. */
@@ -47,11 +49,11 @@ export async function insertResult(ex: Executor, run: NewResult): Promise<Proced
     ex,
     sql`WITH r AS (
           INSERT INTO procedure_result (tenant, procedure_name, period_start, period_end, entity_refs, ref_uuids,
-                                        entity_name, ref_time, username, rerun_of)
+                                        entity_name, ref_time, username, rerun_of, cause, message)
           VALUES (${run.tenant}::uuid, ${run.procedureName}, ${run.periodStart}::timestamptz,
                   ${run.periodEnd}::timestamptz, ${JSON.stringify(run.refs)}::jsonb,
                   ${sql.param(run.refs.map((r) => r.uuid))}::uuid[], ${run.entityName}, ${run.refTime}::timestamptz,
-                  ${run.username}, ${run.rerunOf ?? null})
+                  ${run.username}, ${run.rerunOf ?? null}, ${clip(run.cause)}, ${clip(run.cause)})
           RETURNING *)
         SELECT ${RESULT_COLUMNS} FROM r`,
   );
@@ -64,6 +66,12 @@ export async function findResult(ex: Executor, tenant: string, id: number): Prom
     sql`SELECT ${RESULT_COLUMNS} FROM procedure_result r WHERE r.tenant = ${tenant}::uuid AND r.id = ${id}`,
   );
   return result;
+}
+
+/** What made the system start a run (migration 0170), or null when a person started it. */
+export async function resultCause(ex: Executor, id: number): Promise<string | null> {
+  const [found] = await rows<{ cause: string | null }>(ex, sql`SELECT cause FROM procedure_result WHERE id = ${id}`);
+  return found?.cause ?? null;
 }
 
 /** A run under way of the procedure whose period overlaps [start, end). */
@@ -170,6 +178,7 @@ function resultClauses(tenant: string, query: ResultQuery, filter: ProcessLogFil
   }
   if (filter.statuses?.length) where.push(sql`r.status = ANY(${sql.param(filter.statuses)}::text[])`);
   if (filter.userId) where.push(sql`r.username = ${filter.userId}`);
+  if (filter.ids?.length) where.push(sql`r.id = ANY(${sql.param(filter.ids)}::bigint[])`);
   const refs = [
     filter.consumptionPoint,
     ...(filter.tractionUnits ?? []),
@@ -287,6 +296,7 @@ function eventClauses(tenant: string, filter: ProcessingEventFilter): SQL {
     );
   }
   if (filter.entityIdentifier) where.push(sql`e.entity_identifier = ${filter.entityIdentifier}`);
+  if (filter.ids?.length) where.push(sql`e.id = ANY(${sql.param(filter.ids)}::bigint[])`);
   return sql.join(where, sql` AND `);
 }
 

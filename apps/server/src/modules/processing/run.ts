@@ -2,6 +2,7 @@ import { UNDER_WAY_STATUSES } from '@railwatt/contracts';
 import type { ServiceContext } from '../../context.js';
 import type { JobResult, JobRunHandle } from '../jobs/define-job.js';
 import { areaDays, type Chunk } from './chunks.js';
+import { queueFollowers } from './chain.js';
 import { procedureImplementation, type ProcedureImplementation } from './registry.js';
 import {
   deleteChunkEvents,
@@ -9,6 +10,7 @@ import {
   finishedChunks,
   insertEvents,
   markChunkDone,
+  resultCause,
   updateResult,
   type NewEvent,
 } from './repository.js';
@@ -23,8 +25,15 @@ export const nothingToDoYet = (procedureName: string): string =>
 
 const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-/** Runs `work` over `items`, at most `limit` at once; the first failure stops taking new items and is thrown. */
-async function forEachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+/**
+ * Runs `work` over `items`, at most `limit` at once; the first failure stops taking new items and is
+ * thrown. Exported for bench/combine.ts, which runs combine's days as a run does.
+ */
+export async function forEachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   let failed: { error: unknown } | undefined;
   const lane = async () => {
@@ -63,10 +72,14 @@ export async function executeRun(
   }
   await updateResult(ctx.db, result.id, { status: 'running', jobId: run.id, finished: false });
 
+  // A run the chain started says so in its final message (the progress messages replace it meanwhile).
+  const cause = await resultCause(ctx.db, result.id);
+  const withCause = (message: string) => (cause ? `${message}; ${cause}` : message);
   const implementation = procedureImplementation(result.procedureName);
   if (!implementation) {
-    const message = nothingToDoYet(result.procedureName);
+    const message = withCause(nothingToDoYet(result.procedureName));
     await updateResult(ctx.db, result.id, { status: 'success', progress: 1, message, finished: true });
+    await queueFollowers(ctx, result);
     return message;
   }
 
@@ -92,8 +105,15 @@ export async function executeRun(
     await updateResult(ctx.db, result.id, last ? { status: 'failure', message, finished: true } : { message });
     throw error;
   }
-  const message = progressMessage();
+  // An operator may have set the result to failure while its days ran
+  // (set-settlement-procedure-to-failure): the verdict stands, the run does not overwrite it.
+  const now = await findResult(ctx.db, tenant, result.id);
+  if (now && now.status !== 'running') {
+    return { status: 'failure', message: now.message ?? `Procedure result ${result.id} is ${now.status}` };
+  }
+  const message = withCause(progressMessage());
   await updateResult(ctx.db, result.id, { status: 'success', progress: 1, message, finished: true });
+  await queueFollowers(ctx, result);
   return message;
 }
 

@@ -54,7 +54,11 @@ const alreadyRunning = () => ApiError.badRequest('process_already_running', ERRO
  * worker died on its last attempt without recording the end. Such a run is set to failure here, so
  * it can be run again (rerun resumes it from its unfinished days).
  */
-async function refuseWhileUnderWay(ctx: ServiceContext, name: ProcedureName, period: { start: string; end: string }) {
+export async function refuseWhileUnderWay(
+  ctx: ServiceContext,
+  name: ProcedureName,
+  period: { start: string; end: string },
+) {
   const underWay = await findUnderWay(ctx.db, ctx.tenant.uuid, name, period);
   if (!underWay) return;
   const job = await jobStatusOf(ctx.db, underWay.jobId);
@@ -69,7 +73,11 @@ async function refuseWhileUnderWay(ctx: ServiceContext, name: ProcedureName, per
   throw alreadyRunning();
 }
 
-async function queueResult(ctx: ServiceContext, queue: RunQueue, result: ProcedureResult): Promise<ProcedureResult> {
+export async function queueResult(
+  ctx: ServiceContext,
+  queue: RunQueue,
+  result: ProcedureResult,
+): Promise<ProcedureResult> {
   try {
     const jobId = await queue(ctx, result.id);
     await updateResult(ctx.db, result.id, { jobId });
@@ -94,6 +102,7 @@ export async function startRun(
   queue: RunQueue,
   name: ProcedureName,
   request: ProcedureRunRequest,
+  options: { cause?: string } = {},
 ): Promise<ProcedureResult> {
   runnable(name);
   await refuseWhileUnderWay(ctx, name, request.timeRange);
@@ -108,6 +117,7 @@ export async function startRun(
     entityName: request.entityName ?? null,
     refTime: request.refTime ?? null,
     username: ctx.actor.username,
+    cause: options.cause ?? null,
   });
   return queueResult(ctx, queue, result);
 }
@@ -158,6 +168,26 @@ export async function rerun(
     answers.push(await queueResult(ctx, queue, again));
   }
   return answers;
+}
+
+/**
+ * A dead `procedure-run` message run again (dead letter queues): a result left in failure (or under
+ * way with its job over) resumes from its unfinished days, like rerun does for a failed result.
+ * Answers null when nothing is left to do: the result has finished since (a rerun from its process
+ * page), or is gone.
+ */
+export async function resumeFailedResult(
+  ctx: ServiceContext,
+  queue: RunQueue,
+  id: number,
+): Promise<ProcedureResult | null> {
+  const result = await findResult(ctx.db, ctx.tenant.uuid, id);
+  if (!result) return null;
+  await refuseWhileUnderWay(ctx, result.procedureName, { start: result.periodStart, end: result.periodEnd });
+  const fresh = await findResult(ctx.db, ctx.tenant.uuid, id);
+  if (fresh?.status !== 'failure') return null;
+  await updateResult(ctx.db, id, { status: 'initial', message: null, finished: false });
+  return queueResult(ctx, queue, { ...fresh, status: 'initial', message: null, executeEndTime: null });
 }
 
 export async function findProcedureResults(

@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import { excelCalls } from '@railwatt/contracts';
+import { excelCalls, processingCalls } from '@railwatt/contracts';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/client.js';
 import { MESSAGE_TYPES } from '../../modules/datalog/datalog-service.js';
@@ -10,6 +10,7 @@ import {
   type ExportedFile,
 } from '../../modules/excel/export-service.js';
 import { importDomainFiles } from '../../modules/excel/import-service.js';
+import { exportProcessingEvents } from '../../modules/processing/events-export.js';
 import { createWorkbookPool } from '../../workers/workbook-pool.js';
 import { route } from '../register-call.js';
 import { receiveFiles, uploadLimits } from '../upload.js';
@@ -64,5 +65,9 @@ export const excelRoutes: FastifyPluginAsync<ExcelRoutesOptions> = async (app, o
 
   route(app, excelCalls.organisationExport, async (request, reply) =>
     sendFile(reply, await exportOrganisations(request.ctx, request.body)),
+  );
+  // events.xlsx under the Files prefix; the same file as POST /eventlog/processingevent/export.
+  route(app, processingCalls.excelEventExport, async (request, reply) =>
+    sendFile(reply, await exportProcessingEvents(request.ctx, request.query, request.body)),
   );
 };

@@ -1,7 +1,7 @@
 import { processingCalls as calls } from '@railwatt/contracts';
 import type { FastifyPluginAsync } from 'fastify';
-import { procedureRunJob } from '../../jobs/procedure-run.js';
-import { rerun, startRun, type RunQueue } from '../../modules/processing/service.js';
+import { procedureRunQueue } from '../../jobs/procedure-run.js';
+import { rerun, startRun } from '../../modules/processing/service.js';
 import { route } from '../register-call.js';
 
 /**
@@ -12,7 +12,7 @@ import { route } from '../register-call.js';
  * days in the area's own time zone, so zoneId changes nothing in the run.
  */
 export const processingRoutes: FastifyPluginAsync = async (app) => {
-  const queue: RunQueue = (ctx, procedureResultId) => app.jobs.enqueue(ctx, procedureRunJob, { procedureResultId });
+  const queue = procedureRunQueue(app.jobs);
   route(app, calls.run, async (request) => startRun(request.ctx, queue, request.params.procedure, request.body));
   route(app, calls.rerun, async (request) => rerun(request.ctx, queue, request.params.procedure, request.body.rows));
 };

@@ -1,0 +1,118 @@
+import { sql } from 'drizzle-orm';
+import type { ServiceContext } from '../../context.js';
+import { rows } from '../domain/sql.js';
+import { ALLOCATABLE, ENERGY_OUTSIDE_TRAIN_RUN, isoRange, tractionRunsNear } from './sql.js';
+
+/**
+ * energy-outside-train-run (DOMAIN.md "Processing" step 4, issue 9 item 4) for one chunk (an area
+ * day): the metered energy that neither combine ('train-run') nor shunting-and-stabling allocated
+ * gets a payer, as its own category. Set-based: two statements per chunk.
+ *
+ * Input: the chunk's records of `cebd_preprocessed` (period end in (start, end]) that can be billed
+ * (a traction unit, none of the codes 54, 59, 60; see sql.ts ALLOCATABLE) and have no
+ * allocated_energy row of another category.
+ *
+ * The rule, per record (its time is its period end):
+ * - The unit's previous run: among the current runs whose composition holds the unit, the latest
+ *   arrival at or before the record. When that arrival lies within `limitMinutes`
+ *   (processing-config 'energy-outside-train-run' timeLimitMinutes, default 1440) before the record,
+ *   the run's RU pays (payer 'ru', train_run_id the run).
+ * - Otherwise the unit's vehicle keeper pays (payer 'vehicle-keeper'): the `owner` organisation of
+ *   the traction unit's segment valid at the start of the record's period (as cebd-preprocessing
+ *   reads master data), provided that organisation has a segment valid then; train_run_id is NULL.
+ * - No previous run within the limit and no keeper: no row (pricing cannot bill nobody); the chunk
+ *   counts them (`noPayer`, the run's event 'match-energy-failed').
+ *
+ * Idempotent: the chunk deletes its own category's rows first.
+ */
+
+export interface EnergyOutsideOptions {
+  limitMinutes: number;
+  procedureResultId?: number | null;
+}
+
+export interface EnergyOutsideResult {
+  /** Records of the chunk left to this step. */
+  records: number;
+  /** Allocated to the previous run's RU. */
+  toRu: number;
+  /** Allocated to the unit's vehicle keeper. */
+  toVehicleKeeper: number;
+  /** Neither found: left unallocated. */
+  noPayer: number;
+}
+
+export async function allocateEnergyOutsideTrainRun(
+  ctx: ServiceContext,
+  chunk: { start: string; end: string },
+  options: EnergyOutsideOptions,
+): Promise<EnergyOutsideResult> {
+  const tenant = ctx.tenant.uuid;
+  const { start, end } = isoRange(chunk);
+  const S = sql`${start}::timestamptz`;
+  const E = sql`${end}::timestamptz`;
+  const L = sql`make_interval(mins => ${options.limitMinutes}::int)`;
+  const runId = options.procedureResultId ?? null;
+
+  return ctx.db.transaction(async (tx) => {
+    await tx.execute(sql`
+      DELETE FROM allocated_energy
+       WHERE tenant = ${tenant}::uuid AND period_end > ${S} AND period_end <= ${E}
+         AND category = ${ENERGY_OUTSIDE_TRAIN_RUN}`);
+    const [counts] = await rows<{ records: number; to_ru: number; to_keeper: number }>(
+      tx,
+      sql`
+      WITH recs AS (
+        SELECT p.consumption_point_uuid AS cp, p.period_end, p.traction_unit_uuid AS unit, p.grid_area_uuid,
+               p.price_area_uuid, p.active_consumed, p.active_regenerated
+          FROM cebd_preprocessed p
+         WHERE p.tenant = ${tenant}::uuid AND p.period_end > ${S} AND p.period_end <= ${E} AND ${ALLOCATABLE}
+           AND NOT EXISTS (SELECT 1 FROM allocated_energy a
+                            WHERE a.tenant = p.tenant AND a.consumption_point_uuid = p.consumption_point_uuid
+                              AND a.period_end = p.period_end)
+      ), runs AS MATERIALIZED (${tractionRunsNear(tenant, sql`${S} - ${L}`, E)}),
+      prev AS (
+        -- Each record's previous run within the limit: a hash join on the unit over the chunk's
+        -- few runs, the latest arrival first.
+        SELECT DISTINCT ON (r.cp, r.period_end) r.cp, r.period_end, x.id, x.ru_uuid
+          FROM recs r
+          JOIN runs x ON x.unit = r.unit AND x.arrival <= r.period_end AND x.arrival >= r.period_end - ${L}
+         ORDER BY r.cp, r.period_end, x.arrival DESC, x.id DESC
+      ), payers AS (
+        SELECT r.*, prev.id AS run_id, prev.ru_uuid, keeper.entity_uuid AS keeper
+          FROM recs r
+          LEFT JOIN prev ON prev.cp = r.cp AND prev.period_end = r.period_end
+          -- The unit's segment at the record's start, then its owner's (plain uuid probes, like
+          -- cebd-preprocessing.ts segmentAt: rw_uuid on the previous probe's column).
+          LEFT JOIN LATERAL (
+            SELECT rw_uuid(s.attributes ->> 'owner') AS owner_ref FROM entity_segment s
+             WHERE s.entity_uuid = r.unit AND s.type = 'tractionunit' AND s.superseded_at IS NULL
+               AND s.valid @> (r.period_end - interval '5 minutes')
+             LIMIT 1) u ON prev.id IS NULL
+          LEFT JOIN LATERAL (
+            SELECT s.entity_uuid FROM entity_segment s
+             WHERE s.entity_uuid = u.owner_ref AND s.type = 'organisation' AND s.superseded_at IS NULL
+               AND s.valid @> (r.period_end - interval '5 minutes')
+             LIMIT 1) keeper ON true
+      ), written AS (
+        INSERT INTO allocated_energy
+               (tenant, consumption_point_uuid, period_end, traction_unit_uuid, grid_area_uuid, price_area_uuid,
+                active_consumed, active_regenerated, category, train_run_id, organisation_uuid, payer,
+                procedure_result_id)
+        SELECT ${tenant}::uuid, cp, period_end, unit, grid_area_uuid, price_area_uuid,
+               coalesce(active_consumed, 0), coalesce(active_regenerated, 0), ${ENERGY_OUTSIDE_TRAIN_RUN}, run_id,
+               coalesce(ru_uuid, keeper), CASE WHEN run_id IS NOT NULL THEN 'ru' ELSE 'vehicle-keeper' END,
+               ${runId}::bigint
+          FROM payers WHERE run_id IS NOT NULL OR keeper IS NOT NULL
+        RETURNING payer
+      )
+      SELECT (SELECT count(*)::int FROM recs) AS records,
+             (SELECT count(*)::int FROM written WHERE payer = 'ru') AS to_ru,
+             (SELECT count(*)::int FROM written WHERE payer = 'vehicle-keeper') AS to_keeper`,
+    );
+    const records = Number(counts?.records ?? 0);
+    const toRu = Number(counts?.to_ru ?? 0);
+    const toVehicleKeeper = Number(counts?.to_keeper ?? 0);
+    return { records, toRu, toVehicleKeeper, noPayer: records - toRu - toVehicleKeeper };
+  });
+}

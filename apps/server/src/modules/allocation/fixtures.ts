@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import type { Database } from '../../db/client.js';
+
+/**
+ * A small known day for shunting-and-stabling and energy-outside-train-run (tests only), relative to
+ * `day` (an ISO instant, the chunk's start; times below are minutes after it, `-120` the day before):
+ *
+ * Organisations RU1, RU2 (railway undertakings) and K (vehicle keeper). Traction unit U1 (owner K)
+ * carries CP1; U2 (no owner) carries CP2. Runs (current unless said):
+ *   R1  RU1, U1, 06:00 -> 08:00        R2  RU2, U1, 12:00 -> 13:00
+ *   R3  RU2, U2, -04:00 -> -02:00 (the day before, 20:00 -> 22:00)
+ *   Rx  RU1, U1, 16:00 -> 17:00, superseded by a correction: never counts.
+ * `database` is seen by the area (db/tenant.ts tenantDatabase), so runs can be added after the
+ * test switched to the app's role.
+ * Records (period end, 10 kWh consumed and 1 kWh regenerated each):
+ *   CP1 05:30 07:00 08:45 09:00 10:20 11:30 13:30 16:30 20:00; CP2 00:30 23:00.
+ *   07:00 is combine's (an allocated_energy 'train-run' row of R1 is inserted); 09:00 has code 59.
+ */
+export interface AllocationDay {
+  ids: Record<'RU1' | 'RU2' | 'K' | 'U1' | 'U2' | 'CP1' | 'CP2' | 'TC', string>;
+  runs: Record<'R1' | 'R2' | 'R3' | 'Rx', number>;
+  /** Adds a current run of `unit` for `ru` from `departure` to `arrival` (minutes after the day's start). */
+  addRun(ru: string, unit: string, departure: number, arrival: number): Promise<number>;
+  /** The instant `minutes` after the day's start. */
+  at(minutes: number): string;
+}
+
+const hm = (h: number, m = 0) => h * 60 + m;
+
+export async function seedAllocationDay(database: Database, tenant: string, day: string): Promise<AllocationDay> {
+  const at = (minutes: number) => new Date(Date.parse(day) + minutes * 60_000).toISOString();
+  const entity = async (type: string, name: string, attributes: Record<string, unknown>) => {
+    const uuid = randomUUID();
+    await database.query(`INSERT INTO entity (uuid, tenant, type, created_by) VALUES ($1, $2, $3, 'test')`, [
+      uuid,
+      tenant,
+      type,
+    ]);
+    await database.query(
+      `INSERT INTO entity_segment (entity_uuid, tenant, type, valid, name, attributes, last_modified_by)
+       VALUES ($1, $2, $3, tstzrange('2000-01-01', NULL), $4, $5::jsonb, 'test')`,
+      [uuid, tenant, type, name, JSON.stringify(attributes)],
+    );
+    return uuid;
+  };
+  const RU1 = await entity('organisation', 'RU1', { orgId: 'RU1' });
+  const RU2 = await entity('organisation', 'RU2', { orgId: 'RU2' });
+  const K = await entity('organisation', 'K', { orgId: 'K' });
+  const TC = await entity('trafficcategory', 'TC', {});
+  const U1 = await entity('tractionunit', 'U1', { evn: '900000000001', owner: K });
+  const U2 = await entity('tractionunit', 'U2', { evn: '900000000002' });
+  const CP1 = await entity('consumptionpoint', 'CP1', { cpid: 'CP1', tractionUnitRef: U1 });
+  const CP2 = await entity('consumptionpoint', 'CP2', { cpid: 'CP2', tractionUnitRef: U2 });
+  const [log] = await database.query<{ id: number }>(
+    `INSERT INTO data_log (tenant, message_type, message_status) VALUES ($1, 'TRAIN_RUN', 'OK') RETURNING id`,
+    [tenant],
+  );
+  let trains = 0;
+  const addRun = async (ru: string, unit: string, departure: number, arrival: number, superseded = false) => {
+    trains++;
+    const [run] = await database.query<{ id: number }>(
+      `INSERT INTO train_run (tenant, train_number, operating_day, ru_uuid, traffic_category_uuid, departure, arrival,
+                                gross_tonne_km, data_log_id, superseded_at, superseded_by_data_log_id)
+         VALUES ($1, $2, ($3::timestamptz AT TIME ZONE 'UTC')::date, $4, $5, $3, $6, 100, $7,
+                 CASE WHEN $8 THEN now() END, CASE WHEN $8 THEN $7::bigint END)
+         RETURNING id`,
+      [tenant, `T${trains}`, at(departure), ru, TC, at(arrival), log!.id, superseded],
+    );
+    const evn = unit === U1 ? '900000000001' : '900000000002';
+    await database.query(
+      `INSERT INTO train_run_vehicle (train_run_id, tenant, position, evn, traction_unit_uuid, gross_weight)
+       VALUES ($1, $2, 1, $3, $4, 80), ($1, $2, 2, '310000000001', NULL, 40)`,
+      [run!.id, tenant, evn, unit],
+    );
+    return Number(run!.id);
+  };
+  const runs = {
+    R1: await addRun(RU1, U1, hm(6), hm(8)),
+    R2: await addRun(RU2, U1, hm(12), hm(13)),
+    R3: await addRun(RU2, U2, -hm(4), -hm(2)),
+    Rx: await addRun(RU1, U1, hm(16), hm(17), true),
+  };
+  const record = async (cp: string, unit: string, minutes: number, codes: number[] = []) =>
+    database.query(
+      `INSERT INTO cebd_preprocessed (tenant, consumption_point_uuid, period_end, traction_unit_uuid,
+                                      active_consumed, active_regenerated, codes)
+       VALUES ($1, $2, $3, $4, 10, 1, $5::smallint[])`,
+      [tenant, cp, at(minutes), unit, `{${codes.join(',')}}`],
+    );
+  for (const m of [hm(5, 30), hm(7), hm(8, 45), hm(10, 20), hm(11, 30), hm(13, 30), hm(16, 30), hm(20)]) {
+    await record(CP1, U1, m);
+  }
+  await record(CP1, U1, hm(9), [59]);
+  await record(CP2, U2, hm(0, 30));
+  await record(CP2, U2, hm(23));
+  await database.query(
+    `INSERT INTO allocated_energy (tenant, consumption_point_uuid, period_end, traction_unit_uuid, active_consumed,
+                                   active_regenerated, category, train_run_id, organisation_uuid, payer)
+     VALUES ($1, $2, $3, $4, 10, 1, 'train-run', $5, $6, 'ru')`,
+    [tenant, CP1, at(hm(7)), U1, runs.R1, RU1],
+  );
+  return {
+    ids: { RU1, RU2, K, U1, U2, CP1, CP2, TC },
+    runs,
+    addRun: (ru, unit, departure, arrival) => addRun(ru, unit, departure, arrival),
+    at,
+  };
+}

@@ -1,0 +1,74 @@
+import { PROCESS_EVENT_CODES } from '@railwatt/contracts';
+import { currentConfig } from '../processing-config/service.js';
+import { registerProcedure } from '../processing/registry.js';
+import { allocateEnergyOutsideTrainRun } from './energy-outside-train-run.js';
+import { allocateShuntingAndStabling } from './shunting-and-stabling.js';
+
+/**
+ * The code of energy-outside-train-run's event for records nobody can be billed for (no previous
+ * run within the limit, no vehicle keeper): "Match energy failed" of calls.md §8 says exactly that
+ * the energy could not be matched to a payer, so no new code was needed.
+ */
+export const NO_PAYER_CODE = 'match-energy-failed' satisfies keyof typeof PROCESS_EVENT_CODES;
+export const LIMITS_EXCEEDED_CODE = 'shunting-limits-exceeded' satisfies keyof typeof PROCESS_EVENT_CODES;
+
+let registered = false;
+
+/**
+ * Registers shunting-and-stabling and energy-outside-train-run with the procedure runs
+ * (modules/processing/procedures.ts calls this). Each chunk reads its configuration valid at the
+ * chunk's start and reports one event per kind of record left without a payer.
+ */
+export function registerAllocationProcedures(): void {
+  if (registered) return;
+  registered = true;
+  registerProcedure('shunting-and-stabling', {
+    async run(ctx, scope, report) {
+      const config = await currentConfig(ctx, 'shunting-and-stabling', scope.start);
+      const late = await currentConfig(ctx, 'train-preprocessing', scope.start);
+      const result = await allocateShuntingAndStabling(
+        ctx,
+        { start: scope.start, end: scope.end },
+        {
+          limitMinutes: config.timeLimitAfterRunMinutes,
+          maxDaysLate: late.maxDaysLate,
+          procedureResultId: scope.run.procedureResultId,
+        },
+      );
+      if (result.exceeded > 0) {
+        // LOW: energy beyond the limit is not an error in the data; the next step bills it (the
+        // previous run's RU or the vehicle keeper). The event tells how much left this step.
+        report.event({
+          errorCode: LIMITS_EXCEEDED_CODE,
+          severity: 'LOW',
+          incidents: result.exceeded,
+          message:
+            `${PROCESS_EVENT_CODES[LIMITS_EXCEEDED_CODE]}: ${result.exceeded} of ${result.records} records have no ` +
+            `train run within ${config.timeLimitAfterRunMinutes} minutes (left to energy-outside-train-run)` +
+            (result.delayedTask ? `; judged again when due at ${result.delayedTask.dueAt}` : ''),
+          time: scope.start,
+        });
+      }
+    },
+  });
+  registerProcedure('energy-outside-train-run', {
+    async run(ctx, scope, report) {
+      const config = await currentConfig(ctx, 'energy-outside-train-run', scope.start);
+      const result = await allocateEnergyOutsideTrainRun(
+        ctx,
+        { start: scope.start, end: scope.end },
+        { limitMinutes: config.timeLimitMinutes, procedureResultId: scope.run.procedureResultId },
+      );
+      if (result.noPayer > 0) {
+        report.event({
+          errorCode: NO_PAYER_CODE,
+          incidents: result.noPayer,
+          message:
+            `${PROCESS_EVENT_CODES[NO_PAYER_CODE]}: ${result.noPayer} of ${result.records} records have neither a ` +
+            `previous train run within ${config.timeLimitMinutes} minutes nor a vehicle keeper`,
+          time: scope.start,
+        });
+      }
+    },
+  });
+}
