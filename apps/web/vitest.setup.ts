@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { setI18n } from 'react-i18next';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { i18n, messagesReady } from './src/lib/i18n';
@@ -17,6 +17,11 @@ afterEach(() => {
   vi.unstubAllGlobals();
   vi.useRealTimers();
 });
+
+// findBy* and waitFor give up after 1 s by default: enough for a screen alone, not when CI runs the
+// server and web files side by side on two busy cores (a lazy chunk, a chart, several answers). A
+// real failure still fails, after 8 s.
+configure({ asyncUtilTimeout: 8_000 });
 
 // Tests of plain logic (stores, guards, the API client ...) run without a DOM: they start with the
 // comment `// @vitest-environment node`, which saves building a jsdom window for each of them.

@@ -59,7 +59,10 @@ describe('the area selector (product.md §1, §2 master-data mode)', () => {
   for (const start of ['/', '/administration/organisation/overview', '/infrastructure']) {
     it(`choosing Master Data on ${start} lands on its dashboard, never on /unauthorized`, async () => {
       const { router, visited } = await chooseMasterData(start);
-      expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument();
+      // The dashboard is a lazy chunk with its chart library: its first load may take seconds here.
+      expect(
+        await screen.findByRole('heading', { level: 1, name: 'Dashboard' }, { timeout: 10_000 }),
+      ).toBeInTheDocument();
       expect(screen.getByText('Welcome to Master Data')).toBeInTheDocument();
       // A refused page redirects from an effect: give a late one the time to show.
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -56,4 +56,41 @@ describe('loading overlay', () => {
     });
     expect(screen.queryByTestId('loading-overlay')).toBeNull();
   });
+
+  it('does not show for the re-reads of a screen following a run (liveRefresh), but for its first read', async () => {
+    const client = new QueryClient();
+    render(
+      <MantineProvider env="test">
+        <QueryClientProvider client={client}>
+          <LoadingOverlay />
+        </QueryClientProvider>
+      </MantineProvider>,
+    );
+    let finish: (v: number) => void = () => undefined;
+    const live = () =>
+      client.fetchQuery({
+        queryKey: ['run'],
+        meta: { liveRefresh: true },
+        queryFn: () => new Promise<number>((r) => (finish = r)),
+      });
+    act(() => void live());
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(600);
+    });
+    expect(screen.getByTestId('loading-overlay')).toBeInTheDocument();
+    await act(async () => {
+      finish(1);
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    act(() => void client.refetchQueries({ queryKey: ['run'] }));
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(1000);
+    });
+    expect(client.isFetching()).toBe(1);
+    expect(screen.queryByTestId('loading-overlay')).toBeNull();
+    await act(async () => {
+      finish(2);
+      await vi.advanceTimersByTimeAsync(0);
+    });
+  });
 });

@@ -24,7 +24,11 @@ export function useDelayedFlag(active: boolean, delayMs: number): boolean {
  */
 export function LoadingOverlay() {
   const { t } = useTranslation();
-  const fetching = useIsFetching();
+  // A screen following a run re-reads it every second (query meta `liveRefresh`): those reads of data
+  // already shown are not loading, and an overlay over the page each time one is slow would block it.
+  const fetching = useIsFetching({
+    predicate: (query) => !(query.meta?.['liveRefresh'] && query.state.data !== undefined),
+  });
   const mutating = useIsMutating();
   const shown = useDelayedFlag(fetching + mutating > 0, LOADING_OVERLAY_DELAY_MS);
   if (!shown) return null;

@@ -62,6 +62,10 @@ const TimeSeriesImportPage = lazyScreen(
   () => import('./components/timeseries/timeseries-import-page'),
   'TimeSeriesImportPage',
 );
+const DeadLetterQueueAdminPage = lazyScreen(
+  () => import('../../components/ui/dead-letter/dead-letter-pages'),
+  'DeadLetterQueueAdminPage',
+);
 const ImportPricesPage = lazyScreen(() => import('./components/timeseries/import-prices-page'), 'ImportPricesPage');
 
 /**
@@ -177,7 +181,9 @@ export const administrationRoutes: AppRoute = {
       names: ['entitiesOverview_import'],
       component: ImportPage,
     }),
-    adminOnly('deadletterqueueadmin', 'routes.administration.deadLetterQueueAdmin'),
+    adminOnly('deadletterqueueadmin', 'routes.administration.deadLetterQueueAdmin', {
+      component: DeadLetterQueueAdminPage,
+    }),
     adminOnly('import-prices', 'routes.administration.importPrices', { component: ImportPricesPage }),
     // Transmission-unit model areas only; viewing it is for the settlement staff, not the consumer.
     page('settlementconfiguration', 'routes.administration.settlementConfiguration', {

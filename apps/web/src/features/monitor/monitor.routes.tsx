@@ -1,6 +1,7 @@
 import { EXCHANGE_ROLE_GROUP, SETTLEMENT_ROLE_GROUP, rolesExcept, type AreaKind } from '@railwatt/contracts';
 import { ADMINISTRATOR, ALL, COUNTRIES, SETTLEMENT_STAFF, areasExcept, without, writersAmong } from '../../lib/access';
 import { lazyScreen, pageBuilder, type AppRoute } from '../../lib/routes';
+import { PROCESS_PAGES, type ProcessPages } from './process-pages';
 
 const MonitorScreen = lazyScreen(() => import('./components/monitor-screen'), 'MonitorScreen');
 
@@ -21,48 +22,30 @@ const PROCESS_LOG = SETTLEMENT_ROLE_GROUP;
 const PROCESS_VIEW = SETTLEMENT_STAFF;
 const PROCESS_WRITE = writersAmong(PROCESS_VIEW);
 const EXCHANGE_VIEW = EXCHANGE_ROLE_GROUP;
+// Error, event and process result views show processing errors, events and results: the settlement
+// role group's work, kept open to the exchange role group that had them first.
+const PROCESSING_VIEWS = [...new Set([...SETTLEMENT_ROLE_GROUP, ...EXCHANGE_ROLE_GROUP])];
 const REAL_AREAS = areasExcept('administration');
 const TABLE_VIEW = without(MONITOR_ROLES, 'train-run-data-provider');
 
-interface ProcessSpec {
-  name: string;
-  run?: boolean;
-  configuration?: 'edit' | 'read-only';
+interface ProcessSpec extends ProcessPages {
   extra?: AppRoute[];
 }
 
-/** The processes of product.md §2 and which pages each has. */
-export const MONITOR_PROCESSES: readonly ProcessSpec[] = [
-  { name: 'cebd-preprocessing', run: true, configuration: 'edit' },
-  { name: 'profile', run: true, configuration: 'edit' },
-  { name: 'annual-distribution', run: true, configuration: 'edit' },
-  { name: 'price-and-supply', run: true, configuration: 'edit' },
-  { name: 'on-account', run: true, configuration: 'edit' },
-  { name: 'payload-with-trainprofile' },
-  { name: 'reported-train-consumption-with-track' },
-  { name: 'reported-train-consumption' },
-  {
-    name: 'train-preprocessing',
-    run: true,
-    configuration: 'edit',
-    extra: [configuration('train-preprocessing', 'configuration-switzerland', 'edit', ['switzerland'])],
-  },
-  {
-    name: 'combine',
-    configuration: 'edit',
-    extra: [processPage('combine', 'deadletterqueue', 'routes.monitor.process.deadLetterQueue', PROCESS_WRITE)],
-  },
-  { name: 'calculate-consumption-factor', run: true, configuration: 'edit' },
-  {
-    name: 'shunting-and-stabling',
-    run: true,
-    configuration: 'edit',
-    extra: [processPage('shunting-and-stabling', 'delayedtasks', 'routes.monitor.process.delayedTasks', PROCESS_WRITE)],
-  },
-  { name: 'energy-outside-train-run', run: true, configuration: 'read-only' },
-  { name: 'freight-consumption-factor', run: true, configuration: 'edit' },
-  { name: 'metered-energy-aggregation', run: true, configuration: 'edit' },
-];
+/** Pages beyond log, run and configuration, by process. */
+const EXTRA_PAGES: Record<string, AppRoute[]> = {
+  'train-preprocessing': [configuration('train-preprocessing', 'configuration-switzerland', 'edit', ['switzerland'])],
+  combine: [processPage('combine', 'deadletterqueue', 'routes.monitor.process.deadLetterQueue', PROCESS_WRITE)],
+  'shunting-and-stabling': [
+    processPage('shunting-and-stabling', 'delayedtasks', 'routes.monitor.process.delayedTasks', PROCESS_WRITE),
+  ],
+};
+
+/** The processes of product.md §2 (process-pages.ts) and which pages each has. */
+export const MONITOR_PROCESSES: readonly ProcessSpec[] = PROCESS_PAGES.map((p) => ({
+  ...p,
+  extra: EXTRA_PAGES[p.name],
+}));
 
 function processPage(
   process: string,
@@ -135,9 +118,9 @@ export const monitorRoutes: AppRoute = {
     },
     page('auditlog', 'routes.monitor.auditLog', { roles: EXCHANGE_VIEW }),
     page('auditlog/processview', 'routes.monitor.auditLogProcessView', { roles: EXCHANGE_VIEW }),
-    page('errorview', 'routes.monitor.errorView', { roles: EXCHANGE_VIEW }),
-    page('eventview', 'routes.monitor.eventView', { roles: EXCHANGE_VIEW }),
-    page('processresultview', 'routes.monitor.processResultView', { roles: EXCHANGE_VIEW }),
+    page('errorview', 'routes.monitor.errorView', { roles: PROCESSING_VIEWS }),
+    page('eventview', 'routes.monitor.eventView', { roles: PROCESSING_VIEWS }),
+    page('processresultview', 'routes.monitor.processResultView', { roles: PROCESSING_VIEWS }),
     page('runprocess', 'routes.monitor.runProcess', {
       roles: [...ADMINISTRATOR, 'exchange-operator'],
       children: [

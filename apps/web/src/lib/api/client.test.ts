@@ -1,4 +1,4 @@
-import { domainCalls, excelCalls, userCalls } from '@railwatt/contracts';
+import { domainCalls, excelCalls, processingCalls, TENANT_ZONE_HEADER, userCalls } from '@railwatt/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, apiErrorMessages, CancelledError, isCancelled } from '../errors';
 import { createApiClient } from './client';
@@ -313,6 +313,16 @@ describe('API client call (declared calls)', () => {
     calls[0]!.respond('xlsx bytes');
     // The bytes as they came (a Blob of the fetch implementation), not a parsed JSON value.
     expect(await (await answer).text()).toBe('"xlsx bytes"');
+  });
+
+  it("sends a call's own headers beside the tenant header (the process log's zone)", async () => {
+    const { calls, fetch } = fakeFetch();
+    void client(fetch).call(processingCalls.findBy, { body: {}, headers: { [TENANT_ZONE_HEADER]: 'Europe/Oslo' } });
+    await flush();
+    expect(calls[0]!.init.headers).toMatchObject({
+      'current-tenant-id': 'tenant-1',
+      'Current-Tenant-ZoneId': 'Europe/Oslo',
+    });
   });
 
   it('uploads a declared multipart call and parses its answer', async () => {

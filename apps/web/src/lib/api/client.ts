@@ -70,7 +70,7 @@ type InputField<K extends string, T> = [T] extends [undefined]
 export type CallInput<C extends CallDeclaration> = InputField<'params', CallParamsInput<C>> &
   InputField<'query', CallQueryInput<C>> &
   InputField<'body', CallBodyInput<C>> &
-  Pick<RequestOptions, 'key' | 'signal'>;
+  Pick<RequestOptions, 'key' | 'signal' | 'headers'>;
 
 /** The input may be left out when nothing in it is required. */
 type CallArgs<C extends CallDeclaration> = object extends CallInput<C> ? [input?: CallInput<C>] : [input: CallInput<C>];
@@ -298,7 +298,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     async call<C extends CallDeclaration>(declared: C, ...[input]: CallArgs<C>) {
       const given = (input ?? {}) as { params?: object; query?: RequestOptions['query']; body?: unknown } & Pick<
         RequestOptions,
-        'key' | 'signal'
+        'key' | 'signal' | 'headers'
       >;
       const answer = await request(fillPath(declared.path, given.params as Record<string, unknown> | undefined), {
         method: declared.method,
@@ -307,6 +307,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         key: given.key,
         signal: given.signal,
         tenant: declared.access.tenant,
+        // A call's own headers (the process log's Current-Tenant-ZoneId, calls.md §7).
+        headers: given.headers,
         responseType: declared.download ? 'blob' : 'json',
       });
       return parsed(declared, answer);

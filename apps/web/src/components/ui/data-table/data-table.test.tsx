@@ -4,7 +4,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ColumnDef } from '@tanstack/react-table';
 import { renderUi } from '../test-harness';
-import { DataTable } from './data-table';
+import { DataTable, pageSizes } from './data-table';
 
 interface Row {
   id: string;
@@ -71,6 +71,11 @@ describe('data table', () => {
     expect(options).toEqual(['10', '50', '100']);
     await user.click(screen.getByRole('option', { name: '50' }));
     expect(onPage).toHaveBeenLastCalledWith({ page: 1, size: 50 });
+  });
+
+  it('offers a screen’s own default size beside the options, in order', () => {
+    expect(pageSizes(20)).toEqual([10, 20, 50, 100]);
+    expect(pageSizes(50)).toEqual([10, 50, 100]);
   });
 
   it('shows the empty message without rows', () => {

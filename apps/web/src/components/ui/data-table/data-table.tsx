@@ -228,6 +228,15 @@ export function DataTable<T>({
   );
 }
 
+/**
+ * The page sizes offered: the pagination options of calls.md §9 and, when a screen's default is none
+ * of them (the process log's 20), that size too, so the current size is shown and can be chosen again.
+ */
+export function pageSizes(size: number): number[] {
+  const options: readonly number[] = PAGINATION_OPTIONS;
+  return options.includes(size) ? [...options] : [...options, size].sort((a, b) => a - b);
+}
+
 function DataTablePager({ pagination }: { pagination: DataTablePagination }) {
   const { t } = useTranslation();
   const { page, size, totalPages, totalElements, onChange } = pagination;
@@ -241,7 +250,7 @@ function DataTablePager({ pagination }: { pagination: DataTablePagination }) {
           w={90}
           size="xs"
           allowDeselect={false}
-          data={PAGINATION_OPTIONS.map((n) => String(n))}
+          data={pageSizes(size).map((n) => String(n))}
           value={String(size)}
           onChange={(value) => {
             // Changing the page size resets to page 1 (product.md §4).

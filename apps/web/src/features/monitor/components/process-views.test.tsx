@@ -1,0 +1,247 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { configure, getConfig, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { EXCHANGE_ROLE_GROUP, SETTLEMENT_ROLE_GROUP } from '@railwatt/contracts';
+import { monitorRoutes } from '../monitor.routes';
+import { AUDIT, event, mockFetch, pageOf, renderMonitor, result, type Call } from '../testing/render-monitor';
+
+// These screens follow runs with one-second reads and load their texts on first render: on a busy
+// machine a find needs more than Testing Library's default second. Files share a worker's modules
+// (isolate: false), so the default comes back after this file.
+const defaultTimeout = getConfig().asyncUtilTimeout;
+beforeAll(() => configure({ asyncUtilTimeout: 5_000 }));
+afterAll(() => configure({ asyncUtilTimeout: defaultTimeout }));
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+const FIND_BY = '/api/eventlog/procedure-result/findBy';
+const EVENTS = '/api/eventlog/processingevent';
+const RUN = '/api/processing/cebd-preprocessing/run';
+const lookups = {
+  'GET /api/domain/consumptionpoint/minimal/all': [],
+  'GET /api/domain/tractionunit/minimal/all': [],
+  'GET /api/domain/processes': [
+    { name: 'cebd-preprocessing', category: 'preprocessing', runnable: true },
+    { name: 'combine', category: 'combine', runnable: true },
+  ],
+  'GET /api/eventlog/processingevent/errorcodes': ['56', '58'],
+  'GET /api/eventlog/processingevent/cebd-preprocessing/errorcodesByProcess': ['58'],
+};
+const posts = (calls: Call[], path: string) => calls.filter((c) => c.method === 'POST' && c.url.pathname === path);
+const SLOW = { timeout: 15_000 };
+
+describe('run page', { timeout: 45_000 }, () => {
+  it('runs the previous month in the area’s zone, follows the run without a reload, then shows its outcome and events', async () => {
+    // Only the clock's date: timers stay real, so the page's polling runs.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2024-02-15T12:00:00Z'));
+    const user = userEvent.setup();
+    let asked = 0;
+    const { calls } = mockFetch({
+      ...lookups,
+      [`POST ${RUN}`]: result({ id: 11, status: 'initial', progress: 0, executeEndTime: null }),
+      [`POST ${FIND_BY}`]: () => {
+        asked += 1;
+        return pageOf([
+          asked < 2
+            ? result({ id: 11, status: 'running', progress: 0.5, executeEndTime: null })
+            : result({ id: 11, status: 'success', message: 'Validated 31 area days' }),
+        ]);
+      },
+      [`POST ${EVENTS}`]: pageOf([event({ procedureResultId: 11, errorCode: '56', severity: 'LOW', incidents: 4 })]),
+    });
+    renderMonitor('/monitor/processes/cebd-preprocessing/run');
+    await user.click(await screen.findByTestId('run-submit', {}, SLOW));
+
+    await waitFor(() => expect(posts(calls, RUN)).toHaveLength(1));
+    const run = posts(calls, RUN)[0]!;
+    expect(run.url.searchParams.get('zoneId')).toBe('Europe/Oslo');
+    // January 2024 in Oslo: from its first midnight to February's.
+    expect(run.body).toEqual({
+      timeRange: { start: '2023-12-31T23:00:00Z', end: '2024-01-31T23:00:00Z' },
+      refs: [],
+    });
+    await waitFor(() =>
+      expect(screen.getByTestId('location')).toHaveTextContent('/monitor/processes/cebd-preprocessing/run?result=11'),
+    );
+
+    const progress = within(await screen.findByTestId('run-progress'));
+    // The run's answer (queued, 0 %) shows at once; the next read brings its progress.
+    await waitFor(() => expect(progress.getByTestId('result-progress')).toHaveTextContent('50 %'), SLOW);
+    await waitFor(() => expect(progress.getByTestId('result-status')).toHaveAttribute('data-status', 'success'), SLOW);
+    expect(posts(calls, FIND_BY).at(-1)!.body).toEqual({ ids: [11] });
+    expect(progress.getByText('Validated 31 area days')).toBeInTheDocument();
+    expect(await progress.findByTestId('event-code')).toHaveTextContent('56 Too many missing values');
+    expect(posts(calls, EVENTS).at(-1)!.body).toEqual({ procedureResultIds: [11] });
+    expect(progress.getByTestId('run-log-link')).toHaveAttribute('href', '/monitor/processes/cebd-preprocessing/log');
+    expect(progress.getByTestId('run-result-link')).toHaveAttribute('href', '/monitor/processresultview?id=11');
+  });
+
+  it('says a run of the same period under way in the spec’s words', async () => {
+    const user = userEvent.setup();
+    mockFetch({
+      ...lookups,
+      [`POST ${RUN}`]: new Response(
+        JSON.stringify({ code: 'process_already_running', message: 'Process is already running' }),
+        { status: 400, headers: { 'content-type': 'application/json' } },
+      ),
+    });
+    renderMonitor('/monitor/processes/cebd-preprocessing/run');
+    await user.click(await screen.findByTestId('run-submit', {}, SLOW));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Process is already running');
+    expect(screen.queryByTestId('run-progress')).not.toBeInTheDocument();
+  });
+
+  it('has no run form for an audit role', async () => {
+    mockFetch(lookups);
+    renderMonitor('/monitor/processes/cebd-preprocessing/run', { roles: AUDIT });
+    expect(await screen.findByTestId('monitor-not-for-role', {}, SLOW)).toBeInTheDocument();
+    expect(screen.queryByTestId('run-submit')).not.toBeInTheDocument();
+  });
+});
+
+describe('event monitor', { timeout: 45_000 }, () => {
+  it('pages by 50 zero-based, filters by the URL (one result’s events), counts, and shows codes with their text', async () => {
+    const user = userEvent.setup();
+    const { calls } = mockFetch({
+      ...lookups,
+      [`POST ${EVENTS}`]: pageOf(
+        [event({ id: 1 }), event({ id: 2, errorCode: 'unknown-evn', severity: 'MEDIUM' })],
+        120,
+        50,
+      ),
+      [`POST ${EVENTS}/count`]: 120,
+    });
+    renderMonitor('/monitor/eventmonitor?result=7&from=2024-01-01&to=2024-01-31');
+    const rows = await screen.findAllByTestId('event-row', {}, SLOW);
+    expect(rows).toHaveLength(2);
+    const list = posts(calls, EVENTS)[0]!;
+    expect(Object.fromEntries(list.url.searchParams)).toEqual({
+      page: '0',
+      size: '50',
+      sortBy: 'time',
+      descendingOrder: 'true',
+    });
+    expect(list.body).toEqual({
+      procedureResultIds: [7],
+      timeRange: { start: '2023-12-31T23:00:00Z', end: '2024-01-31T23:00:00Z' },
+    });
+    expect(posts(calls, `${EVENTS}/count`)[0]!.body).toEqual(list.body);
+    expect(await screen.findByTestId('event-count')).toHaveTextContent('120 events');
+    expect(screen.getByTestId('event-result-filter')).toHaveTextContent('Events of result 7');
+    expect(within(rows[0]!).getByTestId('event-code')).toHaveTextContent('58 Value outside expected limits');
+    expect(within(rows[0]!).getByText('01.01.2024 11:00')).toBeInTheDocument();
+    expect(within(rows[1]!).getByTestId('event-code')).toHaveTextContent('unknown-evn Unknown EVN');
+    expect(within(rows[1]!).getByTestId('event-result-link')).toHaveAttribute(
+      'href',
+      '/monitor/processresultview?id=7',
+    );
+
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    await waitFor(() => expect(posts(calls, EVENTS).at(-1)!.url.searchParams.get('page')).toBe('1'));
+    await user.click(screen.getByRole('button', { name: 'Show the events of every result' }));
+    await waitFor(() => expect(posts(calls, EVENTS).at(-1)!.body).not.toHaveProperty('procedureResultIds'));
+  });
+
+  it('exports events.xlsx of the filter in the monitor’s sort', async () => {
+    const user = userEvent.setup();
+    const saved: string[] = [];
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:x', revokeObjectURL: () => undefined }));
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+    const { calls } = mockFetch({
+      ...lookups,
+      [`POST ${EVENTS}`]: pageOf([event()]),
+      [`POST ${EVENTS}/count`]: 1,
+      [`POST ${EVENTS}/export`]: () => new Response(new Blob(['xlsx'])),
+    });
+    renderMonitor('/monitor/eventmonitor?severities=HIGH&sortBy=errorCode&desc=false');
+    await screen.findAllByTestId('event-row', {}, SLOW);
+    // Click the export once the screen offers it (it may wait for the first page under load).
+    const exportButton = screen.getByRole('button', { name: 'Export events.xlsx' });
+    await waitFor(() => expect(exportButton).toBeEnabled());
+    await user.click(exportButton);
+    await waitFor(() => expect(saved).toEqual(['events.xlsx']));
+    const exported = posts(calls, `${EVENTS}/export`)[0]!;
+    expect(Object.fromEntries(exported.url.searchParams)).toEqual({ sortBy: 'errorCode', descendingOrder: 'false' });
+    expect(exported.body).toEqual({ severities: ['HIGH'] });
+    click.mockRestore();
+  });
+});
+
+describe('process result, event and error views', { timeout: 45_000 }, () => {
+  it('shows a result’s fields and its events grouped by code, most severe first', async () => {
+    const { calls } = mockFetch({
+      ...lookups,
+      [`POST ${FIND_BY}`]: pageOf([result({ id: 7, message: 'Validated 31 area days' })]),
+      [`POST ${EVENTS}`]: pageOf([
+        event({ errorCode: '56', severity: 'LOW', incidents: 2 }),
+        event({ errorCode: '58', incidents: 3 }),
+        event({ errorCode: '58', incidents: 1 }),
+      ]),
+    });
+    renderMonitor('/monitor/processresultview?id=7');
+    const view = within(await screen.findByTestId('result-view', {}, SLOW));
+    expect(view.getByText('Result 7: CEBD preprocessing')).toBeInTheDocument();
+    expect(view.getByTestId('result-period')).toHaveTextContent('01.01.2024 – 31.01.2024');
+    expect(view.getByTestId('result-message')).toHaveTextContent('Validated 31 area days');
+    expect(posts(calls, FIND_BY)[0]!.body).toEqual({ ids: [7] });
+
+    const groups = await screen.findAllByTestId('result-code-group');
+    expect(
+      groups.map((g) =>
+        within(g)
+          .getAllByRole('cell')
+          .map((c) => c.textContent),
+      ),
+    ).toEqual([
+      ['58 Value outside expected limits', 'High', '2', '4'],
+      ['56 Too many missing values', 'Low', '1', '2'],
+    ]);
+    expect(within(groups[0]!).getByRole('link')).toHaveAttribute('href', '/monitor/eventmonitor?result=7&codes=58');
+    expect(posts(calls, EVENTS)[0]!.body).toEqual({ procedureResultIds: [7] });
+  });
+
+  it('says so when the result is not in the area', async () => {
+    mockFetch({ ...lookups, [`POST ${FIND_BY}`]: pageOf([]), [`POST ${EVENTS}`]: pageOf([]) });
+    renderMonitor('/monitor/processresultview?id=99');
+    expect(await screen.findByTestId('result-not-found', {}, SLOW)).toBeInTheDocument();
+  });
+
+  it('shows one event by id with links to its result and that result’s events', async () => {
+    const { calls } = mockFetch({
+      ...lookups,
+      [`POST ${EVENTS}`]: pageOf([event({ id: 5, message: 'CPID unknown', procedureResultId: 7 })]),
+    });
+    renderMonitor('/monitor/eventview?id=5');
+    const view = within(await screen.findByTestId('event-view', {}, SLOW));
+    expect(view.getByText('CPID unknown')).toBeInTheDocument();
+    expect(view.getByTestId('event-code')).toHaveTextContent('58 Value outside expected limits');
+    expect(view.getByRole('link', { name: 'Result 7' })).toHaveAttribute('href', '/monitor/processresultview?id=7');
+    expect(posts(calls, EVENTS)[0]!.body).toEqual({ ids: [5] });
+  });
+
+  it('lists the HIGH events in the error view, narrowed by the URL’s code', async () => {
+    const { calls } = mockFetch({ ...lookups, [`POST ${EVENTS}`]: pageOf([event()]) });
+    renderMonitor('/monitor/errorview?codes=58');
+    await screen.findAllByTestId('event-row', {}, SLOW);
+    expect(posts(calls, EVENTS)[0]!.body).toEqual({ errorCodes: ['58'], severities: ['HIGH'] });
+    expect(screen.queryByLabelText('Severities')).not.toBeInTheDocument();
+  });
+});
+
+describe('view routes', () => {
+  it('open the error, event and process result views to the settlement role group, keeping the exchange roles', () => {
+    for (const path of ['errorview', 'eventview', 'processresultview']) {
+      const roles = monitorRoutes.children?.find((c) => c.path === path)?.roles ?? [];
+      expect({ path, roles: [...roles].sort() }).toEqual({
+        path,
+        roles: [...new Set([...SETTLEMENT_ROLE_GROUP, ...EXCHANGE_ROLE_GROUP])].sort(),
+      });
+    }
+  });
+});

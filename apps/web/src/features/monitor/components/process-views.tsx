@@ -1,0 +1,344 @@
+import { useMemo } from 'react';
+import { Anchor, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import {
+  PAGE_SIZES,
+  policyAdmits,
+  POLICIES,
+  type ProcessingEvent,
+  type ProcessingEventFilter,
+  type Severity,
+} from '@railwatt/contracts';
+import { ApiErrorText } from '../../../components/ui/api-error';
+import { minimalListQuery } from '../../../components/ui/entity-kit/entity-api';
+import { formatDateTime } from '../../../lib/format';
+import type { ScreenProps } from '../../../lib/routes';
+import { useMarketStore } from '../../../lib/stores/market-store';
+import {
+  ALLOCATING_PROCEDURES,
+  eventsQuery,
+  procedureResultQuery,
+  settledConsumptionQuery,
+} from '../api/processing-queries';
+import { toEventFilter, useEventSearch, useViewSearch, type EventFilterFields } from '../hooks/use-monitor-search';
+import { useMonitorT } from '../hooks/use-monitor-t';
+import { EVENT_MONITOR_PATH, EventFilters, EventsTable, RESULT_VIEW_PATH } from './events-table';
+import { MonitorPageTitle, NotForRole, useMonitorZone } from './monitor-page-title';
+import { EventCode, SeverityBadge, useProcessName } from './process-cells';
+import { processPath } from './process-log-page';
+import { RunSummary } from './process-run-page';
+
+function useMayRead() {
+  const roles = useMarketStore((s) => s.rolesInArea);
+  const area = useMarketStore((s) => s.area?.kind ?? null);
+  return policyAdmits(POLICIES.processingRead, roles, area);
+}
+
+interface CodeGroup {
+  code: string;
+  events: number;
+  incidents: number;
+  severity: Severity;
+}
+
+const SEVERITY_RANK: Record<Severity, number> = { HIGH: 0, MEDIUM: 1, LOW: 2 };
+
+/** Events per code: how many, their incidents, the most severe severity met; most severe first. */
+export function groupByCode(events: readonly ProcessingEvent[]): CodeGroup[] {
+  const groups = new Map<string, CodeGroup>();
+  for (const e of events) {
+    const group = groups.get(e.errorCode) ?? { code: e.errorCode, events: 0, incidents: 0, severity: e.severity };
+    group.events += 1;
+    group.incidents += e.incidents;
+    if (SEVERITY_RANK[e.severity] < SEVERITY_RANK[group.severity]) group.severity = e.severity;
+    groups.set(e.errorCode, group);
+  }
+  return [...groups.values()].sort(
+    (a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || a.code.localeCompare(b.code),
+  );
+}
+
+const KWH = new Intl.NumberFormat('en', { minimumFractionDigits: 3, maximumFractionDigits: 3 });
+
+/**
+ * An allocation step's outcome: the energy (kWh, consumed minus regenerated) allocated in the
+ * result's period per paying organisation, as the settled-consumption call answers it, largest first.
+ * The period's whole allocation (every step's category), since the steps hand records on to each other.
+ */
+function AllocationPanel({ id }: { id: number }) {
+  const { t } = useMonitorT();
+  const settled = useQuery(settledConsumptionQuery(id));
+  const organisations = useQuery(minimalListQuery('organisation'));
+  const names = new Map((organisations.data ?? []).map((o) => [o.uuid, o.name]));
+  const rows = [...(settled.data ?? [])].sort((a, b) => b.totalSettledConsumption - a.totalSettledConsumption);
+  return (
+    <Paper withBorder p="sm" data-testid="result-allocation">
+      <Title order={4} mb="xs">
+        {t('resultView.allocation.title')}
+      </Title>
+      <ApiErrorText error={settled.error} />
+      {settled.data && rows.length === 0 && <Text size="sm">{t('resultView.allocation.none')}</Text>}
+      {rows.length > 0 && (
+        <Table>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('resultView.allocation.organisation')}</Table.Th>
+              <Table.Th ta="right">{t('resultView.allocation.kwh')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((row) => (
+              <Table.Tr key={row.organisation.uuid} data-testid="allocation-row">
+                <Table.Td>{names.get(row.organisation.uuid) ?? row.organisation.uuid}</Table.Td>
+                <Table.Td ta="right">{KWH.format(row.totalSettledConsumption)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Paper>
+  );
+}
+
+/**
+ * /monitor/processresultview?id= (issue 9 item 7): one procedure result's fields, followed live while it
+ * runs, its period, and its events grouped by code (each group links to its events in the event
+ * monitor). The groups are counted over the result's first 1000 events (a lookup page, calls.md §9);
+ * when it has more, the page says so and the monitor has them all.
+ */
+export function ProcessResultViewPage(props: Partial<ScreenProps>) {
+  const { t } = useMonitorT();
+  const processName = useProcessName();
+  const timeZone = useMonitorZone();
+  const mayRead = useMayRead();
+  const { search } = useViewSearch();
+  const id = search.id;
+  const result = useQuery({ ...procedureResultQuery(id ?? 0, timeZone), enabled: mayRead && id !== undefined });
+  const events = useQuery({
+    ...eventsQuery(
+      {
+        page: 0,
+        size: PAGE_SIZES.lookup,
+        sortBy: 'errorCode',
+        descendingOrder: false,
+        filter: { procedureResultIds: [id ?? 0] },
+      },
+      'result-view-events',
+    ),
+    enabled: mayRead && id !== undefined,
+  });
+  const groups = useMemo(() => groupByCode(events.data?.content ?? []), [events.data]);
+
+  if (!mayRead) return <NotForRole screen={props} fallbackKey="resultView.title" />;
+
+  const run = result.data;
+  return (
+    <Stack gap="sm">
+      <MonitorPageTitle screen={props} fallbackKey="resultView.title" />
+      {id === undefined && <Text>{t('resultView.noId')}</Text>}
+      <ApiErrorText error={result.error} />
+      {run === null && <Text data-testid="result-not-found">{t('result.notFound')}</Text>}
+      {run && (
+        <Paper withBorder p="sm" data-testid="result-view">
+          <Group justify="space-between" mb="xs">
+            <Title order={3}>{t('resultView.heading', { id: run.id, process: processName(run.procedureName) })}</Title>
+            <Anchor component={Link} to={processPath(run.procedureName, 'log')}>
+              {t('run.toLog')}
+            </Anchor>
+          </Group>
+          <RunSummary result={run} timeZone={timeZone} />
+        </Paper>
+      )}
+      {run?.status === 'success' && ALLOCATING_PROCEDURES.includes(run.procedureName) && (
+        <AllocationPanel id={run.id} />
+      )}
+      {run && (
+        <Paper withBorder p="sm">
+          <Group justify="space-between" mb="xs">
+            <Title order={4}>{t('result.events', { count: events.data?.totalElements ?? 0 })}</Title>
+            <Anchor component={Link} to={`${EVENT_MONITOR_PATH}?result=${run.id}`} data-testid="result-events-link">
+              {t('resultView.allEvents')}
+            </Anchor>
+          </Group>
+          {(events.data?.totalElements ?? 0) > PAGE_SIZES.lookup && (
+            <Text size="sm" c="dimmed">
+              {t('resultView.firstEvents', { count: PAGE_SIZES.lookup })}
+            </Text>
+          )}
+          {groups.length === 0 ? (
+            <Text size="sm">{t('event.empty')}</Text>
+          ) : (
+            <Table data-testid="result-code-groups">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('event.code')}</Table.Th>
+                  <Table.Th>{t('event.severity')}</Table.Th>
+                  <Table.Th>{t('resultView.events')}</Table.Th>
+                  <Table.Th>{t('event.incidents')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {groups.map((g) => (
+                  <Table.Tr key={g.code} data-testid="result-code-group">
+                    <Table.Td>
+                      <Anchor
+                        component={Link}
+                        to={`${EVENT_MONITOR_PATH}?result=${run.id}&codes=${encodeURIComponent(g.code)}`}
+                      >
+                        <EventCode code={g.code} />
+                      </Anchor>
+                    </Table.Td>
+                    <Table.Td>
+                      <SeverityBadge severity={g.severity} />
+                    </Table.Td>
+                    <Table.Td>{g.events}</Table.Td>
+                    <Table.Td>{g.incidents}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          )}
+        </Paper>
+      )}
+    </Stack>
+  );
+}
+
+/** A filtered, paged event list in the URL's state (the event and error views). */
+function FilteredEvents({
+  fixed,
+  fixedSeverities,
+}: {
+  fixed?: Partial<ProcessingEventFilter>;
+  fixedSeverities?: readonly Severity[];
+}) {
+  const timeZone = useMonitorZone();
+  const { search, update } = useEventSearch();
+  const filter = useMemo(() => ({ ...toEventFilter(search, timeZone), ...fixed }), [search, timeZone, fixed]);
+  const events = useQuery(
+    eventsQuery({
+      page: search.page - 1,
+      size: search.size,
+      sortBy: search.sortBy,
+      descendingOrder: search.desc,
+      filter,
+    }),
+  );
+  const onSort = (column: string) =>
+    update({ sortBy: column, desc: search.sortBy === column ? !search.desc : true, page: 1 });
+  return (
+    <>
+      <EventFilters
+        key={JSON.stringify({ ...search, page: undefined, size: undefined, sortBy: undefined, desc: undefined })}
+        value={search}
+        fixedSeverities={fixedSeverities}
+        onSearch={(filters: EventFilterFields) => update({ ...filters, page: 1 })}
+      />
+      <ApiErrorText error={events.error} />
+      <EventsTable
+        events={events.data?.content ?? []}
+        timeZone={timeZone}
+        loading={events.isFetching}
+        sort={{ sortBy: search.sortBy, descending: search.desc, onSort }}
+        pagination={{
+          page: search.page,
+          size: search.size,
+          totalPages: events.data?.totalPages ?? 1,
+          totalElements: events.data?.totalElements,
+          onChange: (next) => update(next),
+        }}
+      />
+    </>
+  );
+}
+
+/**
+ * /monitor/eventview: one event (?id=) with its fields and links to its result and that result's
+ * events, or, without an id, the events the filters (and ?result=) choose.
+ */
+export function EventViewPage(props: Partial<ScreenProps>) {
+  const { t } = useMonitorT();
+  const processName = useProcessName();
+  const timeZone = useMonitorZone();
+  const mayRead = useMayRead();
+  const { search } = useViewSearch();
+  const id = search.id;
+  const one = useQuery({
+    ...eventsQuery(
+      { page: 0, size: 1, sortBy: 'id', descendingOrder: false, filter: { ids: [id ?? 0] } },
+      'event-view',
+    ),
+    enabled: mayRead && id !== undefined,
+  });
+
+  if (!mayRead) return <NotForRole screen={props} fallbackKey="eventView.title" />;
+  if (id === undefined) {
+    return (
+      <Stack gap="sm">
+        <MonitorPageTitle screen={props} fallbackKey="eventView.title" />
+        <FilteredEvents />
+      </Stack>
+    );
+  }
+  const event = one.data?.content[0];
+  const line = (label: string, value: React.ReactNode) => (
+    <Group gap="xs" wrap="nowrap">
+      <Text size="sm" fw={600} w={160}>
+        {label}
+      </Text>
+      <Text size="sm" component="div">
+        {value}
+      </Text>
+    </Group>
+  );
+  return (
+    <Stack gap="sm">
+      <MonitorPageTitle screen={props} fallbackKey="eventView.title" />
+      <ApiErrorText error={one.error} />
+      {one.data && !event && <Text>{t('eventView.notFound')}</Text>}
+      {event && (
+        <Paper withBorder p="sm" data-testid="event-view">
+          <Stack gap={4}>
+            {line(t('event.time'), formatDateTime(event.time, timeZone))}
+            {line(t('event.process'), processName(event.processName))}
+            {line(t('event.code'), <EventCode code={event.errorCode} />)}
+            {line(t('event.severity'), <SeverityBadge severity={event.severity} />)}
+            {line(t('event.incidents'), event.incidents)}
+            {line(t('event.entity'), event.entityIdentifier ?? '')}
+            {line(t('event.message'), event.message ?? '')}
+          </Stack>
+          {event.procedureResultId !== null && (
+            <Group gap="md" mt="sm">
+              <Anchor component={Link} to={`${RESULT_VIEW_PATH}?id=${event.procedureResultId}`}>
+                {t('event.result', { id: event.procedureResultId })}
+              </Anchor>
+              <Anchor component={Link} to={`${EVENT_MONITOR_PATH}?result=${event.procedureResultId}`}>
+                {t('eventView.resultEvents')}
+              </Anchor>
+            </Group>
+          )}
+        </Paper>
+      )}
+    </Stack>
+  );
+}
+
+const HIGH: readonly Severity[] = ['HIGH'];
+const HIGH_FILTER: Partial<ProcessingEventFilter> = { severities: ['HIGH'] };
+
+/** /monitor/errorview: the processing errors, i.e. the HIGH events (calls.md §9 default severity), by code. */
+export function ErrorViewPage(props: Partial<ScreenProps>) {
+  const { t } = useMonitorT();
+  const mayRead = useMayRead();
+  if (!mayRead) return <NotForRole screen={props} fallbackKey="errorView.title" />;
+  return (
+    <Stack gap="sm">
+      <MonitorPageTitle screen={props} fallbackKey="errorView.title" />
+      <Text size="sm" c="dimmed">
+        {t('errorView.intro')}
+      </Text>
+      <FilteredEvents fixed={HIGH_FILTER} fixedSeverities={HIGH} />
+    </Stack>
+  );
+}

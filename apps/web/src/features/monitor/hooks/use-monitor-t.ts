@@ -1,0 +1,7 @@
+import { useNamespaceT } from '../../../lib/use-namespace-t';
+
+/** Monitor process texts (locales/<lng>/monitor.json, top-level key `monitor`): `t('log.title')` reads 'monitor.log.title'. */
+export function useMonitorT() {
+  const { t, tRoot } = useNamespaceT('monitor');
+  return { t, tRoot };
+}

@@ -1,0 +1,84 @@
+import type { render } from '@testing-library/react';
+import type { AreaKind, ProcedureResult, ProcessingEvent, Role } from '@railwatt/contracts';
+import { renderScreens } from '../../../components/ui/screen-harness';
+import { EventMonitorPage } from '../components/event-monitor-page';
+import { ProcessLogPage } from '../components/process-log-page';
+import { ProcessRunPage } from '../components/process-run-page';
+import { ErrorViewPage, EventViewPage, ProcessResultViewPage } from '../components/process-views';
+import { ProcessesPage } from '../components/processes-page';
+
+export { mockFetch, type Call } from '../../../components/ui/screen-harness';
+
+export const RUNNER: Role[] = ['settlement-area-responsible'];
+export const AUDIT: Role[] = ['audit-settlement-area-responsible'];
+
+/** Renders the Monitor's process screens at `path`, signed in with `roles` in a Norwegian area. */
+export function renderMonitor(
+  path: string,
+  { roles = RUNNER, kind = 'norway' as AreaKind } = {},
+): ReturnType<typeof render> {
+  const area = { uuid: `uuid-${kind}`, name: kind, key: kind, kind, timeZone: 'Europe/Oslo', tenantId: `uuid-${kind}` };
+  return renderScreens(
+    [
+      { path: '/monitor/processes', element: <ProcessesPage /> },
+      { path: '/monitor/processes/cebd-preprocessing/log', element: <ProcessLogPage procedure="cebd-preprocessing" /> },
+      {
+        path: '/monitor/processes/metered-energy-aggregation/log',
+        element: <ProcessLogPage procedure="metered-energy-aggregation" />,
+      },
+      { path: '/monitor/processes/cebd-preprocessing/run', element: <ProcessRunPage procedure="cebd-preprocessing" /> },
+      { path: '/monitor/eventmonitor', element: <EventMonitorPage /> },
+      { path: '/monitor/errorview', element: <ErrorViewPage /> },
+      { path: '/monitor/eventview', element: <EventViewPage /> },
+      { path: '/monitor/processresultview', element: <ProcessResultViewPage /> },
+    ],
+    path,
+    { rolesInArea: roles, timeZone: 'Europe/Oslo', area },
+  );
+}
+
+let nextId = 100;
+export function result(overrides: Partial<ProcedureResult> = {}): ProcedureResult {
+  const id = overrides.id ?? nextId++;
+  return {
+    id,
+    uuid: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
+    procedureName: 'cebd-preprocessing',
+    status: 'success',
+    executeStartTime: '2024-02-01T08:00:00Z',
+    executeEndTime: '2024-02-01T08:05:00Z',
+    refTime: null,
+    entityRefs: [],
+    entityName: null,
+    // January 2024 in Oslo.
+    periodStart: '2023-12-31T23:00:00Z',
+    periodEnd: '2024-01-31T23:00:00Z',
+    progress: 1,
+    message: null,
+    username: 'settlement-area-responsible',
+    jobId: null,
+    ...overrides,
+  };
+}
+
+export function event(overrides: Partial<ProcessingEvent> = {}): ProcessingEvent {
+  const id = overrides.id ?? nextId++;
+  return {
+    id,
+    procedureResultId: 7,
+    processName: 'cebd-preprocessing',
+    errorCode: '58',
+    severity: 'HIGH',
+    incidents: 1,
+    message: null,
+    entityIdentifier: 'NVR_1_917600100013_1',
+    time: '2024-01-01T10:00:00Z',
+    ...overrides,
+  };
+}
+
+export const pageOf = <T,>(content: T[], totalElements = content.length, size = 20) => ({
+  content,
+  totalElements,
+  totalPages: Math.max(1, Math.ceil(totalElements / size)),
+});
