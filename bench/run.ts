@@ -14,6 +14,9 @@ for (const [file, fn] of [
   ['./cebd-parse.ts', 'benchCebdParse'],
   ['./cebd-intake.ts', 'benchCebdIntake'],
   ['./cebd-preprocessing.ts', 'benchCebdPreprocessing'],
+  ['./allocation.ts', 'benchAllocation'],
+  ['./statistics.ts', 'benchStatistics'],
+  ['./combine.ts', 'benchCombine'],
   ['./timeseries-tables.ts', 'benchTimeSeriesTables'],
   ['./timeseries-demo.ts', 'benchTimeSeriesDemo'],
 ] as const) {

@@ -1,0 +1,236 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cebdXml } from '../../apps/server/src/formats/cebd/generate.js';
+import { baseUrl, field, launch, signedIn } from './browser.js';
+
+/*
+ * Issue 9 items 7 and 8: processing in the browser. The settlement-area responsible of Norway sends a
+ * small CEBD file for a consumption point of the demo fleet (the e2e server seeds no time series),
+ * runs cebd-preprocessing for the previous month from its run page and follows the run to success
+ * without reloading, finds the run in the process log, opens its process result view and its events
+ * in the event monitor, sees the chain run combine and the steps after it by itself (the energy
+ * going to the unit's vehicle keeper), then changes the process's configuration from a date and sees
+ * the new version in the segments history. The audit responsible sees the same log without run or rerun.
+ */
+const AREA = 'Norway';
+const USER = 'settlement-area-responsible';
+const AUDITOR = 'audit-settlement-area-responsible';
+const PROCESS = 'cebd-preprocessing';
+const stamp = Date.now().toString().slice(-6);
+const JOB_TIMEOUT = 90_000;
+/**
+ * The chain's three follow-up runs of a month one after the other on the embedded PGlite (one
+ * session, shared with the pages' live re-reads): 30 s to 2 minutes on the shared CI machine.
+ */
+const CHAIN_TIMEOUT = 180_000;
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Calls an /api path from the signed-in page with its token and area (what the web client sends). */
+async function api<T>(page: Page, path: string, init: { method?: string; file?: { name: string; text: string } } = {}) {
+  return page.evaluate(
+    async ({ url, method, file }) => {
+      // The e2e project has no DOM types: what this needs of the page's globals.
+      type Store = { getItem(key: string): string | null } & Record<string, unknown>;
+      const g = globalThis as unknown as {
+        sessionStorage: Store;
+        localStorage: Store;
+        FormData: new () => { append(name: string, value: unknown, fileName: string): void };
+        Blob: new (parts: string[], options: { type: string }) => unknown;
+      };
+      const key = Object.keys(g.sessionStorage).find((k) => k.startsWith('oidc.user:'))!;
+      const token = (JSON.parse(g.sessionStorage.getItem(key)!) as { access_token: string }).access_token;
+      const tenant =
+        g.sessionStorage.getItem('selectedSettlementArea') ?? g.localStorage.getItem('selectedSettlementArea');
+      let body: unknown;
+      if (file) {
+        const form = new g.FormData();
+        form.append('files', new g.Blob([file.text], { type: 'application/xml' }), file.name);
+        body = form;
+      }
+      const res = await fetch(url, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'current-tenant-id': tenant! },
+        body: body as never,
+      });
+      if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+      return (await res.json()) as unknown;
+    },
+    { url: path, method: init.method ?? 'GET', file: init.file },
+  ) as Promise<T>;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** The previous month of today in Oslo (the run page's initial month): its year and month. */
+function previousMonth(): { year: number; month: number } {
+  const [y, m] = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Oslo', year: 'numeric', month: '2-digit' })
+    .format(new Date())
+    .split('-')
+    .map(Number) as [number, number];
+  return m === 1 ? { year: y - 1, month: 12 } : { year: y, month: m - 1 };
+}
+
+/**
+ * Half an hour of one consumption point on the 20th of the previous month: 6 of an hour's 12 periods,
+ * too few (code 56 "Too many missing values" with the default of at most 2 missing).
+ */
+function cebdFile(cpid: string): string {
+  const { year, month } = previousMonth();
+  const start = `${year}-${pad(month)}-20T10:00:00Z`;
+  const route = [
+    { lat: 59.91, lon: 10.75 },
+    { lat: 59.95, lon: 10.8 },
+  ];
+  return [...cebdXml({ seed: Number(stamp), points: [{ cpid, route, start, periods: 6 }] })].join('');
+}
+
+/** Sends the CEBD file through POST /cebd/import and waits for its import job to succeed. */
+async function sendCebd(page: Page): Promise<void> {
+  const points = await api<unknown[]>(page, '/api/domain/consumptionpoint/all');
+  const cpids = [...JSON.stringify(points).matchAll(/"cpid":"([^"]+)"/g)].map((m) => m[1]!);
+  expect(cpids.length).toBeGreaterThan(0);
+  const answer = await api<{ jobIds?: string[] }>(page, '/api/cebd/import', {
+    method: 'POST',
+    file: { name: `processing-${stamp}-cebd.xml`, text: cebdFile(cpids.sort()[0]!) },
+  });
+  const [jobId] = answer.jobIds ?? [];
+  expect(jobId).toBeDefined();
+  await expect
+    .poll(async () => (await api<{ status: string }>(page, `/api/jobs/${jobId}`)).status, {
+      timeout: JOB_TIMEOUT,
+      interval: 500,
+    })
+    .toBe('success');
+}
+
+describe('processing', () => {
+  it('runs cebd-preprocessing from its run page, follows it to success, and finds it in the log, the result view and the event monitor', async () => {
+    const started = Date.now();
+    const page = await signedIn(browser, USER, AREA, { viewport: { width: 1400, height: 1000 } });
+    await sendCebd(page);
+
+    // 1. The run page: the previous month is chosen; run and follow it without reloading.
+    await page.goto(`${baseUrl()}/monitor/processes/${PROCESS}/run`);
+    await page.getByTestId('run-submit').click();
+    const progress = page.getByTestId('run-progress');
+    await progress.waitFor({ timeout: 15_000 });
+    const navigations: string[] = [];
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) navigations.push(frame.url());
+    });
+    const status = progress.getByTestId('result-status');
+    await expect
+      .poll(() => status.getAttribute('data-status'), { timeout: JOB_TIMEOUT, interval: 500 })
+      .toBe('success');
+    // Followed in place: no page load since the run started (the URL only gained ?result=).
+    expect(navigations.filter((url) => !url.includes('?result='))).toEqual([]);
+    const id = Number(new URL(page.url()).searchParams.get('result'));
+    expect(id).toBeGreaterThan(0);
+    const { year, month } = previousMonth();
+    const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
+    expect(await progress.getByTestId('result-period').textContent()).toContain(
+      `01.${pad(month)}.${year} – ${lastDay}.${pad(month)}.${year}`,
+    );
+    // Its events are shown under it once it is over: the half-hour of the file is too short an hour.
+    await expect
+      .poll(() => progress.getByTestId('event-code').allTextContents(), { timeout: 15_000 })
+      .toContain('56 Too many missing values');
+
+    // 2. The process log lists it as a success, with links to its result and its events.
+    await progress.getByTestId('run-log-link').click();
+    const row = page.getByTestId('process-log-row').filter({ has: page.locator(`a[href$="?id=${id}"]`) });
+    await row.waitFor({ timeout: 15_000 });
+    expect(await row.getByTestId('result-status').getAttribute('data-status')).toBe('success');
+    expect(await row.getByRole('button', { name: 'Rerun' }).count()).toBe(1);
+
+    // 3. Its process result view: the fields, and its events grouped by code.
+    await row.getByTestId('log-result-link').click();
+    const view = page.getByTestId('result-view');
+    await view.waitFor({ timeout: 15_000 });
+    expect(await view.textContent()).toContain(`Result ${id}: CEBD preprocessing`);
+    await expect
+      .poll(() => page.getByTestId('result-code-group').allTextContents(), { timeout: 15_000 })
+      .toContainEqual(expect.stringContaining('56 Too many missing values'));
+
+    // 4. Its events in the event monitor.
+    await page.getByTestId('result-events-link').click();
+    await expect.poll(() => page.getByTestId('event-result-filter').textContent()).toBe(`Events of result ${id}`);
+    await expect
+      .poll(() => page.getByTestId('event-row').getByTestId('event-code').allTextContents(), { timeout: 15_000 })
+      .toContain('56 Too many missing values');
+    expect(await page.getByTestId('event-count').textContent()).toMatch(/^\d+ events?$/);
+
+    // 4b. The chain (contracts PROCESSING_CHAIN): cebd-preprocessing's success ran combine, then
+    // shunting-and-stabling and energy-outside-train-run, for the same period, as the system. The
+    // file's unit has no train run, so combine attaches nothing and the last step gives its energy
+    // to the unit's vehicle keeper: the result view shows that organisation with the energy.
+    const chainRow = async (procedure: string) => {
+      await page.goto(`${baseUrl()}/monitor/processes/${procedure}/log`);
+      const first = page.getByTestId('process-log-row').first();
+      await expect
+        .poll(
+          async () => {
+            if (!(await first.isVisible())) {
+              await page.reload();
+              return null;
+            }
+            return first.getByTestId('result-status').getAttribute('data-status');
+          },
+          { timeout: CHAIN_TIMEOUT, interval: 1_000 },
+        )
+        .toBe('success');
+      expect(await first.textContent()).toContain('system');
+      return first;
+    };
+    await chainRow('combine');
+    const outside = await chainRow('energy-outside-train-run');
+    await outside.getByTestId('log-result-link').click();
+    const allocation = page.getByTestId('allocation-row');
+    await allocation.first().waitFor({ timeout: 15_000 });
+    expect(await allocation.count()).toBeGreaterThanOrEqual(1);
+    expect(await allocation.first().textContent()).toMatch(/\d+\.\d{3}$/);
+
+    // 5. A configuration change from a date (the first of this month), and the segments history.
+    await page.goto(`${baseUrl()}/monitor/processes/${PROCESS}/configuration/edit`);
+    const missing = page.getByLabel('Max missing values per hour');
+    await missing.waitFor({ timeout: 15_000 });
+    await missing.fill('3');
+    const thisMonth = month === 12 ? { y: year + 1, m: 1 } : { y: year, m: month + 1 };
+    const validFrom = `01.${pad(thisMonth.m)}.${thisMonth.y}`;
+    await field(page, 'Valid from').fill(validFrom);
+    await page.getByTestId('input-comments').fill(`Journey ${stamp}`);
+    await page.getByTestId('config-save').click();
+    await expect
+      .poll(() => new URL(page.url()).pathname, { timeout: 15_000 })
+      .toBe(`/monitor/processes/${PROCESS}/configuration/view`);
+    await page.getByTestId('config-history').click();
+    const versions = page.getByTestId('segment-row');
+    await versions.first().waitFor({ timeout: 15_000 });
+    const ours = versions.filter({ hasText: `Journey ${stamp}` });
+    expect(await ours.count()).toBe(1);
+    expect(await ours.textContent()).toContain(validFrom);
+
+    console.info(`processing journey: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    await page.context().close();
+  }, 360_000);
+
+  it('shows the audit responsible the process log without a run page or rerun', async () => {
+    const page = await signedIn(browser, AUDITOR, AREA, { viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${baseUrl()}/monitor/processes/${PROCESS}/log`);
+    await page.getByTestId('process-log-row').first().waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId('log-run-link').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Rerun' }).count()).toBe(0);
+
+    await page.goto(`${baseUrl()}/monitor/processes/${PROCESS}/run`);
+    await page.getByRole('heading', { level: 1 }).waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId('run-submit').count()).toBe(0);
+    await page.context().close();
+  });
+});
