@@ -19,4 +19,5 @@ export * from './processing-config.js';
 export * from './dead-letter-queues.js';
 export * from './procedure-tasks.js';
 export * from './statistics.js';
+export * from './settlement.js';
 export * from './calls/index.js';

@@ -93,8 +93,12 @@ export const PROCESSING_CONFIG_SCHEMAS = {
   'cebd-preprocessing': cebdPreprocessing,
   profile: z.object({ profileReference: text(TEXT_LIMITS.name).default('') }),
   'annual-distribution': z.object({ profileReference: text(TEXT_LIMITS.name).default('') }),
-  /** Share of grid losses (percent) the railway undertakings carry. */
-  'price-and-supply': z.object({ lossSharePercent: num(0, 100, 0) }),
+  /**
+   * Share of grid losses (percent) billed to the organisations, pro rata to their energy in the grid
+   * area and hour (DOMAIN.md step 7: "losses ... shared out pro rata"); the rest stays with the
+   * infrastructure manager. 100 by default: the supply is billed whole.
+   */
+  'price-and-supply': z.object({ lossSharePercent: num(0, 100, 100) }),
   'on-account': z.object({ onAccountSharePercent: num(0, 100, 100) }),
   'train-preprocessing': trainPreprocessing,
   /** How far (minutes) a metered record may lie outside a run and still be attached to it. */

@@ -366,6 +366,11 @@ export const PROCESS_EVENT_CODES = {
   'uncertain-quality-flag-61': 'Uncertain quality flag 61',
   'energy-consumption-0': 'Energy consumption 0',
   'approved-settlement-exists': 'Approved settlement already exists for the area or organisation',
+  // price-and-supply and settlement (issue 10): ours, worded like the catalogue's.
+  'supply-missing': 'Supply missing',
+  'spot-price-missing': 'Spot price missing',
+  'supply-lower-than-allocated': 'Supply lower than allocated energy',
+  'prices-and-supply-missing': 'Prices and supply not calculated',
 } as const;
 export type ProcessEventCode = keyof typeof PROCESS_EVENT_CODES;
 

@@ -9,6 +9,7 @@ import { processingCalls } from './processing.js';
 import { procedureTaskCalls } from './procedure-tasks.js';
 import { processingConfigCalls } from './processing-config.js';
 import { sftpIntegrationCalls } from './sftp-integration.js';
+import { settlementCalls } from './settlement.js';
 import { statisticsCalls } from './statistics.js';
 import { timeSeriesCalls } from './timeseries.js';
 import { userCalls } from './user.js';
@@ -26,6 +27,7 @@ export { processingCalls } from './processing.js';
 export { procedureTaskCalls } from './procedure-tasks.js';
 export { processingConfigCalls } from './processing-config.js';
 export { sftpIntegrationCalls } from './sftp-integration.js';
+export { settlementCalls } from './settlement.js';
 export { statisticsCalls } from './statistics.js';
 export * from './timeseries.js';
 export { userCalls } from './user.js';
@@ -47,6 +49,7 @@ export const CALL_GROUPS = {
   deadLetterQueues: deadLetterQueueCalls,
   procedureTasks: procedureTaskCalls,
   statistics: statisticsCalls,
+  settlement: settlementCalls,
 } as const satisfies Record<string, Record<string, CallDeclaration>>;
 
 /** Every declared call, flat, named `group.name`. */

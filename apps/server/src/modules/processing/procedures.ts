@@ -1,5 +1,6 @@
 import { CEBD_CODE_MESSAGES, PROCESS_EVENT_CODES } from '@railwatt/contracts';
 import { registerAllocationProcedures } from '../allocation/procedures.js';
+import { registerSettlementProcedures } from '../settlement/procedures.js';
 import { currentConfig } from '../processing-config/service.js';
 import { preprocessCebd } from './cebd-preprocessing.js';
 import { combine, COMBINE_CONCURRENCY, COMBINE_SEVERITY } from './combine.js';
@@ -19,6 +20,8 @@ export function registerImplementedProcedures(): void {
   registered = true;
   // shunting-and-stabling and energy-outside-train-run (modules/allocation).
   registerAllocationProcedures();
+  // price-and-supply and settlement (modules/settlement).
+  registerSettlementProcedures();
   // cebd-preprocessing: the chunk's records validated and placed (set-based, modules/processing/
   // cebd-preprocessing.ts) with the configuration valid at the chunk's start; one event per code
   // found, its incidents the number of records.

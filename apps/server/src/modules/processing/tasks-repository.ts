@@ -71,7 +71,8 @@ export async function setStatus(
  * its period end lies in (start, end]. A result limited to refs counts the records whose
  * organisation, traction unit, consumption point, grid or price area is among them; one without
  * refs counts the whole area. Energy with no paying organisation (not yet allocated to one) is left
- * out: it is nobody's settled consumption.
+ * out: it is nobody's settled consumption. A settlement result counts what it billed instead
+ * (settlement_line: metered + estimated + other + losses, issue 10).
  */
 export async function settledConsumption(
   ex: Executor,
@@ -91,8 +92,18 @@ export async function settledConsumption(
                 OR e.consumption_point_uuid = ANY(r.ref_uuids) OR e.grid_area_uuid = ANY(r.ref_uuids)
                 OR e.price_area_uuid = ANY(r.ref_uuids))
          WHERE r.tenant = ${tenant}::uuid AND r.id = ANY(${sql.param([...ids])}::bigint[])
+           AND r.procedure_name <> 'settlement'
          GROUP BY r.id, e.organisation_uuid
-         ORDER BY r.id, e.organisation_uuid`,
+        UNION ALL
+        -- A settlement result: what it billed (metered + estimated + other + losses, settlement_line).
+        SELECT r.id::int, l.organisation_uuid,
+               sum(l.metered_kwh + l.estimated_kwh + l.other_kwh + l.losses_kwh)::float8
+          FROM procedure_result r
+          JOIN settlement_line l ON l.tenant = r.tenant AND l.procedure_result_id = r.id
+         WHERE r.tenant = ${tenant}::uuid AND r.id = ANY(${sql.param([...ids])}::bigint[])
+           AND r.procedure_name = 'settlement'
+         GROUP BY r.id, l.organisation_uuid
+         ORDER BY 1, 2`,
   );
   return found.map((row) => ({
     procedureResultId: row.procedureResultId,

@@ -1,0 +1,57 @@
+import { PROCESS_EVENT_CODES } from '@railwatt/contracts';
+import { currentConfig } from '../processing-config/service.js';
+import { registerProcedure } from '../processing/registry.js';
+import { priceAndSupply, PRICE_AND_SUPPLY_SEVERITY } from './price-and-supply.js';
+import { settleDay } from './settle.js';
+
+/**
+ * price-and-supply and settlement as procedures (issue 10 items 2 and 5), registered with the
+ * procedure runs by modules/processing/procedures.ts. Both run per area day like every procedure;
+ * settlement's result is versioned (each run a new procedure result) and approved through
+ * approve-procedure-results.
+ */
+export function registerSettlementProcedures(): void {
+  registerProcedure('price-and-supply', {
+    async run(ctx, scope, report) {
+      const config = await currentConfig(ctx, 'price-and-supply', scope.start);
+      const result = await priceAndSupply(
+        ctx,
+        { start: scope.start, end: scope.end },
+        { lossSharePercent: config.lossSharePercent, procedureResultId: scope.run.procedureResultId },
+      );
+      for (const [code, found] of Object.entries(result.events)) {
+        if (found.incidents === 0) continue;
+        const key = code as keyof typeof PRICE_AND_SUPPLY_SEVERITY;
+        report.event({
+          errorCode: code,
+          severity: PRICE_AND_SUPPLY_SEVERITY[key],
+          incidents: found.incidents,
+          message: `${PROCESS_EVENT_CODES[key]}: ${found.incidents} of ${result.gridHours} grid-area hours of ${scope.chunk.day} (${found.examples.join(', ')})`,
+          time: scope.start,
+        });
+      }
+    },
+  });
+
+  registerProcedure('settlement', {
+    async run(ctx, scope, report) {
+      const result = await settleDay(
+        ctx,
+        { start: scope.start, end: scope.end, day: scope.chunk.day },
+        {
+          procedureResultId: scope.run.procedureResultId,
+          refs: scope.run.refs,
+        },
+      );
+      if (result.unbalancedHours > 0) {
+        report.event({
+          errorCode: 'prices-and-supply-missing',
+          severity: 'HIGH',
+          incidents: result.unbalancedHours,
+          message: `${PROCESS_EVENT_CODES['prices-and-supply-missing']}: ${result.unbalancedHours} hours of ${scope.chunk.day} have allocated energy that price-and-supply has not balanced since it was allocated`,
+          time: scope.start,
+        });
+      }
+    },
+  });
+}

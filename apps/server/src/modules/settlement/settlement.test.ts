@@ -1,0 +1,309 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../db/client.js';
+import { tenantDatabase, tenantExecutor } from '../../db/tenant.js';
+import { areaUuid } from '../../seed/areas.js';
+import { serviceContext } from '../../test/context.js';
+import { openTestDatabase } from '../../test/database.js';
+import { ADMIN_ACTOR } from '../../test/records.js';
+import { rows } from '../domain/sql.js';
+import { settledConsumption } from '../processing/tasks-repository.js';
+import { priceAndSupply } from './price-and-supply.js';
+import { baseVerification, priceAreaBalances, settlementHourly, settlementLines } from './service.js';
+import { settleDay } from './settle.js';
+
+const NORWAY = areaUuid('norway');
+const BELGIUM = areaUuid('belgium');
+/** The chunk: 1 October 2026, UTC day (inside Norway's October, which starts 30.09 22:00 UTC). */
+const DAY = { start: '2026-10-01T00:00:00Z', end: '2026-10-02T00:00:00Z', day: '2026-10-01' };
+const OCTOBER = { startYear: 2026, startMonth: 10 };
+
+/*
+ * A small known day, every figure computed by hand below.
+ *
+ * Price areas NO1, NO2; grid areas G1 (in NO1) and G2 (in NO2); supply metering points S1 (G1), S2
+ * (G2); railway undertakings RU1, RU2. Exchange rate 11.5 NOK/EUR all day.
+ *
+ *   hour (UTC)  grid  allocated records (consumed - regenerated)        supply  spot EUR/MWh
+ *   10:00       G1    RU1 10:05 30-5=25, 10:10 15-0=15 -> 40            110     NO1 50
+ *                     RU2 11:00 60 (the period 10:55-11:00) -> 60
+ *   11:00       G2    RU1 11:30 20                                       18      NO2 40
+ *   12:00       G1    RU2 12:05 10                                       -       NO1 -
+ *   13:00       G2    -                                                  5       NO2 40
+ *
+ * Balances (losses = supply - allocated; none without supply):
+ *   G1 10:00  110 - 100 = 10    RU1 10 x 40/100 = 4, RU2 10 x 60/100 = 6
+ *   G2 11:00   18 -  20 = -2    RU1 -2 (supply lower than allocated)
+ *   G1 12:00  no supply: 0      (supply missing, and no spot price)
+ *   G2 13:00    5 -   0 = 5     nobody to share it with: unbilled
+ * Prices in NOK/MWh: NO1 10:00 50 x 11.5 = 575; NO2 11:00 and 13:00 40 x 11.5 = 460.
+ * Costs (kWh / 1000 x price):
+ *   RU1 NO1 metered 40 -> 23.00, losses 4 -> 2.30         supply 44 kWh, 25.30
+ *   RU2 NO1 metered 60 -> 34.50 (+ 10 kWh unpriced), losses 6 -> 3.45   supply 76 kWh, 37.95
+ *   RU1 NO2 metered 20 -> 9.20, losses -2 -> -0.92        supply 18 kWh, 8.28
+ */
+describe('price-and-supply and settlement', () => {
+  let database: Database;
+  const ids: Record<string, string> = {};
+  const OSLO = { timeZone: 'Europe/Oslo' };
+  const ctx = () => serviceContext(tenantExecutor(database, NORWAY), NORWAY, ADMIN_ACTOR, OSLO);
+  let resultId = 0;
+
+  const entity = async (type: string, name: string, attributes: Record<string, unknown> = {}) => {
+    const uuid = randomUUID();
+    await database.query(`INSERT INTO entity (uuid, tenant, type, created_by) VALUES ($1, $2, $3, 'test')`, [
+      uuid,
+      NORWAY,
+      type,
+    ]);
+    await database.query(
+      `INSERT INTO entity_segment (entity_uuid, tenant, type, valid, name, attributes, last_modified_by)
+       VALUES ($1, $2, $3, tstzrange('2000-01-01', NULL), $4, $5::jsonb, 'test')`,
+      [uuid, NORWAY, type, name, JSON.stringify(attributes)],
+    );
+    ids[name] = uuid;
+    return uuid;
+  };
+  const series = async (type: string, entityUuid: string, values: [string, number][]) => {
+    const [s] = await database.query<{ id: number }>(
+      `INSERT INTO time_series (tenant, type_name, entity_uuid, entity_kind, identifier, resolution, unit)
+       VALUES ($1, $2, $3, 'x', $4, 'PT1H', 'x') RETURNING id`,
+      [NORWAY, type, entityUuid, `${type}-${entityUuid}`],
+    );
+    for (const [hour, value] of values) {
+      await database.query(
+        `INSERT INTO time_series_value (tenant, series_id, start_time, value, quality) VALUES ($1, $2, $3, $4, 127)`,
+        [NORWAY, s!.id, `2026-10-01T${hour}:00Z`, value],
+      );
+    }
+  };
+  const allocate = async (tenant: string, org: string, grid: string, pa: string, end: string, kwh: [number, number]) =>
+    database.query(
+      `INSERT INTO allocated_energy (tenant, consumption_point_uuid, period_end, traction_unit_uuid, grid_area_uuid,
+                                     price_area_uuid, active_consumed, active_regenerated, category, organisation_uuid, payer)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'train-run', $9, 'ru')`,
+      [tenant, randomUUID(), `2026-10-01T${end}:00Z`, randomUUID(), grid, pa, kwh[0], kwh[1], org],
+    );
+
+  beforeAll(async () => {
+    database = await openTestDatabase({ seeders: ['areas'] });
+    const NO1 = await entity('pricearea', 'NO1');
+    const NO2 = await entity('pricearea', 'NO2');
+    const G1 = await entity('gridarea', 'G1', { priceAreaRef: NO1 });
+    const G2 = await entity('gridarea', 'G2', { priceAreaRef: NO2 });
+    const S1 = await entity('supplymeteringpoint', 'S1', { gridAreaRef: G1 });
+    const S2 = await entity('supplymeteringpoint', 'S2', { gridAreaRef: G2 });
+    const RU1 = await entity('organisation', 'RU1', { orgId: 'RU1' });
+    const RU2 = await entity('organisation', 'RU2', { orgId: 'RU2' });
+    const SA = await entity('settlementarea', 'Norway');
+    await series('supply_energy', S1, [['10:00', 110]]);
+    await series('supply_energy', S2, [
+      ['11:00', 18],
+      ['13:00', 5],
+    ]);
+    await series('spot_price', NO1, [['10:00', 50]]);
+    await series('spot_price', NO2, [
+      ['11:00', 40],
+      ['13:00', 40],
+    ]);
+    await series(
+      'currency_exchange_rate',
+      SA,
+      ['10:00', '11:00', '12:00', '13:00'].map((h) => [h, 11.5]),
+    );
+    await allocate(NORWAY, RU1, G1, NO1, '10:05', [30, 5]);
+    await allocate(NORWAY, RU1, G1, NO1, '10:10', [15, 0]);
+    await allocate(NORWAY, RU2, G1, NO1, '11:00', [60, 0]);
+    await allocate(NORWAY, RU1, G2, NO2, '11:30', [20, 0]);
+    await allocate(NORWAY, RU2, G1, NO1, '12:05', [10, 0]);
+    // Another area's energy in the same hours: no run of Norway may read it.
+    await allocate(BELGIUM, RU1, G1, NO1, '10:05', [1000, 0]);
+    const [result] = await database.query<{ id: number }>(
+      `INSERT INTO procedure_result (tenant, procedure_name, status, period_start, period_end, username)
+       VALUES ($1, 'settlement', 'running', '2026-09-30T22:00:00Z', '2026-10-31T23:00:00Z', 'test') RETURNING id`,
+      [NORWAY],
+    );
+    resultId = Number(result!.id);
+    await database.useAppRole();
+  });
+  afterAll(async () => database?.close());
+
+  it('balances each grid area and hour, shares the losses pro rata and prices them at the spot price in the area currency', async () => {
+    const result = await priceAndSupply(ctx(), DAY, { lossSharePercent: 100 });
+    // Metered 100 + 20 + 10 = 130; supply 110 + 18 + 0 + 5 = 133; losses 10 - 2 + 0 + 5 = 13.
+    expect(result).toMatchObject({ gridHours: 4, metered: 130, supply: 133, losses: 13 });
+    expect(result.events['supply-missing']).toEqual({ incidents: 1, examples: ['G1 12:00Z'] });
+    expect(result.events['spot-price-missing']).toEqual({ incidents: 1, examples: ['NO1 12:00Z'] });
+    expect(result.events['supply-lower-than-allocated']).toEqual({ incidents: 1, examples: ['G2 11:00Z'] });
+
+    const rowsOf = await rows<{ key: string; kwh: string; price: string | null; cost: string | null }>(
+      tenantExecutor(database, NORWAY),
+      sql`SELECT to_char(e.hour_start AT TIME ZONE 'UTC', 'HH24:MI') || ' ' || g.name || ' ' || o.name || ' ' || e.category AS key,
+                 e.energy_kwh::text AS kwh, e.price::text AS price, e.cost::text AS cost
+            FROM priced_energy e JOIN entity_latest g ON g.entity_uuid = e.grid_area_uuid
+            JOIN entity_latest o ON o.entity_uuid = e.organisation_uuid ORDER BY 1`,
+    );
+    const table = Object.fromEntries(
+      rowsOf.map((r) => [
+        r.key,
+        [Number(r.kwh), r.price === null ? null : Number(r.price), r.cost === null ? null : Number(r.cost)],
+      ]),
+    );
+    expect(table).toEqual({
+      '10:00 G1 RU1 losses': [4, 575, 2.3],
+      '10:00 G1 RU1 metered': [40, 575, 23],
+      '10:00 G1 RU2 losses': [6, 575, 3.45],
+      '10:00 G1 RU2 metered': [60, 575, 34.5],
+      '11:00 G2 RU1 losses': [-2, 460, -0.92],
+      '11:00 G2 RU1 metered': [20, 460, 9.2],
+      '12:00 G1 RU2 metered': [10, null, null],
+    });
+
+    // Run again: the chunk's rows are replaced, not added to.
+    await priceAndSupply(ctx(), DAY, { lossSharePercent: 100 });
+    const [count] = await rows<{ n: number }>(
+      tenantExecutor(database, NORWAY),
+      sql`SELECT count(*)::int AS n FROM priced_energy`,
+    );
+    expect(count!.n).toBe(7);
+  });
+
+  it('answers the base verification per organisation and price area, and the balance per price area', async () => {
+    const verification = await baseVerification(ctx(), OCTOBER);
+    const brief = verification.map((r) => ({
+      at: `${r.priceArea.name} ${r.organisation.name}`,
+      supply: r.supplyEnergy,
+      metered: r.meteredEnergy,
+      losses: r.lossesEnergy,
+      cost: Number(r.supplyCost.toFixed(2)),
+    }));
+    expect(brief).toEqual([
+      { at: 'NO1 RU1', supply: 44, metered: 40, losses: 4, cost: 25.3 },
+      { at: 'NO1 RU2', supply: 76, metered: 70, losses: 6, cost: 37.95 },
+      { at: 'NO2 RU1', supply: 18, metered: 20, losses: -2, cost: 8.28 },
+    ]);
+
+    const balances = await priceAreaBalances(ctx(), OCTOBER);
+    // NO1: supply 110 against metered 110 + losses 10: -10, the hour without supply (12:00, 10 kWh).
+    // NO2: supply 23 against metered 20 + losses 3: closes; of the 3, -2 billed and 5 unbilled.
+    expect(
+      balances.map((b) => ({
+        area: b.priceArea.name,
+        supply: b.supplyEnergy,
+        metered: b.meteredEnergy,
+        losses: b.lossesEnergy,
+        unbilled: b.unbilledLossesEnergy,
+        difference: b.difference,
+        noSupply: b.hoursWithoutSupply,
+        noPrice: b.hoursWithoutPrice,
+        price: b.averagePrice === null ? null : Number(b.averagePrice.toFixed(4)),
+      })),
+    ).toEqual([
+      // (23.00 + 34.50) / 110 kWh x 1000 = 522.7273 NOK/MWh (the unpriced 10 kWh count as 0).
+      {
+        area: 'NO1',
+        supply: 110,
+        metered: 110,
+        losses: 10,
+        unbilled: 0,
+        difference: -10,
+        noSupply: 1,
+        noPrice: 1,
+        price: 522.7273,
+      },
+      {
+        area: 'NO2',
+        supply: 23,
+        metered: 20,
+        losses: 3,
+        unbilled: 5,
+        difference: 0,
+        noSupply: 0,
+        noPrice: 0,
+        price: 460,
+      },
+    ]);
+
+    // The hours behind RU2's metered energy in NO1: 60 + 10 = 70.
+    const hours = await settlementHourly(ctx(), {
+      ...OCTOBER,
+      organisation: ids['RU2']!,
+      priceArea: ids['NO1']!,
+      category: 'metered',
+    });
+    expect(hours.map((h) => [h.hourStart, h.energy, h.cost])).toEqual([
+      ['2026-10-01T10:00:00.000Z', 60, 34.5],
+      ['2026-10-01T12:00:00.000Z', 10, null],
+    ]);
+  });
+
+  it('shows a consumer only its own organisation and no price-area balance', async () => {
+    await tenantDatabase(database, NORWAY).query(
+      `INSERT INTO user_organisation (tenant, username, organisation_uuid) VALUES ($1, 'consumer-1', $2)`,
+      [NORWAY, ids['RU2']],
+    );
+    const consumer = serviceContext(
+      tenantExecutor(database, NORWAY),
+      NORWAY,
+      {
+        username: 'consumer-1',
+        roles: ['consumer'],
+      },
+      OSLO,
+    );
+    const verification = await baseVerification(consumer, OCTOBER);
+    expect(verification.map((r) => r.organisation.name)).toEqual(['RU2']);
+    expect(await priceAreaBalances(consumer, OCTOBER)).toEqual([]);
+    expect(
+      await settlementHourly(consumer, {
+        ...OCTOBER,
+        organisation: ids['RU1']!,
+        priceArea: ids['NO1']!,
+        category: 'metered',
+      }),
+    ).toEqual([]);
+  });
+
+  it('settles the day per organisation and price area, limited to its refs, and says when energy was allocated after pricing', async () => {
+    const settled = await settleDay(ctx(), DAY, { procedureResultId: resultId, refs: [] });
+    expect(settled).toEqual({ lines: 3, unbalancedHours: 0 });
+    const lines = await settlementLines(ctx(), resultId);
+    expect(
+      lines.map((l) => [l.priceArea.name, l.organisation.name, l.supplyEnergy, Number(l.supplyCost.toFixed(2))]),
+    ).toEqual([
+      ['NO1', 'RU1', 44, 25.3],
+      ['NO1', 'RU2', 76, 37.95],
+      ['NO2', 'RU1', 18, 8.28],
+    ]);
+    // Settled consumption of a settlement result: what it billed (RU1 44 + 18 = 62, RU2 76).
+    const consumption = await settledConsumption(tenantExecutor(database, NORWAY), NORWAY, [resultId]);
+    expect(consumption.map((c) => [c.organisation.uuid, c.totalSettledConsumption]).sort()).toEqual(
+      [
+        [ids['RU1'], 62],
+        [ids['RU2'], 76],
+      ].sort(),
+    );
+
+    // Settling the day again replaces its lines; limited to RU2, only RU2's line.
+    expect(
+      await settleDay(ctx(), DAY, { procedureResultId: resultId, refs: [{ uuid: ids['RU2']!, type: 'Organisation' }] }),
+    ).toEqual({
+      lines: 1,
+      unbalancedHours: 0,
+    });
+    expect((await settlementLines(ctx(), resultId)).map((l) => l.organisation.name)).toEqual(['RU2']);
+
+    // Energy allocated after price-and-supply ran (combine ran again): the hour is not balanced.
+    await tenantDatabase(database, NORWAY).query(
+      `INSERT INTO allocated_energy (tenant, consumption_point_uuid, period_end, traction_unit_uuid, grid_area_uuid,
+                                       price_area_uuid, active_consumed, category, organisation_uuid, payer, allocated_at)
+         VALUES ($1, $2, '2026-10-01T14:05:00Z', $3, $4, $5, 7, 'train-run', $6, 'ru', now() + interval '1 second')`,
+      [NORWAY, randomUUID(), randomUUID(), ids['G1'], ids['NO1'], ids['RU1']],
+    );
+    expect(await settleDay(ctx(), DAY, { procedureResultId: resultId, refs: [] })).toEqual({
+      lines: 3,
+      unbalancedHours: 1,
+    });
+  });
+});
