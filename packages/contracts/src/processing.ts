@@ -371,6 +371,8 @@ export const PROCESS_EVENT_CODES = {
   'spot-price-missing': 'Spot price missing',
   'supply-lower-than-allocated': 'Supply lower than allocated energy',
   'prices-and-supply-missing': 'Prices and supply not calculated',
+  'consumption-factor-missing': 'Consumption factor missing',
+  'track-unknown': 'Track unknown',
 } as const;
 export type ProcessEventCode = keyof typeof PROCESS_EVENT_CODES;
 
@@ -399,7 +401,8 @@ export function eventCodeText(code: string): string {
  */
 export const PROCESSING_CHAIN: Partial<Record<ProcedureName, readonly ProcedureName[]>> = {
   'cebd-preprocessing': ['combine'],
-  'train-preprocessing': ['combine'],
+  // The estimation of non-metered runs (issue 10 item 1) reads the checked runs of the period.
+  'train-preprocessing': ['combine', 'reported-train-consumption'],
   combine: ['shunting-and-stabling'],
   'shunting-and-stabling': ['energy-outside-train-run'],
 };

@@ -90,7 +90,7 @@ export async function startFollowUp(ctx: ServiceContext, followUp: FollowUp): Pr
     registered.run,
     followUp.procedure,
     { timeRange: { start: followUp.start, end: followUp.end }, refs: [] },
-    { cause: followUp.cause },
+    { cause: followUp.cause, bySystem: true },
   );
 }
 

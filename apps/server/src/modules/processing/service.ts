@@ -102,9 +102,11 @@ export async function startRun(
   queue: RunQueue,
   name: ProcedureName,
   request: ProcedureRunRequest,
-  options: { cause?: string } = {},
+  options: { cause?: string; bySystem?: true } = {},
 ): Promise<ProcedureResult> {
-  runnable(name);
+  // A log-only procedure (product.md §2 "(log only)": the estimation procedures) has no run page:
+  // the processing chain runs it (chain.ts), users read its log.
+  if (!options.bySystem) runnable(name);
   await refuseWhileUnderWay(ctx, name, request.timeRange);
   // Two requests racing past the check meet the exclusion constraint (db/constraints.ts: 400
   // process_already_running).

@@ -5,8 +5,8 @@ import { rows } from '../domain/sql.js';
 
 /**
  * price-and-supply (DOMAIN.md "Processing" step 7, issue 10 item 2) for one chunk (an area day):
- * the day's hours [start, end) balanced per grid area and priced. One DELETE per table and three
- * INSERT ... SELECT statements, whatever the number of records.
+ * the day's hours [start, end) balanced per grid area and priced: a few set-based statements per
+ * chunk (two DELETEs, four INSERT ... SELECT, two UPDATEs), whatever the number of records.
  *
  * - Metered energy: `allocated_energy` (every allocation category: train run, shunting and
  *   stabling, outside a train run) of records whose period ends in (start, end], per hour (the hour
@@ -15,7 +15,7 @@ import { rows } from '../domain/sql.js';
  * - Supply: the `supply_energy` series of the grid area's supply metering points (their
  *   gridAreaRef), summed per hour; finer values (15 minutes) add up to their hour.
  * - Losses per grid area and hour = supply - allocated. They are shared out pro rata to the
- *   organisations' metered energy in that grid area and hour, times lossSharePercent / 100 (the
+ *   organisations' metered and estimated energy in that grid area and hour, times lossSharePercent / 100 (the
  *   configuration; the rest stays with the infrastructure manager). An hour with energy but no supply
  *   value has no losses and is reported ('supply-missing'); supply below the allocated energy gives
  *   negative losses, kept (the balance still closes) and reported ('supply-lower-than-allocated').
@@ -23,8 +23,9 @@ import { rows } from '../domain/sql.js';
  *   `currency_exchange_rate` for the hour (currency per EUR; 1 where the area has none: it settles
  *   in EUR). Metered energy and the losses are charged at it; cost = kWh / 1000 x price. An hour
  *   without a spot price keeps its energy with no price and no cost ('spot-price-missing').
- *   Non-metered (estimated) energy at the average price of what remains comes with the estimation
- *   procedures (issue 10 item 1).
+ * - Estimated energy of non-metered runs (estimation.ts, `estimated_energy`) joins the balance and
+ *   the losses' shares like metered energy, and is priced at the average price of what remains
+ *   (supply beyond the metered energy) in its price area over the chunk's hours.
  *
  * Master data is read as it is now (entity_latest): a supply metering point moved to another grid
  * area moves its whole history. Readings of versioned master data per hour come with the fees.
@@ -90,6 +91,15 @@ export async function priceAndSupply(
        WHERE a.tenant = ${tenant}::uuid AND a.period_end > ${S} AND a.period_end <= ${E}
          AND a.organisation_uuid IS NOT NULL AND a.grid_area_uuid IS NOT NULL AND a.price_area_uuid IS NOT NULL
        GROUP BY 2, 3, 5`);
+    // ... and the estimated energy of non-metered runs (estimated_energy), per hour, grid area and RU.
+    await tx.execute(sql`
+      INSERT INTO priced_energy (tenant, hour_start, grid_area_uuid, price_area_uuid, organisation_uuid, category,
+                                 energy_kwh, procedure_result_id)
+      SELECT ${tenant}::uuid, x.hour_start, x.grid_area_uuid, min(x.price_area_uuid::text)::uuid, x.organisation_uuid,
+             'estimated', sum(x.energy_kwh), ${resultId}
+        FROM estimated_energy x
+       WHERE x.tenant = ${tenant}::uuid AND x.hour_start >= ${S} AND x.hour_start < ${E}
+       GROUP BY x.hour_start, x.grid_area_uuid, x.organisation_uuid`);
 
     // 2. The balance per grid area and hour: supply, allocated, losses, the hour's price and rate.
     await tx.execute(sql`
@@ -145,19 +155,50 @@ export async function priceAndSupply(
     await tx.execute(sql`
       INSERT INTO priced_energy (tenant, hour_start, grid_area_uuid, price_area_uuid, organisation_uuid, category,
                                  energy_kwh, procedure_result_id)
-      SELECT ${tenant}::uuid, m.hour_start, m.grid_area_uuid, m.price_area_uuid, m.organisation_uuid, 'losses',
-             b.losses_kwh * ${share} * m.energy_kwh / b.allocated_kwh, ${resultId}
+      SELECT ${tenant}::uuid, m.hour_start, m.grid_area_uuid, min(m.price_area_uuid::text)::uuid, m.organisation_uuid,
+             'losses', sum(b.losses_kwh * ${share} * m.energy_kwh / b.allocated_kwh), ${resultId}
         FROM priced_energy m
         JOIN supply_balance b ON b.tenant = m.tenant AND b.hour_start = m.hour_start AND b.grid_area_uuid = m.grid_area_uuid
-       WHERE m.tenant = ${tenant}::uuid AND m.hour_start >= ${S} AND m.hour_start < ${E} AND m.category = 'metered'
-         AND b.allocated_kwh <> 0 AND b.losses_kwh <> 0`);
+       WHERE m.tenant = ${tenant}::uuid AND m.hour_start >= ${S} AND m.hour_start < ${E}
+         AND m.category IN ('metered', 'estimated')
+         AND b.allocated_kwh <> 0 AND b.losses_kwh <> 0
+       -- An organisation's share over its metered and estimated energy of the hour together.
+       GROUP BY m.hour_start, m.grid_area_uuid, m.organisation_uuid`);
+    // Metered energy and losses at the hour's spot price.
     await tx.execute(sql`
       UPDATE priced_energy e
          SET price = b.spot_price_eur_mwh * b.exchange_rate,
              cost = e.energy_kwh / 1000 * b.spot_price_eur_mwh * b.exchange_rate
         FROM supply_balance b
-       WHERE e.tenant = ${tenant}::uuid AND e.hour_start >= ${S} AND e.hour_start < ${E}
+       WHERE e.tenant = ${tenant}::uuid AND e.hour_start >= ${S} AND e.hour_start < ${E} AND e.category <> 'estimated'
          AND b.tenant = e.tenant AND b.hour_start = e.hour_start AND b.grid_area_uuid = e.grid_area_uuid`);
+    // Estimated energy at the average price of what remains in its price area over the chunk's hours:
+    // what the supply delivered beyond the metered energy (supply - metered, 0 at least) weighted by
+    // the hour's price. Our reading of "the average price of what remains" (DOMAIN.md step 7), per
+    // area day because a chunk is a day: a day without remaining supply takes the day's plain
+    // average spot price, a day without prices none.
+    await tx.execute(sql`
+      WITH metered AS (
+        SELECT hour_start, grid_area_uuid, sum(energy_kwh) AS kwh FROM priced_energy
+         WHERE tenant = ${tenant}::uuid AND hour_start >= ${S} AND hour_start < ${E} AND category = 'metered'
+         GROUP BY 1, 2
+      ), remaining AS (
+        SELECT b.price_area_uuid AS pa,
+               sum(greatest(b.supply_kwh - coalesce(m.kwh, 0), 0) * b.spot_price_eur_mwh * b.exchange_rate)
+                 FILTER (WHERE b.spot_price_eur_mwh IS NOT NULL) AS weighted,
+               sum(greatest(b.supply_kwh - coalesce(m.kwh, 0), 0)) FILTER (WHERE b.spot_price_eur_mwh IS NOT NULL) AS kwh,
+               avg(b.spot_price_eur_mwh * b.exchange_rate) AS plain
+          FROM supply_balance b
+          LEFT JOIN metered m ON m.hour_start = b.hour_start AND m.grid_area_uuid = b.grid_area_uuid
+         WHERE b.tenant = ${tenant}::uuid AND b.hour_start >= ${S} AND b.hour_start < ${E}
+         GROUP BY 1
+      ), average AS (
+        SELECT pa, CASE WHEN kwh > 0 THEN weighted / kwh ELSE plain END AS price FROM remaining
+      )
+      UPDATE priced_energy e SET price = a.price, cost = e.energy_kwh / 1000 * a.price
+        FROM average a
+       WHERE e.tenant = ${tenant}::uuid AND e.hour_start >= ${S} AND e.hour_start < ${E} AND e.category = 'estimated'
+         AND a.pa = e.price_area_uuid`);
 
     const [summary] = await rows<{
       grid_hours: number;

@@ -1,6 +1,7 @@
 import { PROCESS_EVENT_CODES } from '@railwatt/contracts';
 import { currentConfig } from '../processing-config/service.js';
 import { registerProcedure } from '../processing/registry.js';
+import { estimateNonMeteredRuns, ESTIMATION_SEVERITY } from './estimation.js';
 import { priceAndSupply, PRICE_AND_SUPPLY_SEVERITY } from './price-and-supply.js';
 import { settleDay } from './settle.js';
 
@@ -27,6 +28,27 @@ export function registerSettlementProcedures(): void {
           severity: PRICE_AND_SUPPLY_SEVERITY[key],
           incidents: found.incidents,
           message: `${PROCESS_EVENT_CODES[key]}: ${found.incidents} of ${result.gridHours} grid-area hours of ${scope.chunk.day} (${found.examples.join(', ')})`,
+          time: scope.start,
+        });
+      }
+    },
+  });
+
+  // reported-train-consumption: the estimate of each non-metered run of the day (estimation.ts). A
+  // log-only procedure: train-preprocessing's success runs it (contracts PROCESSING_CHAIN).
+  registerProcedure('reported-train-consumption', {
+    async run(ctx, scope, report) {
+      const result = await estimateNonMeteredRuns(ctx, scope.chunk.day, {
+        procedureResultId: scope.run.procedureResultId,
+      });
+      for (const [code, found] of Object.entries(result.events)) {
+        if (found.incidents === 0) continue;
+        const key = code as keyof typeof ESTIMATION_SEVERITY;
+        report.event({
+          errorCode: code,
+          severity: ESTIMATION_SEVERITY[key],
+          incidents: found.incidents,
+          message: `${PROCESS_EVENT_CODES[key]}: ${found.incidents} of ${result.runs} non-metered train runs of ${scope.chunk.day} (${found.examples.join(', ')})`,
           time: scope.start,
         });
       }

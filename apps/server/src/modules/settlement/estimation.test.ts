@@ -1,0 +1,200 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../db/client.js';
+import { tenantExecutor } from '../../db/tenant.js';
+import { areaUuid } from '../../seed/areas.js';
+import { serviceContext } from '../../test/context.js';
+import { openTestDatabase } from '../../test/database.js';
+import { ADMIN_ACTOR } from '../../test/records.js';
+import { rows } from '../domain/sql.js';
+import { estimateNonMeteredRuns } from './estimation.js';
+import { priceAndSupply } from './price-and-supply.js';
+
+const NORWAY = areaUuid('norway');
+const DAY = { start: '2026-10-01T00:00:00Z', end: '2026-10-02T00:00:00Z', day: '2026-10-01' };
+
+/*
+ * Non-metered runs of 1 October 2026, every figure by hand.
+ *
+ * Grid areas Oslo (price area NO1) and Bergen (NO2). Traffic category TC (0.02 kWh per gross
+ * tonne-km), TC0 (no factor); train profile TP (0.03).
+ *   A  RU1, TC, route Oslo - Drammen - Bergen, 10:45-12:00, 10,000 gtkm
+ *      200 kWh (0.02 x 10,000); Drammen names no grid area: Oslo and Bergen half each; 15 of 75
+ *      minutes in 10:00 (0.2), 60 in 11:00 (0.8):
+ *      10:00 Oslo 20, Bergen 20; 11:00 Oslo 80, Bergen 80
+ *   B  RU2, TC and TP (the profile wins: 0.03), route Oslo - Oslo, 12:00-13:00, 1,000 gtkm: 12:00 Oslo 30
+ *   C  RU1, TC0, no profile: no factor ('consumption-factor-missing')
+ *   D  RU1, TC, route Nowhere - Elsewhere: no grid area ('track-unknown')
+ *   E  RU2, TC, hauled by U1, which has consumption point CP1: metered, not estimated
+ *   F  RU1, TC, the day after: another chunk's
+ */
+describe('estimation of non-metered runs and its price', () => {
+  let database: Database;
+  const ids: Record<string, string> = {};
+  const ctx = () => serviceContext(tenantExecutor(database, NORWAY), NORWAY, ADMIN_ACTOR, { timeZone: 'Europe/Oslo' });
+
+  const entity = async (type: string, name: string, attributes: Record<string, unknown> = {}) => {
+    const uuid = randomUUID();
+    await database.query(`INSERT INTO entity (uuid, tenant, type, created_by) VALUES ($1, $2, $3, 'test')`, [
+      uuid,
+      NORWAY,
+      type,
+    ]);
+    await database.query(
+      `INSERT INTO entity_segment (entity_uuid, tenant, type, valid, name, attributes, last_modified_by)
+       VALUES ($1, $2, $3, tstzrange('2000-01-01', NULL), $4, $5::jsonb, 'test')`,
+      [uuid, NORWAY, type, name, JSON.stringify(attributes)],
+    );
+    ids[name] = uuid;
+    return uuid;
+  };
+  const hourly = async (type: string, entityUuid: string, values: [string, number][]) => {
+    const [s] = await database.query<{ id: number }>(
+      `INSERT INTO time_series (tenant, type_name, entity_uuid, entity_kind, identifier, resolution, unit)
+       VALUES ($1, $2, $3, 'x', $4, 'PT1H', 'x') RETURNING id`,
+      [NORWAY, type, entityUuid, `${type}-${entityUuid}`],
+    );
+    for (const [hour, value] of values) {
+      await database.query(
+        `INSERT INTO time_series_value (tenant, series_id, start_time, value, quality) VALUES ($1, $2, $3, $4, 127)`,
+        [NORWAY, s!.id, `2026-10-01T${hour}:00Z`, value],
+      );
+    }
+  };
+
+  beforeAll(async () => {
+    database = await openTestDatabase({ seeders: ['areas'] });
+    const NO1 = await entity('pricearea', 'NO1');
+    const NO2 = await entity('pricearea', 'NO2');
+    const OSLO = await entity('gridarea', 'Oslo', { priceAreaRef: NO1 });
+    await entity('gridarea', 'Bergen', { priceAreaRef: NO2 });
+    const RU1 = await entity('organisation', 'RU1', { orgId: 'RU1' });
+    const RU2 = await entity('organisation', 'RU2', { orgId: 'RU2' });
+    const TC = await entity('trafficcategory', 'TC', { consumptionFactor: 0.02 });
+    const TC0 = await entity('trafficcategory', 'TC0', {});
+    const TP = await entity('trainprofile', 'TP', { consumptionFactor: 0.03 });
+    const U1 = await entity('tractionunit', 'U1', { evn: '900000000001' });
+    await entity('consumptionpoint', 'CP1', { cpid: 'CP1', tractionUnitRef: U1 });
+    const S1 = await entity('supplymeteringpoint', 'S1', { gridAreaRef: OSLO });
+    const [log] = await database.query<{ id: number }>(
+      `INSERT INTO data_log (tenant, message_type, message_status) VALUES ($1, 'TRAIN_RUN', 'OK') RETURNING id`,
+      [NORWAY],
+    );
+    const run = async (
+      number: string,
+      ru: string,
+      category: string,
+      profile: string | null,
+      route: string[],
+      times: [string, string],
+      gtkm: number,
+      unit?: string,
+    ) => {
+      const [r] = await database.query<{ id: number }>(
+        `INSERT INTO train_run (tenant, train_number, operating_day, ru_uuid, traffic_category_uuid, train_profile_uuid,
+                                route, departure, arrival, gross_tonne_km, data_log_id)
+         VALUES ($1, $2, ($3::timestamptz AT TIME ZONE 'UTC')::date, $4, $5, $6, $7, $3, $8, $9, $10) RETURNING id`,
+        [NORWAY, number, times[0], ru, category, profile, route, times[1], gtkm, log!.id],
+      );
+      await database.query(
+        `INSERT INTO train_run_vehicle (train_run_id, tenant, position, evn, traction_unit_uuid, gross_weight)
+         VALUES ($1, $2, 1, $3, $4, 80)`,
+        [r!.id, NORWAY, unit ? '900000000001' : '917600000001', unit ?? null],
+      );
+    };
+    await run('A', RU1, TC, null, ['Oslo', 'Drammen', 'Bergen'], ['2026-10-01T10:45Z', '2026-10-01T12:00Z'], 10_000);
+    await run('B', RU2, TC, TP, ['oslo', 'OSLO'], ['2026-10-01T12:00Z', '2026-10-01T13:00Z'], 1_000);
+    await run('C', RU1, TC0, null, ['Oslo', 'Bergen'], ['2026-10-01T08:00Z', '2026-10-01T09:00Z'], 1_000);
+    await run('D', RU1, TC, null, ['Nowhere', 'Elsewhere'], ['2026-10-01T08:00Z', '2026-10-01T09:00Z'], 1_000);
+    await run('E', RU2, TC, null, ['Oslo', 'Bergen'], ['2026-10-01T14:00Z', '2026-10-01T15:00Z'], 1_000, U1);
+    await run('F', RU1, TC, null, ['Oslo', 'Bergen'], ['2026-10-02T08:00Z', '2026-10-02T09:00Z'], 1_000);
+
+    // For the price: Oslo's supply and spot prices, and RU1's metered 40 kWh at 10:00 (no exchange rate: 1).
+    await hourly('supply_energy', S1, [
+      ['10:00', 100],
+      ['11:00', 100],
+      ['12:00', 40],
+    ]);
+    await hourly('spot_price', NO1, [
+      ['10:00', 50],
+      ['11:00', 30],
+      ['12:00', 20],
+    ]);
+    await database.query(
+      `INSERT INTO allocated_energy (tenant, consumption_point_uuid, period_end, traction_unit_uuid, grid_area_uuid,
+                                     price_area_uuid, active_consumed, category, organisation_uuid, payer)
+       VALUES ($1, $2, '2026-10-01T10:30:00Z', $3, $4, $5, 40, 'train-run', $6, 'ru')`,
+      [NORWAY, randomUUID(), U1, OSLO, NO1, RU1],
+    );
+    await database.useAppRole();
+  });
+  afterAll(async () => database?.close());
+
+  const table = async (query: ReturnType<typeof sql>) =>
+    Object.fromEntries(
+      (await rows<{ key: string; value: string }>(tenantExecutor(database, NORWAY), query)).map((r) => [
+        r.key,
+        Number(r.value),
+      ]),
+    );
+
+  it('estimates factor x gross tonne-km over the run’s hours and the grid areas of its track', async () => {
+    const result = await estimateNonMeteredRuns(ctx(), DAY.day, {});
+    expect(result).toEqual({
+      runs: 4,
+      estimated: 2,
+      energy: 230,
+      events: {
+        'consumption-factor-missing': { incidents: 1, examples: ['C'] },
+        'track-unknown': { incidents: 1, examples: ['D'] },
+      },
+    });
+    const estimates = await table(
+      sql`SELECT r.train_number || ' ' || to_char(x.hour_start AT TIME ZONE 'UTC', 'HH24:MI') || ' ' || g.name || ' ' || x.factor_source AS key,
+                 x.energy_kwh::text AS value
+            FROM estimated_energy x JOIN train_run r ON r.id = x.train_run_id
+            JOIN entity_latest g ON g.entity_uuid = x.grid_area_uuid`,
+    );
+    expect(estimates).toEqual({
+      'A 10:00 Oslo trafficcategory': 20,
+      'A 10:00 Bergen trafficcategory': 20,
+      'A 11:00 Oslo trafficcategory': 80,
+      'A 11:00 Bergen trafficcategory': 80,
+      'B 12:00 Oslo trainprofile': 30,
+    });
+    // Again: the day's rows are replaced.
+    await estimateNonMeteredRuns(ctx(), DAY.day, {});
+    expect(
+      Object.keys(
+        await table(sql`SELECT train_run_id::text AS key, count(*)::text AS value FROM estimated_energy GROUP BY 1`),
+      ),
+    ).toHaveLength(2);
+  });
+
+  it('prices estimated energy at the average price of what remains, and shares the losses with it', async () => {
+    await priceAndSupply(ctx(), DAY, { lossSharePercent: 100 });
+    // What remains in NO1 (Oslo): 10:00 100 - 40 = 60 at 50, 11:00 100 at 30, 12:00 40 at 20
+    // -> (3,000 + 3,000 + 800) / 200 = 34 per MWh. Losses: 10:00 100 - (40 + 20) = 40, all RU1's
+    // (40 x 40/60 + 40 x 20/60); 11:00 100 - 80 = 20 (RU1); 12:00 40 - 30 = 10 (RU2).
+    const priced = await table(
+      sql`SELECT to_char(e.hour_start AT TIME ZONE 'UTC', 'HH24:MI') || ' ' || g.name || ' ' || o.name || ' ' || e.category
+                   || ' ' || coalesce(round(e.price, 6)::text, '-') AS key,
+                 round(e.energy_kwh, 6)::text AS value
+            FROM priced_energy e JOIN entity_latest g ON g.entity_uuid = e.grid_area_uuid
+            JOIN entity_latest o ON o.entity_uuid = e.organisation_uuid`,
+    );
+    expect(priced).toEqual({
+      '10:00 Oslo RU1 metered 50.000000': 40,
+      '10:00 Oslo RU1 estimated 34.000000': 20,
+      '10:00 Oslo RU1 losses 50.000000': 40,
+      '11:00 Oslo RU1 estimated 34.000000': 80,
+      '11:00 Oslo RU1 losses 30.000000': 20,
+      '12:00 Oslo RU2 estimated 34.000000': 30,
+      '12:00 Oslo RU2 losses 20.000000': 10,
+      // Bergen has no supply and no price: its estimate stays unpriced.
+      '10:00 Bergen RU1 estimated -': 20,
+      '11:00 Bergen RU1 estimated -': 80,
+    });
+  });
+});
