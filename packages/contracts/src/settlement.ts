@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { instantSchema } from './domain/entity.js';
 import { TEXT_LIMITS, text } from './limits.js';
 
 /**
@@ -92,6 +93,12 @@ export const settlementLineSchema = z.object({
   lossesCost: z.number(),
   onAccountCost: z.number(),
   supplyCost: z.number(),
+  /** Fees, tax and VAT from the organisation's contract (issue 10 item 3); total = supply cost + all four. */
+  gridFeeCost: z.number(),
+  energyFeeCost: z.number(),
+  taxCost: z.number(),
+  vatCost: z.number(),
+  totalCost: z.number(),
 });
 export type SettlementLine = z.infer<typeof settlementLineSchema>;
 
@@ -104,7 +111,7 @@ export const settlementHourlyQuerySchema = z.object({
   category: z.enum(SETTLEMENT_CATEGORIES).default('metered'),
 });
 export const settlementHourSchema = z.object({
-  hourStart: z.string(),
+  hourStart: instantSchema,
   gridArea: namedRefSchema,
   energy: z.number(),
   price: z.number().nullable(),

@@ -45,6 +45,9 @@ export const contractAttributesSchema = z.object({
   /** The contract's fee lines: the grid fee types and energy fee types it charges. */
   gridFeeTypeRefs: list(z.uuid(), LIST_LIMITS.refs).refine(distinct, FEE_LINE_MESSAGES.gridFeeTypeRefs).default([]),
   energyFeeTypeRefs: list(z.uuid(), LIST_LIMITS.refs).refine(distinct, FEE_LINE_MESSAGES.energyFeeTypeRefs).default([]),
+  /** The tax and the VAT the settlement charges on the contract's energy (issue 10 item 3). */
+  taxCategoryRef: optRef,
+  vatCategoryRef: optRef,
 });
 export const trainProfileAttributesSchema = z.object({
   description: optText,

@@ -154,6 +154,8 @@ const SPECS: Record<EntityFormKind, readonly Spec[]> = {
     ['priceAreaRef', 'reference'],
     ['gridFeeTypeRefs', 'references'],
     ['energyFeeTypeRefs', 'references'],
+    ['taxCategoryRef', 'reference'],
+    ['vatCategoryRef', 'reference'],
     ['description', 'textarea'],
   ],
   trainprofile: [

@@ -33,6 +33,8 @@ export const ENTITY_REFERENCES = {
     priceAreaRef: ['pricearea'],
     gridFeeTypeRefs: ['gridfeetype'],
     energyFeeTypeRefs: ['energyfeetype'],
+    taxCategoryRef: ['taxcategory'],
+    vatCategoryRef: ['vatcategory'],
   },
   gridarea: { energyUseSettlementAreaRef: ['energyusesettlementarea'], priceAreaRef: ['pricearea'] },
   supplymeteringpoint: { supplyMeteringPointTypeRef: ['supplymeteringpointtype'], gridAreaRef: ['gridarea'] },

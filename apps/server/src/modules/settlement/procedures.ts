@@ -1,4 +1,5 @@
 import { PROCESS_EVENT_CODES } from '@railwatt/contracts';
+import { settlementAreaCurrency } from '../../formats/nordpool/nordpool-format.js';
 import { currentConfig } from '../processing-config/service.js';
 import { registerProcedure } from '../processing/registry.js';
 import { estimateNonMeteredRuns, ESTIMATION_SEVERITY } from './estimation.js';
@@ -63,6 +64,7 @@ export function registerSettlementProcedures(): void {
         {
           procedureResultId: scope.run.procedureResultId,
           refs: scope.run.refs,
+          currency: settlementAreaCurrency(ctx.tenant.name) ?? 'EUR',
         },
       );
       if (result.unbalancedHours > 0) {

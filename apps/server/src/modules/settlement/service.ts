@@ -204,6 +204,11 @@ export async function settlementLines(ctx: ServiceContext, procedureResultId: nu
     other_cost: number;
     losses_cost: number;
     on_account_cost: number;
+    grid_fee: number;
+    energy_fee: number;
+    tax: number;
+    vat: number;
+    total: number;
   }>(
     ctx.db,
     sql`SELECT l.organisation_uuid AS org, o.name AS org_name, l.price_area_uuid AS pa, p.name AS pa_name,
@@ -212,7 +217,11 @@ export async function settlementLines(ctx: ServiceContext, procedureResultId: nu
                sum(l.on_account_kwh)::float8 AS on_account,
                sum(l.metered_cost)::float8 AS metered_cost, sum(l.estimated_cost)::float8 AS estimated_cost,
                sum(l.other_cost)::float8 AS other_cost, sum(l.losses_cost)::float8 AS losses_cost,
-               sum(l.on_account_cost)::float8 AS on_account_cost
+               sum(l.on_account_cost)::float8 AS on_account_cost,
+               sum(l.grid_fee_cost)::float8 AS grid_fee, sum(l.energy_fee_cost)::float8 AS energy_fee,
+               sum(l.tax_cost)::float8 AS tax, sum(l.vat_cost)::float8 AS vat,
+               sum(l.metered_cost + l.estimated_cost + l.other_cost + l.losses_cost + l.grid_fee_cost + l.energy_fee_cost
+                   + l.tax_cost + l.vat_cost)::float8 AS total
           FROM settlement_line l
           LEFT JOIN entity_latest o ON o.entity_uuid = l.organisation_uuid
           LEFT JOIN entity_latest p ON p.entity_uuid = l.price_area_uuid
@@ -237,6 +246,11 @@ export async function settlementLines(ctx: ServiceContext, procedureResultId: nu
     lossesCost: r.losses_cost,
     onAccountCost: r.on_account_cost,
     supplyCost: r.metered_cost + r.estimated_cost + r.other_cost + r.losses_cost,
+    gridFeeCost: r.grid_fee,
+    energyFeeCost: r.energy_fee,
+    taxCost: r.tax,
+    vatCost: r.vat,
+    totalCost: r.total,
   }));
 }
 

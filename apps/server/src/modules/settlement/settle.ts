@@ -1,5 +1,5 @@
 import type { EntityRef } from '@railwatt/contracts';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
 import { rows } from '../domain/sql.js';
 
@@ -24,7 +24,7 @@ export interface SettleResult {
 export async function settleDay(
   ctx: ServiceContext,
   chunk: { start: string; end: string; day: string },
-  options: { procedureResultId: number; refs: readonly EntityRef[] },
+  options: { procedureResultId: number; refs: readonly EntityRef[]; currency: string },
 ): Promise<SettleResult> {
   const tenant = ctx.tenant.uuid;
   const S = sql`${new Date(chunk.start).toISOString()}::timestamptz`;
@@ -58,6 +58,7 @@ export async function settleDay(
         )
         SELECT count(*)::int AS lines FROM written`,
   );
+  await chargeDay(ctx, chunk, options.procedureResultId, options.currency);
   // Hours with allocated energy that price-and-supply has not balanced: never run for the hour, or
   // run before the energy was last allocated (a re-run of combine since: the prices are stale).
   const [missing] = await rows<{ hours: number }>(
@@ -73,4 +74,72 @@ export async function settleDay(
                               AND b.priced_at >= a.allocated_at)`,
   );
   return { lines: written?.lines ?? 0, unbalancedHours: missing?.hours ?? 0 };
+}
+
+/**
+ * Fees, taxes and VAT of the day's lines (issue 10 item 3, migration 0250), one UPDATE: each line's
+ * contract is the organisation's contract for the line's price area, else its contract without a
+ * price area (administration kind contract: organisationRef, priceAreaRef, gridFeeTypeRefs,
+ * energyFeeTypeRefs, taxCategoryRef, vatCategoryRef). The fee types', tax category's and VAT
+ * category's values are those of their versions valid at the day's start (entity_segment: a price
+ * change is a new version from a date). On the line's supply energy (metered + estimated + other +
+ * losses) in MWh: grid fees and energy fees at their price per MWh (a price in EUR where the area
+ * settles in another currency is converted at the day's average exchange rate), tax at the tax
+ * category's rate per MWh in the area's currency; VAT last, the VAT category's percentage of the
+ * energy cost, the fees and the tax. Tax areas are not read yet: one tax rate per contract.
+ */
+async function chargeDay(
+  ctx: ServiceContext,
+  chunk: { start: string; end: string; day: string },
+  procedureResultId: number,
+  currency: string,
+): Promise<void> {
+  const tenant = ctx.tenant.uuid;
+  const S = sql`${new Date(chunk.start).toISOString()}::timestamptz`;
+  const E = sql`${new Date(chunk.end).toISOString()}::timestamptz`;
+  /** The value of an entity's version valid at the day's start. */
+  const valueAt = (uuid: SQL, field: string) =>
+    sql`(SELECT (s.attributes ->> ${field})::numeric FROM entity_segment s
+          WHERE s.entity_uuid = ${uuid} AND s.tenant = ${tenant}::uuid AND s.superseded_at IS NULL AND s.valid @> ${S}
+          LIMIT 1)`;
+  /** A fee price in the area's currency: EUR prices converted where the area settles in another. */
+  const feeSum = (refs: string) =>
+    sql`(SELECT coalesce(sum((s.attributes ->> 'price')::numeric *
+                  CASE WHEN coalesce(s.attributes ->> 'currency', 'EUR') = 'EUR' AND ${currency} <> 'EUR'
+                       THEN rate.eur ELSE 1 END), 0)
+           FROM jsonb_array_elements_text(c.attributes -> ${refs}) AS f(uuid)
+           JOIN entity_segment s ON s.entity_uuid = f.uuid::uuid AND s.tenant = ${tenant}::uuid
+            AND s.superseded_at IS NULL AND s.valid @> ${S})`;
+  await ctx.db.execute(sql`
+    WITH rate AS (
+      SELECT coalesce(avg(v.value), 1) AS eur
+        FROM time_series ts JOIN time_series_value v ON v.tenant = ts.tenant AND v.series_id = ts.id
+       WHERE ts.tenant = ${tenant}::uuid AND ts.type_name = 'currency_exchange_rate'
+         AND v.start_time >= ${S} AND v.start_time < ${E} AND v.value IS NOT NULL
+    ), lines AS (
+      SELECT l.organisation_uuid, l.price_area_uuid,
+             (l.metered_kwh + l.estimated_kwh + l.other_kwh + l.losses_kwh) / 1000 AS mwh,
+             l.metered_cost + l.estimated_cost + l.other_cost + l.losses_cost AS energy_cost,
+             (SELECT c.entity_uuid FROM entity_latest c
+               WHERE c.tenant = ${tenant}::uuid AND c.type = 'contract'
+                 AND c.attributes ->> 'organisationRef' = l.organisation_uuid::text
+                 AND (c.attributes ->> 'priceAreaRef' = l.price_area_uuid::text OR c.attributes ->> 'priceAreaRef' IS NULL)
+               ORDER BY (c.attributes ->> 'priceAreaRef') IS NULL, c.name LIMIT 1) AS contract
+        FROM settlement_line l
+       WHERE l.tenant = ${tenant}::uuid AND l.procedure_result_id = ${procedureResultId}::bigint AND l.day = ${chunk.day}::date
+    ), charged AS (
+      SELECT x.organisation_uuid, x.price_area_uuid, x.contract, x.energy_cost,
+             x.mwh * ${feeSum('gridFeeTypeRefs')} AS grid_fee,
+             x.mwh * ${feeSum('energyFeeTypeRefs')} AS energy_fee,
+             x.mwh * coalesce(${valueAt(sql`rw_uuid(c.attributes ->> 'taxCategoryRef')`, 'rate')}, 0) AS tax,
+             coalesce(${valueAt(sql`rw_uuid(c.attributes ->> 'vatCategoryRef')`, 'percentage')}, 0) AS vat_percent
+        FROM lines x CROSS JOIN rate
+        JOIN entity_latest c ON c.entity_uuid = x.contract
+    )
+    UPDATE settlement_line l
+       SET contract_uuid = ch.contract, grid_fee_cost = ch.grid_fee, energy_fee_cost = ch.energy_fee, tax_cost = ch.tax,
+           vat_cost = (ch.energy_cost + ch.grid_fee + ch.energy_fee + ch.tax) * ch.vat_percent / 100
+      FROM charged ch
+     WHERE l.tenant = ${tenant}::uuid AND l.procedure_result_id = ${procedureResultId}::bigint AND l.day = ${chunk.day}::date
+       AND l.organisation_uuid = ch.organisation_uuid AND l.price_area_uuid = ch.price_area_uuid`);
 }

@@ -97,6 +97,29 @@ describe('price-and-supply and settlement', () => {
     const RU1 = await entity('organisation', 'RU1', { orgId: 'RU1' });
     const RU2 = await entity('organisation', 'RU2', { orgId: 'RU2' });
     const SA = await entity('settlementarea', 'Norway');
+    // Charges (see the last test): RU1's contract for NO1 with grid fee GF (100 NOK/MWh, 200 from
+    // 2 October), energy fee EF (2 EUR/MWh), tax category TX (10 NOK/MWh) and VAT 25 %.
+    const GF = await entity('gridfeetype', 'GF', { price: 100, currency: 'NOK' });
+    await database.query(
+      `UPDATE entity_segment SET valid = tstzrange('2000-01-01', '2026-10-02') WHERE entity_uuid = $1`,
+      [GF],
+    );
+    await database.query(
+      `INSERT INTO entity_segment (entity_uuid, tenant, type, valid, name, attributes, last_modified_by)
+       VALUES ($1, $2, 'gridfeetype', tstzrange('2026-10-02', NULL), 'GF', '{"price": 200, "currency": "NOK"}', 'test')`,
+      [GF, NORWAY],
+    );
+    const EF = await entity('energyfeetype', 'EF', { price: 2, currency: 'EUR' });
+    const TX = await entity('taxcategory', 'TX', { rate: 10 });
+    const VAT = await entity('vatcategory', 'VAT', { percentage: 25 });
+    await entity('contract', 'C-RU1-NO1', {
+      organisationRef: RU1,
+      priceAreaRef: NO1,
+      gridFeeTypeRefs: [GF],
+      energyFeeTypeRefs: [EF],
+      taxCategoryRef: TX,
+      vatCategoryRef: VAT,
+    });
     await series('supply_energy', S1, [['10:00', 110]]);
     await series('supply_energy', S2, [
       ['11:00', 18],
@@ -266,7 +289,7 @@ describe('price-and-supply and settlement', () => {
   });
 
   it('settles the day per organisation and price area, limited to its refs, and says when energy was allocated after pricing', async () => {
-    const settled = await settleDay(ctx(), DAY, { procedureResultId: resultId, refs: [] });
+    const settled = await settleDay(ctx(), DAY, { procedureResultId: resultId, refs: [], currency: 'NOK' });
     expect(settled).toEqual({ lines: 3, unbalancedHours: 0 });
     const lines = await settlementLines(ctx(), resultId);
     expect(
@@ -287,7 +310,11 @@ describe('price-and-supply and settlement', () => {
 
     // Settling the day again replaces its lines; limited to RU2, only RU2's line.
     expect(
-      await settleDay(ctx(), DAY, { procedureResultId: resultId, refs: [{ uuid: ids['RU2']!, type: 'Organisation' }] }),
+      await settleDay(ctx(), DAY, {
+        procedureResultId: resultId,
+        refs: [{ uuid: ids['RU2']!, type: 'Organisation' }],
+        currency: 'NOK',
+      }),
     ).toEqual({
       lines: 1,
       unbalancedHours: 0,
@@ -301,9 +328,32 @@ describe('price-and-supply and settlement', () => {
          VALUES ($1, $2, '2026-10-01T14:05:00Z', $3, $4, $5, 7, 'train-run', $6, 'ru', now() + interval '1 second')`,
       [NORWAY, randomUUID(), randomUUID(), ids['G1'], ids['NO1'], ids['RU1']],
     );
-    expect(await settleDay(ctx(), DAY, { procedureResultId: resultId, refs: [] })).toEqual({
+    expect(await settleDay(ctx(), DAY, { procedureResultId: resultId, refs: [], currency: 'NOK' })).toEqual({
       lines: 3,
       unbalancedHours: 1,
     });
+  });
+
+  it('charges the contract’s grid and energy fees, tax and VAT on the supply energy, VAT last', async () => {
+    // RU1 in NO1 on 1 October: supply 44 kWh = 0.044 MWh (the 14:05 record above has no balance yet,
+    // so it is not priced or settled), energy cost 25.30 NOK.
+    //   grid fee   0.044 x 100 (the version valid on 1 October)      =  4.40
+    //   energy fee 0.044 x 2 EUR x 11.5 (the day's average rate)    =  1.012
+    //   tax        0.044 x 10                                        =  0.44
+    //   VAT        (25.30 + 4.40 + 1.012 + 0.44) x 25 % = 31.152 / 4 =  7.788
+    //   total      31.152 + 7.788                                    = 38.94
+    // RU2 and RU1 in NO2 have no contract: no charges, total = energy cost.
+    const lines = await settlementLines(ctx(), resultId);
+    const charges = lines.map((l) => [
+      `${l.priceArea.name} ${l.organisation.name}`,
+      ...[l.supplyCost, l.gridFeeCost, l.energyFeeCost, l.taxCost, l.vatCost, l.totalCost].map((x) =>
+        Number(x.toFixed(4)),
+      ),
+    ]);
+    expect(charges).toEqual([
+      ['NO1 RU1', 25.3, 4.4, 1.012, 0.44, 7.788, 38.94],
+      ['NO1 RU2', 37.95, 0, 0, 0, 0, 37.95],
+      ['NO2 RU1', 8.28, 0, 0, 0, 0, 8.28],
+    ]);
   });
 });
