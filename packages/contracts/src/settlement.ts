@@ -118,3 +118,27 @@ export const settlementHourSchema = z.object({
   cost: z.number().nullable(),
 });
 export type SettlementHour = z.infer<typeof settlementHourSchema>;
+
+/**
+ * GET /timeseries/settlement/records (ours, issue 10 item 7): the 5-minute CEBD records behind one
+ * hourly metered value (an organisation's energy in a grid area and hour), each with the file it
+ * came in: what an auditor follows from a settled figure down to the source.
+ */
+export const settlementRecordsQuerySchema = z.object({
+  organisation: z.uuid(),
+  gridArea: z.uuid(),
+  hourStart: instantSchema,
+});
+export const settlementRecordSchema = z.object({
+  consumptionPoint: namedRefSchema,
+  periodEnd: instantSchema,
+  activeConsumed: z.number(),
+  activeRegenerated: z.number(),
+  /** allocated_energy's category: train-run, shunting-and-stabling or energy-outside-train-run. */
+  category: text(TEXT_LIMITS.code),
+  trainNumber: text(TEXT_LIMITS.name).nullable(),
+  /** The data-log entry of the CEBD file the record came in, and its file name. */
+  dataLogId: z.number().int().nullable(),
+  fileName: text(TEXT_LIMITS.address).nullable(),
+});
+export type SettlementRecord = z.infer<typeof settlementRecordSchema>;

@@ -7,6 +7,8 @@ import {
   settlementHourSchema,
   settlementLineSchema,
   settlementLinesQuerySchema,
+  settlementRecordSchema,
+  settlementRecordsQuerySchema,
 } from '../settlement.js';
 import { defineCall } from './define.js';
 import { POLICIES } from './policies.js';
@@ -50,5 +52,14 @@ export const settlementCalls = {
     summary: "The hourly values behind an organisation's energy of a category in a price area for the month",
     query: settlementHourlyQuerySchema,
     response: list(settlementHourSchema, 744 * 50),
+  }),
+  records: defineCall({
+    method: 'GET',
+    path: '/timeseries/settlement/records',
+    access: POLICIES.processingRead,
+    summary:
+      "The 5-minute CEBD records behind an organisation's metered energy in a grid area and hour, with the files they came in",
+    query: settlementRecordsQuerySchema,
+    response: list(settlementRecordSchema, LIST_LIMITS.rows),
   }),
 };

@@ -5,6 +5,7 @@ import type {
   SettlementCategory,
   SettlementHour,
   SettlementLine,
+  SettlementRecord,
 } from '@railwatt/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
@@ -292,5 +293,56 @@ export async function settlementHourly(
     energy: r.energy,
     price: r.price,
     cost: r.cost,
+  }));
+}
+
+/**
+ * GET /timeseries/settlement/records: the records allocated to the organisation in the grid area
+ * whose 5-minute period lies in the hour (period end in (hour, hour + 1 h]), with their train run and
+ * the CEBD file (cebd_preprocessed.data_log_id). Their consumed minus regenerated energy sums to the
+ * hour's metered value of price-and-supply (as long as nothing was allocated since it ran).
+ */
+export async function settlementRecords(
+  ctx: ServiceContext,
+  query: { organisation: string; gridArea: string; hourStart: string },
+): Promise<SettlementRecord[]> {
+  const visible = await visibleOrganisations(ctx);
+  if (visible !== null && !visible.includes(query.organisation)) return [];
+  const H = sql`date_trunc('hour', ${query.hourStart}::timestamptz, 'UTC')`;
+  const found = await rows<{
+    cp: string;
+    cp_name: string | null;
+    period_end: string;
+    consumed: number;
+    regenerated: number;
+    category: string;
+    train_number: string | null;
+    data_log_id: number | null;
+    file_name: string | null;
+  }>(
+    ctx.db,
+    sql`SELECT a.consumption_point_uuid AS cp, cp.name AS cp_name, rw_iso(a.period_end) AS period_end,
+               a.active_consumed::float8 AS consumed, a.active_regenerated::float8 AS regenerated, a.category,
+               r.train_number, c.data_log_id::int AS data_log_id, d.file_name
+          FROM allocated_energy a
+          LEFT JOIN entity_latest cp ON cp.entity_uuid = a.consumption_point_uuid
+          LEFT JOIN train_run r ON r.id = a.train_run_id AND r.tenant = a.tenant
+          LEFT JOIN cebd_preprocessed c
+            ON c.tenant = a.tenant AND c.consumption_point_uuid = a.consumption_point_uuid AND c.period_end = a.period_end
+          LEFT JOIN data_log d ON d.id = c.data_log_id
+         WHERE a.tenant = ${ctx.tenant.uuid}::uuid AND a.organisation_uuid = ${query.organisation}::uuid
+           AND a.grid_area_uuid = ${query.gridArea}::uuid
+           AND a.period_end > ${H} AND a.period_end <= ${H} + interval '1 hour'
+         ORDER BY cp.name, a.period_end`,
+  );
+  return found.map((r) => ({
+    consumptionPoint: named(r.cp, 'ConsumptionPoint', r.cp_name),
+    periodEnd: r.period_end,
+    activeConsumed: r.consumed,
+    activeRegenerated: r.regenerated,
+    category: r.category,
+    trainNumber: r.train_number,
+    dataLogId: r.data_log_id,
+    fileName: r.file_name,
   }));
 }

@@ -10,7 +10,13 @@ import { ADMIN_ACTOR } from '../../test/records.js';
 import { rows } from '../domain/sql.js';
 import { settledConsumption } from '../processing/tasks-repository.js';
 import { priceAndSupply } from './price-and-supply.js';
-import { baseVerification, priceAreaBalances, settlementHourly, settlementLines } from './service.js';
+import {
+  baseVerification,
+  priceAreaBalances,
+  settlementHourly,
+  settlementLines,
+  settlementRecords,
+} from './service.js';
 import { settleDay } from './settle.js';
 
 const NORWAY = areaUuid('norway');
@@ -258,6 +264,31 @@ describe('price-and-supply and settlement', () => {
     expect(hours.map((h) => [h.hourStart, h.energy, h.cost])).toEqual([
       ['2026-10-01T10:00:00.000Z', 60, 34.5],
       ['2026-10-01T12:00:00.000Z', 10, null],
+    ]);
+  });
+
+  it('traces an hourly metered value down to its 5-minute records and the CEBD files they came in', async () => {
+    const db = tenantDatabase(database, NORWAY);
+    const [log] = await db.query<{ id: number }>(
+      `INSERT INTO data_log (tenant, message_type, message_status, file_name)
+       VALUES ($1, 'CEBD_IMPORT', 'OK', 'cebd-2026-10-01.xml') RETURNING id`,
+      [NORWAY],
+    );
+    await db.query(
+      `INSERT INTO cebd_preprocessed (tenant, consumption_point_uuid, period_end, data_log_id)
+       SELECT tenant, consumption_point_uuid, period_end, $2 FROM allocated_energy
+        WHERE tenant = $1 AND period_end IN ('2026-10-01T10:05:00Z', '2026-10-01T10:10:00Z')`,
+      [NORWAY, log!.id],
+    );
+    // RU1's metered 40 kWh in G1 at 10:00 = 25 (10:05) + 15 (10:10); RU2's 11:00 record is RU2's.
+    const records = await settlementRecords(ctx(), {
+      organisation: ids['RU1']!,
+      gridArea: ids['G1']!,
+      hourStart: '2026-10-01T10:00:00.000Z',
+    });
+    expect(records.map((r) => [r.periodEnd, r.activeConsumed - r.activeRegenerated, r.category, r.fileName])).toEqual([
+      ['2026-10-01T10:05:00.000Z', 25, 'train-run', 'cebd-2026-10-01.xml'],
+      ['2026-10-01T10:10:00.000Z', 15, 'train-run', 'cebd-2026-10-01.xml'],
     ]);
   });
 

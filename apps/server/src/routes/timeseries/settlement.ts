@@ -5,6 +5,7 @@ import {
   priceAreaBalances,
   settlementHourly,
   settlementLines,
+  settlementRecords,
 } from '../../modules/settlement/service.js';
 import { route } from '../register-call.js';
 
@@ -14,4 +15,5 @@ export const settlementRoutes: FastifyPluginAsync = async (app) => {
   route(app, calls.balance, async (request) => priceAreaBalances(request.ctx, request.query));
   route(app, calls.lines, async (request) => settlementLines(request.ctx, request.query.procedureResultId));
   route(app, calls.hourly, async (request) => settlementHourly(request.ctx, request.query));
+  route(app, calls.records, async (request) => settlementRecords(request.ctx, request.query));
 };
