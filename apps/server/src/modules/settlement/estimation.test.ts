@@ -19,8 +19,9 @@ const DAY = { start: '2026-10-01T00:00:00Z', end: '2026-10-02T00:00:00Z', day: '
  *
  * Grid areas Oslo (price area NO1) and Bergen (NO2). Traffic category TC (0.02 kWh per gross
  * tonne-km), TC0 (no factor); train profile TP (0.03).
- *   A  RU1, TC, route Oslo - Drammen - Bergen, 10:45-12:00, 10,000 gtkm
- *      200 kWh (0.02 x 10,000); Drammen names no grid area: Oslo and Bergen half each; 15 of 75
+ *   A  RU1, TC, route Oslo - Drammen - Voss, 10:45-12:00, 10,000 gtkm
+ *      200 kWh (0.02 x 10,000); Oslo names a grid area, Voss a station (reported train metering
+ *      point) in Bergen, Drammen nothing: Oslo and Bergen half each; 15 of 75
  *      minutes in 10:00 (0.2), 60 in 11:00 (0.8):
  *      10:00 Oslo 20, Bergen 20; 11:00 Oslo 80, Bergen 80
  *   B  RU2, TC and TP (the profile wins: 0.03), route Oslo - Oslo, 12:00-13:00, 1,000 gtkm: 12:00 Oslo 30
@@ -68,7 +69,9 @@ describe('estimation of non-metered runs and its price', () => {
     const NO1 = await entity('pricearea', 'NO1');
     const NO2 = await entity('pricearea', 'NO2');
     const OSLO = await entity('gridarea', 'Oslo', { priceAreaRef: NO1 });
-    await entity('gridarea', 'Bergen', { priceAreaRef: NO2 });
+    const BERGEN = await entity('gridarea', 'Bergen', { priceAreaRef: NO2 });
+    // A station on the route: a reported train metering point in Bergen's grid area.
+    await entity('reportedtrainmeteringpoint', 'Voss', { gridAreaRef: BERGEN });
     const RU1 = await entity('organisation', 'RU1', { orgId: 'RU1' });
     const RU2 = await entity('organisation', 'RU2', { orgId: 'RU2' });
     const TC = await entity('trafficcategory', 'TC', { consumptionFactor: 0.02 });
@@ -103,7 +106,7 @@ describe('estimation of non-metered runs and its price', () => {
         [r!.id, NORWAY, unit ? '900000000001' : '917600000001', unit ?? null],
       );
     };
-    await run('A', RU1, TC, null, ['Oslo', 'Drammen', 'Bergen'], ['2026-10-01T10:45Z', '2026-10-01T12:00Z'], 10_000);
+    await run('A', RU1, TC, null, ['Oslo', 'Drammen', 'Voss'], ['2026-10-01T10:45Z', '2026-10-01T12:00Z'], 10_000);
     await run('B', RU2, TC, TP, ['oslo', 'OSLO'], ['2026-10-01T12:00Z', '2026-10-01T13:00Z'], 1_000);
     await run('C', RU1, TC0, null, ['Oslo', 'Bergen'], ['2026-10-01T08:00Z', '2026-10-01T09:00Z'], 1_000);
     await run('D', RU1, TC, null, ['Nowhere', 'Elsewhere'], ['2026-10-01T08:00Z', '2026-10-01T09:00Z'], 1_000);

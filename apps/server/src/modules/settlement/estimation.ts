@@ -17,9 +17,11 @@ import { LATER_DUPLICATE } from '../processing/train-preprocessing.js';
  * - The factor: the run's train profile's consumptionFactor, else its traffic category's
  *   (administration kinds trainprofile and trafficcategory, as they are now). Neither: event
  *   'consumption-factor-missing', no estimate.
- * - The track: the route's places that name a grid area of the area (case-insensitive); the energy is
- *   shared equally between the distinct grid areas found ("spread over ... the price areas its track
- *   crosses": each grid area lies in one price area). None: event 'track-unknown', no estimate.
+ * - The track: the grid areas of the route's places. A place names a reported train metering point
+ *   (a station, administration kind reportedtrainmeteringpoint, with its gridAreaRef) or a grid area
+ *   (case-insensitive). The energy is shared equally between the distinct grid areas found ("spread
+ *   over ... the price areas its track crosses": each grid area lies in one price area). Places that
+ *   name neither are passed over; none found: event 'track-unknown', no estimate.
  * - Time: spread over the run's hours in proportion to the minutes it ran in each (departure to
  *   arrival); the hours may reach into the next day. A chunk replaces the rows of the runs of its
  *   operating day, whichever hours they fall in.
@@ -84,11 +86,15 @@ export async function estimateNonMeteredRuns(
                          WHERE l.tenant = v.tenant AND l.type = 'tractionunit' AND l.evn = v.evn LIMIT 1))
                 WHERE v.train_run_id = r.id AND v.tenant = r.tenant)
         ), track AS MATERIALIZED (
-          -- The distinct grid areas the route's places name, with their price areas.
+          -- The distinct grid areas of the route's places, with their price areas: a place names a
+          -- reported train metering point (a station, with its gridAreaRef) or a grid area.
           SELECT DISTINCT u.id, g.entity_uuid AS grid, rw_uuid(g.attributes ->> 'priceAreaRef') AS price_area
             FROM runs u
             CROSS JOIN LATERAL unnest(u.route) AS place(name)
-            JOIN entity_latest g ON g.tenant = ${tenant}::uuid AND g.type = 'gridarea' AND lower(g.name) = lower(place.name)
+            JOIN entity_latest p ON p.tenant = ${tenant}::uuid AND p.type IN ('reportedtrainmeteringpoint', 'gridarea')
+             AND lower(p.name) = lower(place.name)
+            JOIN entity_latest g ON g.tenant = ${tenant}::uuid AND g.type = 'gridarea'
+             AND g.entity_uuid = CASE WHEN p.type = 'gridarea' THEN p.entity_uuid ELSE rw_uuid(p.attributes ->> 'gridAreaRef') END
            WHERE g.attributes ->> 'priceAreaRef' IS NOT NULL
         ), shares AS (
           SELECT id, grid, price_area, 1.0 / count(*) OVER (PARTITION BY id) AS share FROM track
