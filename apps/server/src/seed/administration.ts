@@ -221,6 +221,9 @@ export function buildAdministration(country: CountryAreaName, years = holidayYea
       description: `Traction energy supplied by ${seed.im.name}`,
       gridFeeTypeRefs: data.segments.filter((s) => s.type === 'gridfeetype').map((s) => s.entityUuid),
       energyFeeTypeRefs: data.segments.filter((s) => s.type === 'energyfeetype').map((s) => s.entityUuid),
+      // The first tax category is the rail traction rate where a country has one.
+      taxCategoryRef: k('taxcategory:0'),
+      vatCategoryRef: k('vatcategory:standard'),
     });
   return data;
 }
