@@ -47,6 +47,7 @@ import { API_PREFIX } from './routes/register-call.js';
 import { sftpIntegrationRoutes } from './routes/sftpintegration/index.js';
 import { statisticsRoutes } from './routes/statistics/index.js';
 import { settlementRoutes } from './routes/timeseries/settlement.js';
+import { parameterOverviewRoutes } from './routes/timeseries/parameter-overview.js';
 import { userRoutes } from './routes/user/index.js';
 
 declare module 'fastify' {
@@ -247,6 +248,7 @@ export async function buildApp({ config, database, logger, jobs }: BuildAppOptio
   await app.register(statisticsRoutes, { prefix: API_PREFIX });
   // Settlement and verification reads (issue 10).
   await app.register(settlementRoutes, { prefix: API_PREFIX });
+  await app.register(parameterOverviewRoutes, { prefix: API_PREFIX });
   await app.register(masterDataRoutes, { prefix: API_PREFIX, database });
   await app.register(webPlugin, { webDist: config.webDist });
 

@@ -20,4 +20,5 @@ export * from './dead-letter-queues.js';
 export * from './procedure-tasks.js';
 export * from './statistics.js';
 export * from './settlement.js';
+export * from './parameter-overview.js';
 export * from './calls/index.js';

@@ -373,6 +373,8 @@ export const PROCESS_EVENT_CODES = {
   'prices-and-supply-missing': 'Prices and supply not calculated',
   'consumption-factor-missing': 'Consumption factor missing',
   'track-unknown': 'Track unknown',
+  'consumption-factors-stored': 'Consumption factors stored',
+  'too-few-train-runs': 'Too few metered train runs for a consumption factor',
 } as const;
 export type ProcessEventCode = keyof typeof PROCESS_EVENT_CODES;
 

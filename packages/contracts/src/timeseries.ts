@@ -49,7 +49,7 @@ export interface TimeSeriesTypeInfo {
   unit: string;
   resolution: Resolution;
   /** Where its values come from, for the upload screens and the data log. */
-  source: 'cebd' | 'supply' | 'fixed' | 'market' | 'weather';
+  source: 'cebd' | 'supply' | 'fixed' | 'market' | 'weather' | 'parameter';
   /** Market price series shown only in Denmark (calls.md §9). */
   denmarkOnly?: true;
 }
@@ -96,6 +96,25 @@ export const TIME_SERIES_TYPES = {
   spot_energy: market('MWh'),
   spot_linked_contract_energy: market('MWh'),
   spot_linked_contract_price_factor: market('factor'),
+  /**
+   * Parameters the user maintains on the parameter overview (issue 10 item 1), a value per month:
+   * consumption factors (kWh per gross tonne-km) per train profile and per traffic category, which
+   * calculate-consumption-factor and freight-consumption-factor derive from metered runs and the
+   * estimation reads before the kinds' own factor; the monthly on-account energy per organisation.
+   */
+  consumption_factor_trainprofile: {
+    refKind: 'trainprofile',
+    unit: 'kWh/gtkm',
+    resolution: 'P1M',
+    source: 'parameter',
+  },
+  consumption_factor_trafficcategory: {
+    refKind: 'trafficcategory',
+    unit: 'kWh/gtkm',
+    resolution: 'P1M',
+    source: 'parameter',
+  },
+  on_account_energy: { refKind: 'organisation', unit: 'kWh', resolution: 'P1M', source: 'parameter' },
 } as const satisfies Record<string, TimeSeriesTypeInfo>;
 
 export type TimeSeriesTypeName = keyof typeof TIME_SERIES_TYPES;
@@ -118,3 +137,6 @@ export function marketPriceSeriesFor(country: string): TimeSeriesTypeName[] {
     ? (['spot_price', 'inherited_prices_and_fees'] as TimeSeriesTypeName[])
     : names.filter((n) => !('denmarkOnly' in TIME_SERIES_TYPES[n]));
 }
+
+/** The parameter types of the parameter overview (source 'parameter'). */
+export const PARAMETER_TYPE_NAMES = TIME_SERIES_TYPE_NAMES.filter((n) => TIME_SERIES_TYPES[n].source === 'parameter');

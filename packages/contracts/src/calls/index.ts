@@ -5,6 +5,7 @@ import { deadLetterQueueCalls } from './dead-letter-queues.js';
 import { domainCalls } from './domain.js';
 import { excelCalls } from './excel.js';
 import { organisationCalls } from './organisations.js';
+import { parameterOverviewCalls } from './parameter-overview.js';
 import { processingCalls } from './processing.js';
 import { procedureTaskCalls } from './procedure-tasks.js';
 import { processingConfigCalls } from './processing-config.js';
@@ -23,6 +24,7 @@ export { deadLetterQueueCalls } from './dead-letter-queues.js';
 export { domainCalls, windowQuerySchema } from './domain.js';
 export { excelCalls } from './excel.js';
 export { organisationCalls } from './organisations.js';
+export { parameterOverviewCalls } from './parameter-overview.js';
 export { processingCalls } from './processing.js';
 export { procedureTaskCalls } from './procedure-tasks.js';
 export { processingConfigCalls } from './processing-config.js';
@@ -50,6 +52,7 @@ export const CALL_GROUPS = {
   procedureTasks: procedureTaskCalls,
   statistics: statisticsCalls,
   settlement: settlementCalls,
+  parameterOverview: parameterOverviewCalls,
 } as const satisfies Record<string, Record<string, CallDeclaration>>;
 
 /** Every declared call, flat, named `group.name`. */

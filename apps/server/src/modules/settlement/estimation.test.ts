@@ -8,6 +8,7 @@ import { serviceContext } from '../../test/context.js';
 import { openTestDatabase } from '../../test/database.js';
 import { ADMIN_ACTOR } from '../../test/records.js';
 import { rows } from '../domain/sql.js';
+import { deriveConsumptionFactors } from './consumption-factor.js';
 import { estimateNonMeteredRuns } from './estimation.js';
 import { priceAndSupply } from './price-and-supply.js';
 
@@ -105,6 +106,7 @@ describe('estimation of non-metered runs and its price', () => {
          VALUES ($1, $2, 1, $3, $4, 80)`,
         [r!.id, NORWAY, unit ? '900000000001' : '917600000001', unit ?? null],
       );
+      ids[`run:${number}`] = String(r!.id);
     };
     await run('A', RU1, TC, null, ['Oslo', 'Drammen', 'Voss'], ['2026-10-01T10:45Z', '2026-10-01T12:00Z'], 10_000);
     await run('B', RU2, TC, TP, ['oslo', 'OSLO'], ['2026-10-01T12:00Z', '2026-10-01T13:00Z'], 1_000);
@@ -129,6 +131,14 @@ describe('estimation of non-metered runs and its price', () => {
                                      price_area_uuid, active_consumed, category, organisation_uuid, payer)
        VALUES ($1, $2, '2026-10-01T10:30:00Z', $3, $4, $5, 40, 'train-run', $6, 'ru')`,
       [NORWAY, randomUUID(), U1, OSLO, NO1, RU1],
+    );
+    // E's metered energy, attached by combine: 25 kWh over its 1,000 gross tonne-km.
+    await database.query(
+      `INSERT INTO allocated_energy (tenant, consumption_point_uuid, period_end, traction_unit_uuid, grid_area_uuid,
+                                     price_area_uuid, active_consumed, active_regenerated, category, train_run_id,
+                                     organisation_uuid, payer)
+       VALUES ($1, $2, '2026-10-01T14:30:00Z', $3, $4, $5, 26, 1, 'train-run', $6, $7, 'ru')`,
+      [NORWAY, randomUUID(), U1, OSLO, NO1, ids['run:E'], RU2],
     );
     await database.useAppRole();
   });
@@ -195,9 +205,42 @@ describe('estimation of non-metered runs and its price', () => {
       '11:00 Oslo RU1 losses 30.000000': 20,
       '12:00 Oslo RU2 estimated 34.000000': 30,
       '12:00 Oslo RU2 losses 20.000000': 10,
+      // E's metered record (for the factors below) at 14:00: no supply, no price.
+      '14:00 Oslo RU2 metered -': 25,
       // Bergen has no supply and no price: its estimate stays unpriced.
       '10:00 Bergen RU1 estimated -': 20,
       '11:00 Bergen RU1 estimated -': 80,
+    });
+  });
+
+  it('derives the traffic categories’ factors from metered runs, and the estimate reads them first', async () => {
+    // TC: E's 26 - 1 = 25 kWh / 1,000 gtkm = 0.025 (one metered run); TC0 has none: the default 0.01.
+    const derived = await deriveConsumptionFactors(ctx(), DAY.start, {
+      by: 'trafficcategory',
+      minTrainRuns: 1,
+      defaultFactor: 0.01,
+    });
+    expect(derived).toEqual({
+      month: '2026-09-30T22:00:00.000Z',
+      factors: { TC: { factor: 0.025, runs: 1 }, TC0: { factor: 0.01, runs: 0 } },
+      tooFew: [],
+    });
+    // With at least two runs asked, TC has too few and keeps the value stored above.
+    expect(
+      (await deriveConsumptionFactors(ctx(), DAY.start, { by: 'trafficcategory', minTrainRuns: 2 })).tooFew,
+    ).toEqual(['TC']);
+    // A (no profile) now takes TC's parameter: 0.025 x 10,000 = 250 kWh; B keeps its profile's 0.03;
+    // C takes TC0's parameter: 0.01 x 1,000 = 10 kWh, half in Oslo and half in Bergen.
+    const result = await estimateNonMeteredRuns(ctx(), DAY.day, {});
+    expect(result).toMatchObject({ runs: 4, estimated: 3, energy: 250 + 30 + 10 });
+    const sources = await table(
+      sql`SELECT r.train_number || ' ' || x.factor_source AS key, sum(x.energy_kwh)::text AS value
+            FROM estimated_energy x JOIN train_run r ON r.id = x.train_run_id GROUP BY 1`,
+    );
+    expect(sources).toEqual({
+      'A trafficcategory-parameter': 250,
+      'B trainprofile': 30,
+      'C trafficcategory-parameter': 10,
     });
   });
 });

@@ -2,6 +2,7 @@ import type { ProcessEventCode, Severity } from '@railwatt/contracts';
 import { sql } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
 import { rows } from '../domain/sql.js';
+import { parameterAt } from '../parameter-overview/service.js';
 import { LATER_DUPLICATE } from '../processing/train-preprocessing.js';
 
 /**
@@ -14,8 +15,10 @@ import { LATER_DUPLICATE } from '../processing/train-preprocessing.js';
  * - Non-metered: no vehicle of the composition is a traction unit (its stored unit, or the fleet's
  *   unit of that EVN) with a consumption point. A metered unit that sent nothing is combine's
  *   'no-metered-data-received', not an estimate: its data may still come.
- * - The factor: the run's train profile's consumptionFactor, else its traffic category's
- *   (administration kinds trainprofile and trafficcategory, as they are now). Neither: event
+ * - The factor, the first found: the train profile's parameter for the month of the departure
+ *   (parameter overview, consumption_factor_trainprofile: what calculate-consumption-factor derives
+ *   or the user sets), the train profile's own consumptionFactor, the traffic category's parameter
+ *   (consumption_factor_trafficcategory), the traffic category's own factor. None: event
  *   'consumption-factor-missing', no estimate.
  * - The track: the grid areas of the route's places. A place names a reported train metering point
  *   (a station, administration kind reportedtrainmeteringpoint, with its gridAreaRef) or a grid area
@@ -68,12 +71,21 @@ export async function estimateNonMeteredRuns(
     ctx.db,
     sql`WITH runs AS MATERIALIZED (
           SELECT r.id, r.train_number, r.ru_uuid, r.departure, r.arrival, r.gross_tonne_km, r.route,
-                 coalesce((tp.attributes ->> 'consumptionFactor')::numeric, (tc.attributes ->> 'consumptionFactor')::numeric) AS factor,
-                 CASE WHEN (tp.attributes ->> 'consumptionFactor')::numeric IS NOT NULL THEN 'trainprofile'
-                      ELSE 'trafficcategory' END AS factor_source
+                 f.factor, f.source AS factor_source
             FROM train_run r
             LEFT JOIN entity_latest tp ON tp.entity_uuid = r.train_profile_uuid
             LEFT JOIN entity_latest tc ON tc.entity_uuid = r.traffic_category_uuid
+            -- The first factor found: the train profile's parameter for the month, its own factor,
+            -- then the traffic category's parameter and its own factor.
+            LEFT JOIN LATERAL (
+              SELECT x.factor, x.source FROM (VALUES
+                  (1, ${parameterAt('consumption_factor_trainprofile', sql`r.train_profile_uuid`, sql`r.departure`)}, 'trainprofile-parameter'),
+                  (2, (tp.attributes ->> 'consumptionFactor')::numeric, 'trainprofile'),
+                  (3, ${parameterAt('consumption_factor_trafficcategory', sql`r.traffic_category_uuid`, sql`r.departure`)}, 'trafficcategory-parameter'),
+                  (4, (tc.attributes ->> 'consumptionFactor')::numeric, 'trafficcategory')
+                ) AS x(rank, factor, source)
+               WHERE x.factor IS NOT NULL ORDER BY x.rank LIMIT 1
+            ) f ON true
            WHERE r.tenant = ${tenant}::uuid AND r.operating_day = ${D} AND r.superseded_at IS NULL AND NOT r.deleted
              AND r.departure IS NOT NULL AND r.arrival > r.departure
              AND NOT ${LATER_DUPLICATE(sql`r`)}

@@ -1,7 +1,8 @@
 import { PROCESS_EVENT_CODES } from '@railwatt/contracts';
 import { settlementAreaCurrency } from '../../formats/nordpool/nordpool-format.js';
 import { currentConfig } from '../processing-config/service.js';
-import { registerProcedure } from '../processing/registry.js';
+import { registerProcedure, type ChunkReport } from '../processing/registry.js';
+import { deriveConsumptionFactors } from './consumption-factor.js';
 import { estimateNonMeteredRuns, ESTIMATION_SEVERITY } from './estimation.js';
 import { priceAndSupply, PRICE_AND_SUPPLY_SEVERITY } from './price-and-supply.js';
 import { settleDay } from './settle.js';
@@ -56,6 +57,38 @@ export function registerSettlementProcedures(): void {
     },
   });
 
+  // calculate-consumption-factor (per train profile) and freight-consumption-factor (per traffic
+  // category): a month's factors from its metered runs (consumption-factor.ts), computed at the last
+  // day of each month of the run and at the run's last day.
+  const monthEnds = (scope: { chunk: { day: string; index: number; count: number } }) => {
+    const next = new Date(`${scope.chunk.day}T00:00:00Z`);
+    next.setUTCDate(next.getUTCDate() + 1);
+    return next.getUTCDate() === 1 || scope.chunk.index === scope.chunk.count - 1;
+  };
+  registerProcedure('calculate-consumption-factor', {
+    async run(ctx, scope, report) {
+      if (!monthEnds(scope)) return;
+      const config = await currentConfig(ctx, 'calculate-consumption-factor', scope.start);
+      const result = await deriveConsumptionFactors(ctx, scope.start, {
+        by: 'trainprofile',
+        minTrainRuns: config.minTrainRuns,
+      });
+      reportFactors(report, scope.start, result);
+    },
+  });
+  registerProcedure('freight-consumption-factor', {
+    async run(ctx, scope, report) {
+      if (!monthEnds(scope)) return;
+      const config = await currentConfig(ctx, 'freight-consumption-factor', scope.start);
+      const result = await deriveConsumptionFactors(ctx, scope.start, {
+        by: 'trafficcategory',
+        minTrainRuns: 1,
+        defaultFactor: config.defaultKwhPerGrossTonneKm,
+      });
+      reportFactors(report, scope.start, result);
+    },
+  });
+
   registerProcedure('settlement', {
     async run(ctx, scope, report) {
       const result = await settleDay(
@@ -78,4 +111,31 @@ export function registerSettlementProcedures(): void {
       }
     },
   });
+}
+
+/** One LOW event naming the factors stored, and one MEDIUM naming those with too few runs. */
+function reportFactors(
+  report: ChunkReport,
+  time: string,
+  result: Awaited<ReturnType<typeof deriveConsumptionFactors>>,
+): void {
+  const stored = Object.entries(result.factors);
+  if (stored.length > 0)
+    report.event({
+      errorCode: 'consumption-factors-stored',
+      severity: 'LOW',
+      incidents: stored.length,
+      message: `${PROCESS_EVENT_CODES['consumption-factors-stored']} for ${result.month.slice(0, 7)}: ${stored
+        .map(([name, f]) => `${name} ${f.factor.toFixed(6)} kWh/gtkm (${f.runs} runs)`)
+        .join('; ')}`,
+      time,
+    });
+  if (result.tooFew.length > 0)
+    report.event({
+      errorCode: 'too-few-train-runs',
+      severity: 'MEDIUM',
+      incidents: result.tooFew.length,
+      message: `${PROCESS_EVENT_CODES['too-few-train-runs']}: ${result.tooFew.slice(0, 5).join(', ')}`,
+      time,
+    });
 }
