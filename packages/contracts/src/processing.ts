@@ -375,6 +375,7 @@ export const PROCESS_EVENT_CODES = {
   'track-unknown': 'Track unknown',
   'consumption-factors-stored': 'Consumption factors stored',
   'too-few-train-runs': 'Too few metered train runs for a consumption factor',
+  'no-approved-settlement': 'No approved settlement',
 } as const;
 export type ProcessEventCode = keyof typeof PROCESS_EVENT_CODES;
 

@@ -99,6 +99,8 @@ export const settlementLineSchema = z.object({
   taxCost: z.number(),
   vatCost: z.number(),
   totalCost: z.number(),
+  /** What remains due after the on-account amount already invoiced: totalCost - onAccountCost. */
+  dueCost: z.number(),
 });
 export type SettlementLine = z.infer<typeof settlementLineSchema>;
 

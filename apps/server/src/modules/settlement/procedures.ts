@@ -4,6 +4,7 @@ import { currentConfig } from '../processing-config/service.js';
 import { registerProcedure, type ChunkReport } from '../processing/registry.js';
 import { deriveConsumptionFactors } from './consumption-factor.js';
 import { estimateNonMeteredRuns, ESTIMATION_SEVERITY } from './estimation.js';
+import { computeOnAccount } from './on-account.js';
 import { priceAndSupply, PRICE_AND_SUPPLY_SEVERITY } from './price-and-supply.js';
 import { settleDay } from './settle.js';
 
@@ -89,6 +90,26 @@ export function registerSettlementProcedures(): void {
     },
   });
 
+  // on-account: the month's a-conto amounts from the month before's approved settlement (on-account.ts),
+  // computed once per month: at its first day, and at the run's first day.
+  registerProcedure('on-account', {
+    async run(ctx, scope, report) {
+      if (!(scope.chunk.day.endsWith('-01') || scope.chunk.index === 0)) return;
+      const config = await currentConfig(ctx, 'on-account', scope.start);
+      const result = await computeOnAccount(ctx, scope.start, {
+        sharePercent: config.onAccountSharePercent,
+        procedureResultId: scope.run.procedureResultId,
+      });
+      if (result.basedOn === null)
+        report.event({
+          errorCode: 'no-approved-settlement',
+          severity: 'MEDIUM',
+          message: `${PROCESS_EVENT_CODES['no-approved-settlement']} for the month before ${result.month.slice(0, 10)}: no on-account amounts`,
+          time: scope.start,
+        });
+    },
+  });
+
   registerProcedure('settlement', {
     async run(ctx, scope, report) {
       const result = await settleDay(
@@ -98,6 +119,7 @@ export function registerSettlementProcedures(): void {
           procedureResultId: scope.run.procedureResultId,
           refs: scope.run.refs,
           currency: settlementAreaCurrency(ctx.tenant.name) ?? 'EUR',
+          withOnAccount: scope.chunk.day.endsWith('-01') || scope.chunk.index === 0,
         },
       );
       if (result.unbalancedHours > 0) {

@@ -74,9 +74,13 @@ export async function baseVerification(
     estimated_cost: number;
     other_cost: number;
     losses_cost: number;
+    on_account: number;
   }>(
     ctx.db,
     sql`SELECT e.organisation_uuid AS org, o.name AS org_name, e.price_area_uuid AS pa, p.name AS pa_name,
+               coalesce((SELECT sum(a.energy_kwh) FROM on_account a
+                          WHERE a.tenant = ${tenant}::uuid AND a.month_start = ${S} AND a.organisation_uuid = e.organisation_uuid
+                            AND a.price_area_uuid = e.price_area_uuid), 0)::float8 AS on_account,
                coalesce(sum(e.energy_kwh) FILTER (WHERE e.category = 'metered'), 0)::float8 AS metered,
                coalesce(sum(e.energy_kwh) FILTER (WHERE e.category = 'estimated'), 0)::float8 AS estimated,
                coalesce(sum(e.energy_kwh) FILTER (WHERE e.category = 'other'), 0)::float8 AS other,
@@ -104,8 +108,7 @@ export async function baseVerification(
       otherEnergy: r.other,
       estimatedEnergy: r.estimated,
       meteredEnergy: r.metered,
-      // On-account energy comes with the on-account procedure (issue 10 item 4).
-      onAccountEnergy: 0,
+      onAccountEnergy: r.on_account,
       lossesEnergy: r.losses,
       supplyCost: r.metered_cost + r.estimated_cost + r.other_cost + r.losses_cost,
       meteredCost: r.metered_cost,
@@ -252,6 +255,7 @@ export async function settlementLines(ctx: ServiceContext, procedureResultId: nu
     taxCost: r.tax,
     vatCost: r.vat,
     totalCost: r.total,
+    dueCost: r.total - r.on_account_cost,
   }));
 }
 

@@ -13,7 +13,8 @@ import { rows } from '../domain/sql.js';
  * A result limited to refs (organisations or price areas) settles only those. The day is refused
  * nothing: when the day has allocated energy that price-and-supply has not balanced, the result
  * records 'prices-and-supply-missing' (HIGH) with the hours missing, and settles what is priced.
- * On-account energy joins with the on-account procedure (issue 10 item 4).
+ * The month's on-account amounts (on-account.ts) are carried on the line of its first day when
+ * `withOnAccount` (the procedure asks it for the first day of each month and the run's first day).
  */
 export interface SettleResult {
   lines: number;
@@ -24,7 +25,7 @@ export interface SettleResult {
 export async function settleDay(
   ctx: ServiceContext,
   chunk: { start: string; end: string; day: string },
-  options: { procedureResultId: number; refs: readonly EntityRef[]; currency: string },
+  options: { procedureResultId: number; refs: readonly EntityRef[]; currency: string; withOnAccount?: boolean },
 ): Promise<SettleResult> {
   const tenant = ctx.tenant.uuid;
   const S = sql`${new Date(chunk.start).toISOString()}::timestamptz`;
@@ -58,6 +59,20 @@ export async function settleDay(
         )
         SELECT count(*)::int AS lines FROM written`,
   );
+  if (options.withOnAccount) {
+    // The month's on-account amounts (on-account.ts), carried once per result on the line of its
+    // month's first day: the final settlement reconciles them (what remains due = total - on-account).
+    await ctx.db.execute(sql`
+      INSERT INTO settlement_line (tenant, procedure_result_id, day, organisation_uuid, price_area_uuid,
+                                   on_account_kwh, on_account_cost)
+      SELECT ${tenant}::uuid, ${result}, ${chunk.day}::date, a.organisation_uuid, a.price_area_uuid, a.energy_kwh, a.cost
+        FROM on_account a
+       WHERE a.tenant = ${tenant}::uuid
+         AND a.month_start = (date_trunc('month', ${chunk.day}::date)::timestamp AT TIME ZONE ${ctx.tenant.timeZone})
+         AND (cardinality(${refs}) = 0 OR a.organisation_uuid = ANY(${refs}) OR a.price_area_uuid = ANY(${refs}))
+      ON CONFLICT ON CONSTRAINT settlement_line_key DO UPDATE
+        SET on_account_kwh = excluded.on_account_kwh, on_account_cost = excluded.on_account_cost`);
+  }
   await chargeDay(ctx, chunk, options.procedureResultId, options.currency);
   // Hours with allocated energy that price-and-supply has not balanced: never run for the hour, or
   // run before the energy was last allocated (a re-run of combine since: the prices are stale).

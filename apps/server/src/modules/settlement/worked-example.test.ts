@@ -328,4 +328,60 @@ describe('the worked example of docs/settlement.md', () => {
     });
     expect(approve.statusCode, approve.body).toBe(200);
   }, 300_000);
+
+  it('invoices the next month on account from the approved settlement, and the next settlement reconciles it', async () => {
+    // November 2026 in Oslo. CargoNet's on-account energy is set by hand to 300 kWh (parameter
+    // overview); Vy takes 100 % (onAccountSharePercent) of October.
+    const NOVEMBER = { start: '2026-10-31T23:00:00Z', end: '2026-11-30T23:00:00Z' };
+    const set = await t.callAs(RESPONSIBLE, {
+      method: 'POST',
+      url: '/api/timeseries/parameterOverview',
+      payload: {
+        typeName: 'on_account_energy',
+        refs: [{ uuid: ids['CARGONET'], type: 'Organisation' }],
+        timeRange: NOVEMBER,
+        value: 300,
+      },
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    const run = async (procedure: ProcedureName) => {
+      const res = await t.callAs(RESPONSIBLE, {
+        method: 'POST',
+        url: `/api/processing/${procedure}/run?zoneId=Europe/Oslo`,
+        payload: { timeRange: NOVEMBER },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      await settled();
+      return procedureResultSchema.parse(res.json()).id;
+    };
+    await run('on-account');
+    const settlement = await run('settlement');
+    type Line = {
+      organisation: { name: string };
+      priceArea: { name: string };
+      onAccountEnergy: number;
+      onAccountCost: number;
+      totalCost: number;
+      dueCost: number;
+    };
+    const lines = await get<Line[]>(`/api/timeseries/settlement/lines?procedureResultId=${settlement}`);
+    const cents = (x: number) => Number(x.toFixed(2));
+    // Vy: October's 264 kWh and its whole bill, 209.2068. CargoNet: 300 kWh over its price areas as
+    // in October (132 : 132, so 150 each) at October's price per kWh: NO1 104.6034 / 132 x 150 =
+    // 118.8675, NO5 57.1659 / 132 x 150 = 64.96125. November has no energy: all of it is due back.
+    expect(
+      lines.map((l) => [
+        l.priceArea.name,
+        l.organisation.name,
+        Number(l.onAccountEnergy.toFixed(4)),
+        cents(l.onAccountCost),
+        cents(l.totalCost),
+        cents(l.dueCost),
+      ]),
+    ).toEqual([
+      ['NO1', 'CargoNet AS', 150, 118.87, 0, -118.87],
+      ['NO1', 'Vy Tog AS', 264, 209.21, 0, -209.21],
+      ['NO5', 'CargoNet AS', 150, 64.96, 0, -64.96],
+    ]);
+  }, 300_000);
 });
