@@ -4,6 +4,7 @@ import { currentConfig } from '../processing-config/service.js';
 import { registerProcedure, type ChunkReport } from '../processing/registry.js';
 import { deriveConsumptionFactors } from './consumption-factor.js';
 import { estimateNonMeteredRuns, ESTIMATION_SEVERITY } from './estimation.js';
+import { aggregateMeteredEnergy } from './metered-energy-aggregation.js';
 import { computeOnAccount } from './on-account.js';
 import { priceAndSupply, PRICE_AND_SUPPLY_SEVERITY } from './price-and-supply.js';
 import { settleDay } from './settle.js';
@@ -107,6 +108,19 @@ export function registerSettlementProcedures(): void {
           message: `${PROCESS_EVENT_CODES['no-approved-settlement']} for the month before ${result.month.slice(0, 10)}: no on-account amounts`,
           time: scope.start,
         });
+    },
+  });
+
+  // metered-energy-aggregation: the day's hourly metered energy per consumption point, a file per
+  // paying organisation (and the TPA in the Netherlands) in the data log (metered-energy-aggregation.ts).
+  registerProcedure('metered-energy-aggregation', {
+    async run(ctx, scope) {
+      const config = await currentConfig(ctx, 'metered-energy-aggregation', scope.start);
+      await aggregateMeteredEnergy(
+        ctx,
+        { start: scope.start, end: scope.end, day: scope.chunk.day },
+        { aggregation: config.defaultAggregation, tpa: ctx.tenant.name.toLowerCase() === 'netherlands' },
+      );
     },
   });
 

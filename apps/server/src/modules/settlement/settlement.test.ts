@@ -9,6 +9,7 @@ import { openTestDatabase } from '../../test/database.js';
 import { ADMIN_ACTOR } from '../../test/records.js';
 import { rows } from '../domain/sql.js';
 import { settledConsumption } from '../processing/tasks-repository.js';
+import { aggregateMeteredEnergy } from './metered-energy-aggregation.js';
 import { priceAndSupply } from './price-and-supply.js';
 import {
   baseVerification,
@@ -386,5 +387,40 @@ describe('price-and-supply and settlement', () => {
       ['NO1 RU2', 37.95, 0, 0, 0, 0, 37.95],
       ['NO2 RU1', 8.28, 0, 0, 0, 0, 8.28],
     ]);
+  });
+
+  it('aggregates the day per consumption point and hour into a file per paying organisation in the data log', async () => {
+    const result = await aggregateMeteredEnergy(ctx(), DAY, { aggregation: 'SECOND', tpa: false });
+    expect(result.files.map((f) => [f.organisation, f.fileName, f.lines])).toEqual([
+      // RU1: 10:05 and 10:10 (two points, hour 10:00), 11:30 (11:00) and 14:05 (14:00); RU2: 11:00 (10:00) and 12:05.
+      ['RU1', 'MEA_RU1_2026-10-01_SECOND.csv', 4],
+      ['RU2', 'MEA_RU2_2026-10-01_SECOND.csv', 2],
+    ]);
+    const [entry] = await rows<{ type: string; status: string; destination: string; text: string; bytes: string }>(
+      tenantExecutor(database, NORWAY),
+      sql`SELECT message_type AS type, message_status AS status, destination, message_text AS text,
+                 convert_from(file_bytes, 'UTF8') AS bytes
+            FROM data_log WHERE id = ${result.files[1]!.dataLogId}`,
+    );
+    expect(entry).toMatchObject({
+      type: 'METERED_ENERGY_AGGREGATION',
+      status: 'OK',
+      destination: 'RU2',
+      text: 'Second aggregation of 2026-10-01: 2 hourly values',
+    });
+    const lines = entry!.bytes.trim().split('\n');
+    expect(lines[0]).toBe('cpid;hourStart;hourEnd;activeConsumedKwh;activeRegeneratedKwh;netKwh');
+    expect(
+      lines
+        .slice(1)
+        .map((l) => l.split(';').slice(1).join(';'))
+        .sort(),
+    ).toEqual([
+      '2026-10-01T10:00:00Z;2026-10-01T11:00:00Z;60;0;60',
+      '2026-10-01T12:00:00Z;2026-10-01T13:00:00Z;10;0;10',
+    ]);
+    // The Netherlands' TPA file holds every organisation's lines.
+    const tpa = await aggregateMeteredEnergy(ctx(), DAY, { aggregation: 'FIRST', tpa: true });
+    expect(tpa.files.at(-1)).toMatchObject({ organisation: 'TPA', fileName: 'MEA_TPA_2026-10-01_FIRST.csv', lines: 6 });
   });
 });
