@@ -68,3 +68,18 @@ export function registerProcedure(name: ProcedureName, implementation: Procedure
 export function procedureImplementation(name: ProcedureName): ProcedureImplementation | undefined {
   return PROCEDURES.get(name);
 }
+
+/**
+ * Tests only: puts `implementation` in place of the procedure's (registered or not; null: none, so
+ * a run finishes as "nothing to do yet") and answers a function that puts the earlier one back.
+ */
+export function overrideProcedure(name: ProcedureName, implementation: ProcedureImplementation | null): () => void {
+  const earlier = PROCEDURES.get(name);
+  if (implementation) PROCEDURES.set(name, implementation);
+  else PROCEDURES.delete(name);
+  return () => {
+    if ((PROCEDURES.get(name) ?? null) !== implementation) return;
+    if (earlier) PROCEDURES.set(name, earlier);
+    else PROCEDURES.delete(name);
+  };
+}

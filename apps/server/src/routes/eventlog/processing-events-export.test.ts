@@ -7,7 +7,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTableWorkbook } from '../../formats/xlsx/table-workbook.js';
 import { EVENTS_SHEET } from '../../modules/processing/events-export.js';
-import { registerProcedure } from '../../modules/processing/registry.js';
+import { overrideProcedure } from '../../modules/processing/registry.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { waitForRun } from '../../test/jobs.js';
 
@@ -46,7 +46,7 @@ describe('processing events export (events.xlsx)', () => {
     t = await createTestApp({ jobs: {} });
     // Two area days: 58 (HIGH) about a consumption point on the first, a coded train-run event on the second.
     removers.push(
-      registerProcedure('calculate-consumption-factor', {
+      overrideProcedure('calculate-consumption-factor', {
         async run(_ctx, scope, report) {
           report.event(
             scope.chunk.index === 0
@@ -55,7 +55,7 @@ describe('processing events export (events.xlsx)', () => {
           );
         },
       }),
-      registerProcedure('freight-consumption-factor', {
+      overrideProcedure('freight-consumption-factor', {
         async run(_ctx, scope, report) {
           for (let i = 0; i < FLOOD; i++) report.event({ errorCode: '56', severity: 'MEDIUM', time: scope.start });
         },

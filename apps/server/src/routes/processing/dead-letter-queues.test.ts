@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { tenantExecutor } from '../../db/tenant.js';
 import { recordFile } from '../../modules/datalog/datalog-service.js';
 import { defineJob } from '../../modules/jobs/define-job.js';
-import { registerProcedure } from '../../modules/processing/registry.js';
+import { overrideProcedure } from '../../modules/processing/registry.js';
 import { findResult } from '../../modules/processing/repository.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { serviceContext } from '../../test/context.js';
@@ -85,7 +85,7 @@ describe('dead letter queue calls', () => {
   beforeAll(async () => {
     t = await createTestApp({ jobs: { define: [flakyJob] } });
     // profile is an estimation procedure: its dead runs are the "estimated" messages.
-    removeProfile = registerProcedure('profile', {
+    removeProfile = overrideProcedure('profile', {
       async run() {
         if (failProfile) throw new Error('profile volumes missing');
       },

@@ -6,8 +6,7 @@ import {
   type ProcedureResult,
 } from '@railwatt/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerProcedure } from '../../modules/processing/registry.js';
-import { nothingToDoYet } from '../../modules/processing/run.js';
+import { overrideProcedure } from '../../modules/processing/registry.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { waitForRun } from '../../test/jobs.js';
 
@@ -40,7 +39,7 @@ describe('processing calls: run, process log, events', () => {
     t = await createTestApp({ jobs: {} });
     // Per area day: a value outside limits (58, HIGH by default) on even chunks, too many missing
     // values (56, LOW, 2 incidents) on odd ones, about that day's consumption point.
-    removeProcedure = registerProcedure('calculate-consumption-factor', {
+    removeProcedure = overrideProcedure('calculate-consumption-factor', {
       async run(_ctx, scope, report) {
         const even = scope.chunk.index % 2 === 0;
         report.event(
@@ -91,7 +90,8 @@ describe('processing calls: run, process log, events', () => {
         procedureName: 'settlement',
         status: 'success',
         progress: 1,
-        message: nothingToDoYet('settlement'),
+        // settlement is implemented (issue 10): "<n> of <n> days processed".
+        message: expect.stringMatching(/^(\d+) of \1 days processed$/),
         username: RUNNER,
       });
     });

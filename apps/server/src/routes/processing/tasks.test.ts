@@ -1,7 +1,7 @@
 import { procedureResultSchema, settledConsumptionSchema, type ProcedureResult } from '@railwatt/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { registerProcedure } from '../../modules/processing/registry.js';
+import { overrideProcedure } from '../../modules/processing/registry.js';
 import { setSettlementToFailure } from '../../modules/processing/tasks.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { waitForRun } from '../../test/jobs.js';
@@ -134,7 +134,7 @@ describe('task calls and procedure-result writes', () => {
       // The operator's call lands while the run's day is in flight. (A gate on the request would
       // deadlock PGlite's one session, held by the chunk's transaction: the chunk makes the same
       // service call the route makes, in its own transaction.)
-      const remove = registerProcedure('settlement', {
+      const remove = overrideProcedure('settlement', {
         run: async (ctx, scope) => {
           if (scope.chunk.index === 0)
             await setSettlementToFailure(ctx, scope.run.procedureResultId, 'Stopped by the operator');
@@ -240,8 +240,19 @@ describe('task calls and procedure-result writes', () => {
     const UNIT = '00000000-0000-4000-8000-0000000000c1';
 
     it('sums consumed minus regenerated per result and organisation over the result’s period', async () => {
-      const result = await settle(10);
-      const limited = await settle(11, [{ uuid: ORG_B, type: 'Organisation' }]);
+      // Allocation results (combine) of October and November 2024 in Oslo; a settlement result sums its own lines
+      // instead (modules/settlement/settlement.test.ts).
+      const allocationResult = async (refs: string[], period: [string, string]) => {
+        const [row] = await t.allAreas.query<{ id: number }>(
+          `INSERT INTO procedure_result (tenant, procedure_name, status, period_start, period_end, username, entity_refs, ref_uuids)
+           VALUES ($1, 'combine', 'success', $4, $5, 'test', $2::jsonb, $3::uuid[])
+           RETURNING id::int AS id`,
+          [t.areaUuid('norway'), JSON.stringify(refs.map((uuid) => ({ uuid, type: 'Organisation' }))), refs, ...period],
+        );
+        return { id: row!.id };
+      };
+      const result = await allocationResult([], ['2024-09-30T22:00:00Z', '2024-10-31T23:00:00Z']);
+      const limited = await allocationResult([ORG_B], ['2024-10-31T23:00:00Z', '2024-11-30T23:00:00Z']);
       const norway = t.areaUuid('norway');
       const sweden = t.areaUuid('sweden');
       // October 2024 in Oslo is [30 Sep 22:00 UTC, 31 Oct 23:00 UTC); a record counts by its period end.
