@@ -108,7 +108,7 @@ describe('the shell', () => {
     expect(auth.refreshToken).toHaveBeenCalled();
     expect(screen.getByTestId('selected-timezone')).toHaveTextContent('Europe/Oslo');
     expect(await screen.findByRole('heading', { level: 1, name: 'Settlement base verification' })).toBeInTheDocument();
-    expect(screen.getByTestId('not-built')).toBeInTheDocument();
+    expect(screen.getByTestId('settlement-month')).toBeInTheDocument();
     expect(window.localStorage.getItem('selectedSettlementArea')).toBe(uuid(2));
   });
 

@@ -5,6 +5,8 @@ import {
   ConfigViewPage,
 } from '../../../components/ui/process-config/process-config-pages';
 import type { ScreenProps } from '../../../lib/routes';
+import { BaseVerificationPage } from './base-verification-page';
+import { SettlementProcessPage } from './settlement-process-page';
 
 /** routes.settlement.[tpa.]<page> -> the page and whether it is the tpa twin. */
 function pageOf(titleKey: string): { page: string; tpa: boolean } {
@@ -13,14 +15,17 @@ function pageOf(titleKey: string): { page: string; tpa: boolean } {
 }
 
 /**
- * The settlement screens (settlement.routes.tsx names them by title key): the settlement
- * configuration's view, edit and segments history (and their tpa twins) are built, on the shared
- * processing-configuration pages; the others show the route's title and the not-built notice until a
- * later issue builds them. This module is loaded lazily, in the settlement section's own chunk.
+ * The settlement screens (settlement.routes.tsx names them by title key): the base verification and
+ * the settlement process (the tpa twins are the same screens: the calls know no tpa), and the
+ * settlement configuration's view, edit and segments history (and their tpa twins) on the shared
+ * processing-configuration pages. A title key of none of them shows the not-built notice. This module
+ * is loaded lazily, in the settlement section's own chunk.
  */
 export function SettlementScreen(props: ScreenProps) {
   const { page, tpa } = pageOf(props.titleKey);
   const base = `/settlementandverification/${tpa ? 'tpa-' : ''}settlementconfiguration`;
+  if (page === 'baseVerification') return <BaseVerificationPage key={String(tpa)} {...props} />;
+  if (page === 'process') return <SettlementProcessPage key={String(tpa)} {...props} />;
   if (page === 'configurationView')
     return (
       <ConfigViewPage

@@ -1,0 +1,204 @@
+import { keepPreviousData, queryOptions, useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import {
+  domainCalls,
+  PAGE_SIZES,
+  procedureTaskCalls,
+  processingCalls,
+  settlementCalls,
+  TENANT_ZONE_HEADER,
+  UNDER_WAY_STATUSES,
+  type ProcedureResult,
+  type SettlementBaseVerificationQuery,
+  type SettlementCategory,
+} from '@railwatt/contracts';
+import { api } from '../../../lib/api';
+
+/** A calendar month of the area, as the settlement calls take it. */
+export interface SettlementMonth {
+  year: number;
+  month: number;
+}
+
+/** The month's [start, end) as instants in the area's zone (settlement-month.ts monthRange). */
+export interface MonthRange {
+  start: string;
+  end: string;
+}
+
+export interface HourlyQuery extends SettlementMonth {
+  organisation: string;
+  priceArea: string;
+  category: SettlementCategory;
+}
+
+export interface RecordsQuery {
+  organisation: string;
+  gridArea: string;
+  hourStart: string;
+}
+
+export interface SettlementResultsQuery extends SettlementMonth {
+  range: MonthRange;
+  timeZone: string;
+}
+
+/** Query keys of the settlement screens, narrowest last (STYLE.md §4). */
+export const settlementKeys = {
+  all: ['settlement'] as const,
+  baseVerification: (query: SettlementBaseVerificationQuery) =>
+    [...settlementKeys.all, 'base-verification', query] as const,
+  balance: (query: SettlementBaseVerificationQuery) => [...settlementKeys.all, 'balance', query] as const,
+  hourly: (query: HourlyQuery) => [...settlementKeys.all, 'hourly', query] as const,
+  records: (query: RecordsQuery) => [...settlementKeys.all, 'records', query] as const,
+  eusaOptions: (range: MonthRange) => [...settlementKeys.all, 'eusa-options', range] as const,
+  results: () => [...settlementKeys.all, 'results'] as const,
+  resultList: (query: SettlementResultsQuery) => [...settlementKeys.results(), query] as const,
+  lines: (procedureResultId: number) => [...settlementKeys.all, 'lines', procedureResultId] as const,
+  pricesApproved: (month: SettlementMonth, timeZone: string) =>
+    [...settlementKeys.all, 'prices-approved', month, timeZone] as const,
+};
+
+/** GET /timeseries/settlement/settlementbaseverification: per organisation and price area. */
+export const baseVerificationQuery = (query: SettlementBaseVerificationQuery) =>
+  queryOptions({
+    queryKey: settlementKeys.baseVerification(query),
+    queryFn: ({ signal }) =>
+      api.call(settlementCalls.baseVerification, { query, signal, key: 'settlement-base-verification' }),
+    placeholderData: keepPreviousData,
+  });
+
+/** GET .../settlementbaseverification/balance: supply against its parts, per price area. */
+export const balanceQuery = (query: SettlementBaseVerificationQuery) =>
+  queryOptions({
+    queryKey: settlementKeys.balance(query),
+    queryFn: ({ signal }) => api.call(settlementCalls.balance, { query, signal, key: 'settlement-balance' }),
+    placeholderData: keepPreviousData,
+  });
+
+/** GET /timeseries/settlement/hourly: the hourly values behind one figure of the verification table. */
+export const hourlyQuery = (query: HourlyQuery) =>
+  queryOptions({
+    queryKey: settlementKeys.hourly(query),
+    queryFn: ({ signal }) =>
+      api.call(settlementCalls.hourly, {
+        query: {
+          startYear: query.year,
+          startMonth: query.month,
+          organisation: query.organisation,
+          priceArea: query.priceArea,
+          category: query.category,
+        },
+        signal,
+      }),
+  });
+
+/** GET /timeseries/settlement/records: the CEBD records behind one hour of an organisation in a grid area. */
+export const recordsQuery = (query: RecordsQuery) =>
+  queryOptions({
+    queryKey: settlementKeys.records(query),
+    queryFn: ({ signal }) => api.call(settlementCalls.records, { query, signal }),
+  });
+
+/** GET /domain/infrastructure/options/eusa: the energy use settlement areas valid in the month. */
+export const eusaOptionsQuery = (range: MonthRange) =>
+  queryOptions({
+    queryKey: settlementKeys.eusaOptions(range),
+    queryFn: ({ signal }) => api.call(domainCalls.infrastructureOptionsEusa, { query: range, signal }),
+    staleTime: 5 * 60_000,
+  });
+
+const isUnderWay = (result: Pick<ProcedureResult, 'status'>) => UNDER_WAY_STATUSES.includes(result.status);
+
+/** How often the list is asked again while one of its results is under way: the throttle's pace. */
+const LIVE_INTERVAL_MS = 1_000;
+
+/**
+ * The month's settlement results (calls.md §9 "settlement lookup page 0, size 1000, sorted by
+ * execution start descending"), through the process log's findBy with the month as the observation
+ * range and the screen's zone in Current-Tenant-ZoneId. The caller throttles month changes
+ * (SETTLEMENT_THROTTLE_MS); while a result is under way it is followed at the same pace.
+ */
+export const settlementResultsQuery = (query: SettlementResultsQuery) =>
+  queryOptions({
+    queryKey: settlementKeys.resultList(query),
+    queryFn: ({ signal }) =>
+      api.call(processingCalls.findBy, {
+        query: {
+          procedureName: 'settlement',
+          page: 0,
+          size: PAGE_SIZES.lookup,
+          sortBy: 'executeStartTime',
+          descendingOrder: true,
+        },
+        body: { observationTimeRange: query.range },
+        headers: { [TENANT_ZONE_HEADER]: query.timeZone },
+        signal,
+        key: 'settlement-results',
+      }),
+    placeholderData: keepPreviousData,
+    refetchInterval: (q) => (q.state.data?.content.some(isUnderWay) ? LIVE_INTERVAL_MS : false),
+    meta: { liveRefresh: true },
+  });
+
+/** GET /timeseries/settlement/lines: one settlement result's lines per organisation and price area. */
+export const settlementLinesQuery = (procedureResultId: number) =>
+  queryOptions({
+    queryKey: settlementKeys.lines(procedureResultId),
+    queryFn: ({ signal }) =>
+      api.call(settlementCalls.lines, { query: { procedureResultId }, signal, key: 'settlement-lines' }),
+  });
+
+/**
+ * Whether prices and supply of the month are approved (POST /eventlog/procedure-result/exists for an
+ * approved price-and-supply result in the month, any entity): product.md §4 "Settlement page warns
+ * when prices and supply for the month are not approved".
+ */
+export const pricesApprovedQuery = (month: SettlementMonth, timeZone: string) =>
+  queryOptions({
+    queryKey: settlementKeys.pricesApproved(month, timeZone),
+    queryFn: ({ signal }) =>
+      api.call(processingCalls.exists, {
+        query: {
+          year: month.year,
+          month: month.month,
+          zoneId: timeZone,
+          procedureName: 'price-and-supply',
+          status: 'approved',
+        },
+        body: [],
+        signal,
+      }),
+  });
+
+/** A mutation on a settlement result that then asks for the list it changed (`listKey`) again. */
+function useResultMutation<V>(listKey: QueryKey, mutationFn: (variables: V) => Promise<unknown>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: listKey }),
+  });
+}
+
+/**
+ * POST /eventlog/procedure-result/approve-procedure-results. An earlier approved result of the same
+ * scope has the same period, so it is in the same month's list: that list is the narrowest key.
+ */
+export const useApproveSettlement = (listKey: QueryKey) =>
+  useResultMutation(listKey, ({ id, markCorrected }: { id: number; markCorrected: boolean }) =>
+    api.call(procedureTaskCalls.approve, {
+      query: { updatePreviouslyApprovedToCorrected: markCorrected },
+      body: [id],
+    }),
+  );
+
+/** POST /eventlog/procedure-result/saveProcedureResult/save: unapprove (success) or invalidate (invalid). */
+export const useSaveSettlementStatus = (listKey: QueryKey) =>
+  useResultMutation(listKey, ({ id, status }: { id: number; status: 'success' | 'invalid' }) =>
+    api.call(procedureTaskCalls.save, { body: { id, status } }),
+  );
+
+/** POST /processing/tasks/set-settlement-procedure-to-failure/{procedureResultId}. */
+export const useSetSettlementToFailure = (listKey: QueryKey) =>
+  useResultMutation(listKey, (id: number) =>
+    api.call(procedureTaskCalls.setSettlementToFailure, { params: { procedureResultId: id }, body: {} }),
+  );

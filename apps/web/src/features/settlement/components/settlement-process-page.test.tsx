@@ -1,0 +1,244 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import {
+  AUDIT,
+  CARGO,
+  CONSUMER,
+  line,
+  mockFetch,
+  NO2,
+  pageOf,
+  PROCESS_PATH,
+  renderSettlement,
+  settlementResult,
+  type Call,
+} from '../testing/render-settlement';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const FIND_BY = '/api/eventlog/procedure-result/findBy';
+const LINES = '/api/timeseries/settlement/lines';
+const EXISTS = '/api/eventlog/procedure-result/exists';
+const APPROVE = '/api/eventlog/procedure-result/approve-procedure-results';
+const SAVE = '/api/eventlog/procedure-result/saveProcedureResult/save';
+const FAIL = '/api/processing/tasks/set-settlement-procedure-to-failure';
+const JANUARY = `${PROCESS_PATH}?year=2024&month=1`;
+
+const answers = (over: Record<string, unknown> = {}) => ({
+  [`POST ${FIND_BY}`]: pageOf([
+    settlementResult({ id: 7, executeEndTime: '2024-02-01T08:05:00Z' }),
+    settlementResult({ id: 6, status: 'approved', executeEndTime: '2024-01-31T23:30:00Z' }),
+  ]),
+  [`GET ${LINES}`]: (call: Call) =>
+    call.url.searchParams.get('procedureResultId') === '7'
+      ? [line(), line({ organisation: CARGO, priceArea: NO2, supplyEnergy: 20.5, supplyCost: 10.25 })]
+      : [line({ procedureResultId: 6 })],
+  [`POST ${EXISTS}`]: true,
+  ...over,
+});
+const callsTo = (calls: Call[], path: string) => calls.filter((c) => c.url.pathname.startsWith(path));
+const resultSelect = () => screen.getByRole('textbox', { name: 'Settlement result' });
+
+describe('settlement process', { timeout: 45_000 }, () => {
+  it('lists the month’s results newest first, labelled id, end time and status, and shows the first one’s lines with totals', async () => {
+    const user = userEvent.setup();
+    const { calls, fetchMock } = mockFetch(answers());
+    renderSettlement(JANUARY);
+    const lines = await screen.findAllByTestId('settlement-line-row');
+    expect(lines).toHaveLength(2);
+    // calls.md §9: the settlement lookup, page 0 of 1000, newest execution first, the month in Oslo.
+    const lookup = callsTo(calls, FIND_BY)[0]!;
+    expect(Object.fromEntries(lookup.url.searchParams)).toEqual({
+      procedureName: 'settlement',
+      page: '0',
+      size: '1000',
+      sortBy: 'executeStartTime',
+      descendingOrder: 'true',
+    });
+    expect(lookup.body).toEqual({
+      observationTimeRange: { start: '2023-12-31T23:00:00Z', end: '2024-01-31T23:00:00Z' },
+    });
+    const init = fetchMock.mock.calls.find(([url]) => String(url).includes(FIND_BY))![1]!;
+    expect(init.headers).toMatchObject({ 'Current-Tenant-ZoneId': 'Europe/Oslo' });
+
+    // End times in the area's zone: 08:05Z is 09:05 in Oslo; 31.01 23:30Z is already 1 February there.
+    expect(resultSelect()).toHaveValue('7, 01.02.2024 09:05, success');
+    await user.click(resultSelect());
+    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual([
+      '7, 01.02.2024 09:05, success',
+      '6, 01.02.2024 00:30, approved',
+    ]);
+    expect(within(lines[1]!).getByText('CargoNet')).toBeInTheDocument();
+    expect(screen.getByTestId('total-supplyEnergy')).toHaveTextContent('1,020.5000');
+    expect(screen.getByTestId('total-supplyCost')).toHaveTextContent('510.2500');
+    expect(screen.getByTestId('total-totalCost')).toHaveTextContent('1,337.5000');
+    expect(callsTo(calls, LINES)[0]!.url.searchParams.get('procedureResultId')).toBe('7');
+
+    await user.click(screen.getByRole('option', { name: '6, 01.02.2024 00:30, approved' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('result=6'));
+    await waitFor(() => expect(screen.getAllByTestId('settlement-line-row')).toHaveLength(1));
+    expect(screen.getByTestId('settlement-status')).toHaveAttribute('data-status', 'approved');
+  });
+
+  it('gives the audit roles and the consumer the results without actions or the run link', async () => {
+    for (const roles of [AUDIT, CONSUMER]) {
+      mockFetch(answers());
+      const view = renderSettlement(JANUARY, roles);
+      await screen.findAllByTestId('settlement-line-row');
+      expect(screen.queryByTestId('settlement-actions')).not.toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'Set to failure' })).not.toBeInTheDocument();
+      expect(screen.queryByTestId('run-settlement')).not.toBeInTheDocument();
+      view.unmount();
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('offers a runner the actions its result’s status allows, and the settlement run', async () => {
+    mockFetch(answers());
+    renderSettlement(JANUARY);
+    await screen.findAllByTestId('settlement-line-row');
+    expect(screen.getByTestId('run-settlement')).toHaveAttribute('href', '/monitor/processes/settlement/run');
+    // A success: approve, invalidate and set to failure; not unapprove.
+    expect(screen.getByRole('button', { name: 'Approve' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Unapprove' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Invalidate' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Set to failure' })).toBeEnabled();
+  });
+
+  it('approves after a yes, marking the earlier approved settlement corrected when ticked, and reads the month again', async () => {
+    const user = userEvent.setup();
+    const { calls } = mockFetch(answers({ [`POST ${APPROVE}`]: [settlementResult({ id: 7, status: 'approved' })] }));
+    renderSettlement(JANUARY);
+    await screen.findAllByTestId('settlement-line-row');
+    const lookups = callsTo(calls, FIND_BY).length;
+    await user.click(screen.getByLabelText('Mark the earlier approved settlement corrected'));
+    await user.click(screen.getByRole('button', { name: 'Approve' }));
+    expect(
+      await screen.findByText('Approve settlement result 7 and mark the earlier approved settlement corrected?'),
+    ).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Yes' }));
+    await waitFor(() => expect(callsTo(calls, APPROVE)).toHaveLength(1));
+    const approve = callsTo(calls, APPROVE)[0]!;
+    expect(approve.url.searchParams.get('updatePreviouslyApprovedToCorrected')).toBe('true');
+    expect(approve.body).toEqual([7]);
+    expect(await screen.findByText('Settlement result 7 is approved')).toBeInTheDocument();
+    await waitFor(() => expect(callsTo(calls, FIND_BY).length).toBeGreaterThan(lookups));
+  });
+
+  it('sends the flag false when not ticked, and shows the server’s refusal', async () => {
+    const user = userEvent.setup();
+    const { calls } = mockFetch(
+      answers({
+        [`POST ${APPROVE}`]: () =>
+          new Response(
+            JSON.stringify({
+              status: 400,
+              error: 'Bad Request',
+              code: 'approved-settlement-exists',
+              message: 'Approved settlement already exists for the area or organisation',
+            }),
+            { status: 400, statusText: 'Bad Request', headers: { 'content-type': 'application/json' } },
+          ),
+      }),
+    );
+    renderSettlement(JANUARY);
+    await screen.findAllByTestId('settlement-line-row');
+    await user.click(screen.getByRole('button', { name: 'Approve' }));
+    expect(await screen.findByText('Approve settlement result 7?')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Yes' }));
+    expect(await screen.findByTestId('settlement-action-error')).toHaveTextContent(
+      'Approved settlement already exists for the area or organisation',
+    );
+    expect(callsTo(calls, APPROVE)[0]!.url.searchParams.get('updatePreviouslyApprovedToCorrected')).toBe('false');
+  });
+
+  it('unapproves an approved result back to success, and sets a success to failure, each after a yes', async () => {
+    const user = userEvent.setup();
+    const { calls } = mockFetch(
+      answers({
+        [`POST ${SAVE}`]: settlementResult({ id: 6, status: 'success' }),
+        [`POST ${FAIL}/7`]: settlementResult({ id: 7, status: 'failure' }),
+      }),
+    );
+    renderSettlement(`${JANUARY}&result=6`);
+    await screen.findAllByTestId('settlement-line-row');
+    expect(screen.getByRole('button', { name: 'Approve' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Set to failure' })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Unapprove' }));
+    await user.click(await screen.findByRole('button', { name: 'Yes' }));
+    await waitFor(() => expect(callsTo(calls, SAVE)).toHaveLength(1));
+    expect(callsTo(calls, SAVE)[0]!.body).toEqual({ id: 6, status: 'success' });
+    // The outcome's modal, then on to the other result (the question must not meet the outcome's modal).
+    expect(await screen.findByText('Settlement result 6 is no longer approved')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Close' }));
+
+    await user.click(screen.getByRole('textbox', { name: 'Settlement result' }));
+    await user.click(screen.getByRole('option', { name: '7, 01.02.2024 09:05, success' }));
+    await user.click(await screen.findByRole('button', { name: 'Set to failure' }));
+    expect(await screen.findByText('Set settlement result 7 to failure?')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Yes' }));
+    await waitFor(() => expect(callsTo(calls, FAIL)).toHaveLength(1));
+    expect(callsTo(calls, FAIL)[0]!.url.pathname).toBe(`${FAIL}/7`);
+  });
+
+  it('warns when the month’s prices and supply are not approved', async () => {
+    const { calls } = mockFetch(answers({ [`POST ${EXISTS}`]: false }));
+    renderSettlement(JANUARY);
+    expect(await screen.findByTestId('prices-not-approved')).toHaveTextContent(
+      'Prices and supply for the month are not approved',
+    );
+    const exists = callsTo(calls, EXISTS)[0]!;
+    expect(Object.fromEntries(exists.url.searchParams)).toEqual({
+      year: '2024',
+      month: '1',
+      zoneId: 'Europe/Oslo',
+      procedureName: 'price-and-supply',
+      status: 'approved',
+    });
+    expect(exists.body).toEqual([]);
+  });
+
+  it('does not warn when they are approved, and says when the month has no results', async () => {
+    const { calls } = mockFetch(answers({ [`POST ${FIND_BY}`]: pageOf([]) }));
+    renderSettlement(JANUARY);
+    expect(await screen.findByTestId('settlement-no-results')).toBeInTheDocument();
+    await waitFor(() => expect(callsTo(calls, EXISTS)).toHaveLength(1));
+    expect(screen.queryByTestId('prices-not-approved')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('settlement-line-row')).not.toBeInTheDocument();
+  });
+
+  it('asks for a month chosen within a second of the last lookup only when the second is over', async () => {
+    const user = userEvent.setup();
+    const asked: { month: string; at: number }[] = [];
+    mockFetch(
+      answers({
+        [`POST ${FIND_BY}`]: (call: Call) => {
+          const range = (call.body as { observationTimeRange: { start: string } }).observationTimeRange;
+          asked.push({ month: range.start, at: Date.now() });
+          return pageOf([settlementResult({ id: 7 })]);
+        },
+      }),
+    );
+    const start = Date.now();
+    renderSettlement(JANUARY);
+    await screen.findAllByTestId('settlement-line-row');
+    const pick = async (month: string) => {
+      await user.click(screen.getByTestId('settlement-month'));
+      await user.click(await screen.findByRole('button', { name: month }));
+    };
+    await pick('Mar');
+    await pick('Apr');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('month=4'));
+    // March in Oslo starts 2024-02-29T23:00Z, April (summer time) 2024-03-31T22:00Z.
+    await waitFor(() => expect(asked.at(-1)?.month).toBe('2024-03-31T22:00:00Z'), { timeout: 4_000 });
+    expect(asked[0]!.month).toBe('2023-12-31T23:00:00Z');
+    // Both months were chosen within the second the first lookup opened: none is asked for before
+    // it is over. (Request times, not the throttle's, are recorded: the API's rate limiter may delay
+    // a request further, never bring it forward.)
+    for (const later of asked.filter((a) => a.month !== asked[0]!.month)) {
+      expect(later.at - start).toBeGreaterThanOrEqual(1_000);
+    }
+  });
+});

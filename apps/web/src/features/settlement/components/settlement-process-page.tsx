@@ -1,0 +1,185 @@
+import { useMemo } from 'react';
+import { Alert, Badge, Button, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { z } from 'zod';
+import {
+  policyAdmits,
+  POLICIES,
+  SETTLEMENT_THROTTLE_MS,
+  type ProcedureResult,
+  type ProcedureResultStatus,
+} from '@railwatt/contracts';
+import { ApiErrorText } from '../../../components/ui/api-error';
+import { PageTitle } from '../../../components/ui/page-title';
+import { formatDateTime } from '../../../lib/format';
+import type { ScreenProps } from '../../../lib/routes';
+import { useMarketStore } from '../../../lib/stores/market-store';
+import { useUrlSearch } from '../../../lib/use-url-search';
+import {
+  pricesApprovedQuery,
+  settlementKeys,
+  settlementResultsQuery,
+  type SettlementMonth,
+} from '../api/settlement-queries';
+import { monthRange, monthSearchShape, useSettlementMonth, useSettlementZone } from '../hooks/settlement-month';
+import { useSettlementT } from '../hooks/use-settlement-t';
+import { useThrottledKey } from '../hooks/use-throttled-key';
+import { SettlementActions } from './settlement-actions';
+import { SettlementLinesTable } from './settlement-lines-table';
+import { SettlementMonthPicker } from './settlement-month-picker';
+
+/** The Monitor's run page of the settlement procedure. */
+export const RUN_SETTLEMENT_PATH = '/monitor/processes/settlement/run';
+
+/** The screen's state in the URL: the month and the chosen result. */
+const searchSchema = z.object({
+  ...monthSearchShape,
+  result: z.coerce.number().int().positive().optional().catch(undefined),
+});
+
+/**
+ * product.md §9 "Settlement option label: id, end time dd.MM.yyyy HH:mm, status": the end is the
+ * result's execute end time in the area's zone (empty while it runs), the status as stored.
+ */
+export const resultLabel = (result: ProcedureResult, timeZone: string): string =>
+  `${result.id}, ${formatDateTime(result.executeEndTime, timeZone)}, ${result.status}`;
+
+const STATUS_COLORS: Partial<Record<ProcedureResultStatus, string>> = {
+  success: 'green',
+  approved: 'teal',
+  corrected: 'teal',
+  failure: 'red',
+  rejected: 'red',
+  invalid: 'red',
+  running: 'blue',
+  initial: 'gray',
+  cancelled: 'yellow',
+  dismissed: 'yellow',
+};
+
+const monthKey = ({ year, month }: SettlementMonth) => `${year}-${month}`;
+const monthOfKey = (key: string): SettlementMonth => {
+  const [year, month] = key.split('-').map(Number) as [number, number];
+  return { year, month };
+};
+
+/**
+ * /settlementandverification/[tpa-]settlementprocess (product.md §2, §4): the month's settlement
+ * results, one chosen, its lines with totals, and for the process runners approve, unapprove,
+ * invalidate and set to failure (the audit roles and the consumer read only). The page warns when
+ * the month's prices and supply are not approved, and links the settlement run.
+ */
+export function SettlementProcessPage(props: ScreenProps) {
+  const { t } = useSettlementT();
+  const timeZone = useSettlementZone();
+  const roles = useMarketStore((s) => s.rolesInArea);
+  const area = useMarketStore((s) => s.area?.kind ?? null);
+  const mayRun = policyAdmits(POLICIES.processingRun, roles, area);
+  const { search, update } = useUrlSearch(searchSchema);
+  const month = useSettlementMonth(search, timeZone);
+  // calls.md §9 "settlement results requests throttled to one per second": a month chosen within a
+  // second of the last lookup's month is asked for when the second is over (the latest month wins).
+  const askedKey = useThrottledKey(monthKey(month), SETTLEMENT_THROTTLE_MS);
+  const listQuery = useMemo(() => {
+    const asked = monthOfKey(askedKey);
+    return { ...asked, range: monthRange(asked, timeZone), timeZone };
+  }, [askedKey, timeZone]);
+  const results = useQuery(settlementResultsQuery(listQuery));
+  const prices = useQuery(pricesApprovedQuery(month, timeZone));
+
+  const list = useMemo(() => results.data?.content ?? [], [results.data]);
+  // The list is the shown month's (not the previous month's while the throttle or the answer is awaited).
+  const current = results.data !== undefined && !results.isPlaceholderData && askedKey === monthKey(month);
+  const selected = list.find((r) => r.id === search.result) ?? list[0] ?? null;
+  const options = useMemo(
+    () => list.map((r) => ({ value: String(r.id), label: resultLabel(r, timeZone) })),
+    [list, timeZone],
+  );
+
+  return (
+    <Stack gap="sm">
+      <PageTitle {...props} />
+      <Group align="flex-end" gap="sm">
+        <SettlementMonthPicker
+          value={month}
+          onChange={(next) => update({ year: next.year, month: next.month, result: undefined })}
+        />
+        <Select
+          label={t('process.result')}
+          placeholder={t('process.noResults')}
+          data={options}
+          value={selected ? String(selected.id) : null}
+          onChange={(value) => update({ result: value })}
+          allowDeselect={false}
+          disabled={options.length === 0}
+          w={360}
+          data-testid="settlement-result"
+        />
+        {mayRun && (
+          <Button component={Link} to={RUN_SETTLEMENT_PATH} variant="light" data-testid="run-settlement">
+            {t('process.runSettlement')}
+          </Button>
+        )}
+        <Text size="xs" c="dimmed">
+          {t('zone', { zone: timeZone })}
+        </Text>
+      </Group>
+      {prices.data === false && (
+        <Alert color="yellow" variant="light" data-testid="prices-not-approved">
+          {t('process.pricesNotApproved')}
+        </Alert>
+      )}
+      <ApiErrorText error={results.error} />
+      <ApiErrorText error={prices.error} />
+      {current && list.length === 0 && (
+        <Text c="dimmed" data-testid="settlement-no-results">
+          {t('process.noResults')}
+        </Text>
+      )}
+      {selected && (
+        <Paper withBorder p="sm" data-testid="settlement-result-panel" data-result-id={selected.id}>
+          <Stack gap="xs">
+            <Group gap="sm">
+              <Title order={2}>{t('process.resultTitle', { id: selected.id })}</Title>
+              <Badge
+                variant="light"
+                color={STATUS_COLORS[selected.status] ?? 'gray'}
+                data-testid="settlement-status"
+                data-status={selected.status}
+              >
+                {t(`status.${selected.status}`)}
+              </Badge>
+            </Group>
+            <Text size="sm">
+              {t('process.ran', {
+                start: formatDateTime(selected.executeStartTime, timeZone),
+                end: formatDateTime(selected.executeEndTime, timeZone),
+                user: selected.username,
+              })}
+            </Text>
+            {selected.message && (
+              <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
+                {selected.message}
+              </Text>
+            )}
+            {mayRun && (
+              <SettlementActions
+                key={selected.id}
+                result={selected}
+                listKey={settlementKeys.resultList(listQuery)}
+                disabled={!current}
+              />
+            )}
+          </Stack>
+        </Paper>
+      )}
+      {selected && (
+        <>
+          <Title order={2}>{t('lines.title')}</Title>
+          <SettlementLinesTable procedureResultId={selected.id} />
+        </>
+      )}
+    </Stack>
+  );
+}
