@@ -1,10 +1,14 @@
 // `npm run bench`: every benchmark, printing its figures. Not a test: nothing here fails a build.
+// `npm run bench -- settlement combine` runs only the benchmarks named (their file names).
 import { existsSync } from 'node:fs';
 import { benchShell } from './shell.js';
 
+const only = process.argv.slice(2);
+const wanted = (file: string) => only.length === 0 || only.includes(file.replace(/^\.\/|\.ts$/g, ''));
+
 console.log('# Railwatt benchmarks');
 console.log(`node ${process.version}, ${new Date().toISOString()}`);
-await benchShell();
+if (wanted('./shell.ts')) await benchShell();
 
 for (const [file, fn] of [
   ['./fleet.ts', 'benchFleet'],
@@ -17,10 +21,11 @@ for (const [file, fn] of [
   ['./allocation.ts', 'benchAllocation'],
   ['./statistics.ts', 'benchStatistics'],
   ['./combine.ts', 'benchCombine'],
+  ['./settlement.ts', 'benchSettlement'],
   ['./timeseries-tables.ts', 'benchTimeSeriesTables'],
   ['./timeseries-demo.ts', 'benchTimeSeriesDemo'],
 ] as const) {
-  if (!existsSync(new URL(file, import.meta.url))) continue;
+  if (!wanted(file) || !existsSync(new URL(file, import.meta.url))) continue;
   const mod = (await import(file)) as Record<string, () => Promise<void>>;
   await mod[fn]?.();
 }

@@ -10,6 +10,7 @@ import {
 } from '../../../components/ui/process-config/process-config-pages';
 import { CompletenessPage } from './completeness/completeness-page';
 import { EventMonitorPage } from './event-monitor-page';
+import { ParameterOverviewPage } from './parameter-overview/parameter-overview-page';
 import { ProcessLogPage } from './process-log-page';
 import { ProcessRunPage } from './process-run-page';
 import { ErrorViewPage, EventViewPage, ProcessResultViewPage } from './process-views';
@@ -24,9 +25,9 @@ const runProcedureOf = (props: ScreenProps) => procedureNameSchema.safeParse(pro
  * The monitor screens (monitor.routes.tsx names them by title key): the processes index, each
  * process's log, run and configuration pages, the configuration segments history, the event monitor
  * and the error, event and process result views, shunting-and-stabling's delayed tasks, a process's
- * dead letter page and completeness verification are built; every other page shows the route's title
- * and the not-built notice until a later issue builds it. This module is loaded lazily, in the
- * monitor section's own chunk.
+ * dead letter page, completeness verification and the parameter overview are built; every other page
+ * shows the route's title and the not-built notice until a later issue builds it. This module is
+ * loaded lazily, in the monitor section's own chunk.
  */
 export function MonitorScreen(props: ScreenProps) {
   const procedure = procedureOf(props);
@@ -50,6 +51,7 @@ export function MonitorScreen(props: ScreenProps) {
     return <ProcessRunPage key={process} procedure={process} {...props} />;
   if (props.titleKey === 'routes.monitor.processes') return <ProcessesPage {...props} />;
   if (props.titleKey === 'routes.monitor.eventMonitor') return <EventMonitorPage {...props} />;
+  if (props.titleKey === 'routes.monitor.parameterOverview') return <ParameterOverviewPage {...props} />;
   if (props.titleKey === 'routes.monitor.errorView') return <ErrorViewPage {...props} />;
   if (props.titleKey === 'routes.monitor.eventView') return <EventViewPage {...props} />;
   if (props.titleKey === 'routes.monitor.processResultView') return <ProcessResultViewPage {...props} />;

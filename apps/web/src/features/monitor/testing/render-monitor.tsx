@@ -2,6 +2,7 @@ import type { render } from '@testing-library/react';
 import type { AreaKind, ProcedureResult, ProcessingEvent, Role } from '@railwatt/contracts';
 import { renderScreens } from '../../../components/ui/screen-harness';
 import { EventMonitorPage } from '../components/event-monitor-page';
+import { ParameterOverviewPage } from '../components/parameter-overview/parameter-overview-page';
 import { ProcessLogPage } from '../components/process-log-page';
 import { ProcessRunPage } from '../components/process-run-page';
 import { ErrorViewPage, EventViewPage, ProcessResultViewPage } from '../components/process-views';
@@ -12,7 +13,10 @@ export { mockFetch, type Call } from '../../../components/ui/screen-harness';
 export const RUNNER: Role[] = ['settlement-area-responsible'];
 export const AUDIT: Role[] = ['audit-settlement-area-responsible'];
 
-/** Renders the Monitor's process screens at `path`, signed in with `roles` in a Norwegian area. */
+/**
+ * Renders the Monitor's process screens and the parameter overview at `path`, signed in with `roles`
+ * in a Norwegian area.
+ */
 export function renderMonitor(
   path: string,
   { roles = RUNNER, kind = 'norway' as AreaKind } = {},
@@ -31,6 +35,10 @@ export function renderMonitor(
       { path: '/monitor/errorview', element: <ErrorViewPage /> },
       { path: '/monitor/eventview', element: <EventViewPage /> },
       { path: '/monitor/processresultview', element: <ProcessResultViewPage /> },
+      {
+        path: '/monitor/parameteroverview',
+        element: <ParameterOverviewPage titleKey="routes.monitor.parameterOverview" />,
+      },
     ],
     path,
     { rolesInArea: roles, timeZone: 'Europe/Oslo', area },
