@@ -17,6 +17,8 @@ export const ERROR_CODES = {
   uniqueorgid: 'Organisation id must be unique',
   unknown: 'Unknown error',
   invalid_input: 'Invalid input',
+  // calls.md §8's process code, refused by approve-procedure-results (issue 10).
+  'approved-settlement-exists': 'Approved settlement already exists for the area or organisation',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

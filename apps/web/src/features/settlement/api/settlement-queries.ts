@@ -202,3 +202,16 @@ export const useSetSettlementToFailure = (listKey: QueryKey) =>
   useResultMutation(listKey, (id: number) =>
     api.call(procedureTaskCalls.setSettlementToFailure, { params: { procedureResultId: id }, body: {} }),
   );
+
+/**
+ * POST /processing/settlement/run for the month (the area's zone): a new settlement result, a new
+ * version of the month's figures; the list follows it live while it runs.
+ */
+export const useRunSettlement = (listKey: QueryKey) =>
+  useResultMutation(listKey, ({ range, timeZone }: { range: MonthRange; timeZone: string }) =>
+    api.call(processingCalls.run, {
+      params: { procedure: 'settlement' },
+      query: { zoneId: timeZone },
+      body: { timeRange: range, refs: [] },
+    }),
+  );

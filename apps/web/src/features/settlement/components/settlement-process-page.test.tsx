@@ -23,6 +23,7 @@ const EXISTS = '/api/eventlog/procedure-result/exists';
 const APPROVE = '/api/eventlog/procedure-result/approve-procedure-results';
 const SAVE = '/api/eventlog/procedure-result/saveProcedureResult/save';
 const FAIL = '/api/processing/tasks/set-settlement-procedure-to-failure';
+const RUN = '/api/processing/settlement/run';
 const JANUARY = `${PROCESS_PATH}?year=2024&month=1`;
 
 const answers = (over: Record<string, unknown> = {}) => ({
@@ -95,11 +96,22 @@ describe('settlement process', { timeout: 45_000 }, () => {
     }
   });
 
-  it('offers a runner the actions its result’s status allows, and the settlement run', async () => {
-    mockFetch(answers());
+  it('offers a runner the actions its result’s status allows, and runs the settlement for the month', async () => {
+    const user = userEvent.setup();
+    const { calls } = mockFetch(
+      answers({ [`POST ${RUN}`]: settlementResult({ id: 8, status: 'initial', executeEndTime: null }) }),
+    );
     renderSettlement(JANUARY);
     await screen.findAllByTestId('settlement-line-row');
-    expect(screen.getByTestId('run-settlement')).toHaveAttribute('href', '/monitor/processes/settlement/run');
+    await user.click(screen.getByTestId('run-settlement'));
+    // January 2024 in Oslo: [31.12.2023 23:00, 31.01.2024 23:00) UTC.
+    await waitFor(() => expect(callsTo(calls, RUN)).toHaveLength(1));
+    const run = callsTo(calls, RUN)[0]!;
+    expect(run.url.searchParams.get('zoneId')).toBe('Europe/Oslo');
+    expect(run.body).toMatchObject({
+      timeRange: { start: '2023-12-31T23:00:00Z', end: '2024-01-31T23:00:00Z' },
+      refs: [],
+    });
     // A success: approve, invalidate and set to failure; not unapprove.
     expect(screen.getByRole('button', { name: 'Approve' })).toBeEnabled();
     expect(screen.getByRole('button', { name: 'Unapprove' })).toBeDisabled();

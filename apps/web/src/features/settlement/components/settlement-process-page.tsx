@@ -1,7 +1,6 @@
 import { useMemo } from 'react';
 import { Alert, Badge, Button, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router';
 import { z } from 'zod';
 import {
   policyAdmits,
@@ -20,6 +19,7 @@ import {
   pricesApprovedQuery,
   settlementKeys,
   settlementResultsQuery,
+  useRunSettlement,
   type SettlementMonth,
 } from '../api/settlement-queries';
 import { monthRange, monthSearchShape, useSettlementMonth, useSettlementZone } from '../hooks/settlement-month';
@@ -28,9 +28,6 @@ import { useThrottledKey } from '../hooks/use-throttled-key';
 import { SettlementActions } from './settlement-actions';
 import { SettlementLinesTable } from './settlement-lines-table';
 import { SettlementMonthPicker } from './settlement-month-picker';
-
-/** The Monitor's run page of the settlement procedure. */
-export const RUN_SETTLEMENT_PATH = '/monitor/processes/settlement/run';
 
 /** The screen's state in the URL: the month and the chosen result. */
 const searchSchema = z.object({
@@ -68,7 +65,7 @@ const monthOfKey = (key: string): SettlementMonth => {
  * /settlementandverification/[tpa-]settlementprocess (product.md §2, §4): the month's settlement
  * results, one chosen, its lines with totals, and for the process runners approve, unapprove,
  * invalidate and set to failure (the audit roles and the consumer read only). The page warns when
- * the month's prices and supply are not approved, and links the settlement run.
+ * the month's prices and supply are not approved, and runs the settlement for the month (a new version).
  */
 export function SettlementProcessPage(props: ScreenProps) {
   const { t } = useSettlementT();
@@ -86,6 +83,7 @@ export function SettlementProcessPage(props: ScreenProps) {
     return { ...asked, range: monthRange(asked, timeZone), timeZone };
   }, [askedKey, timeZone]);
   const results = useQuery(settlementResultsQuery(listQuery));
+  const run = useRunSettlement(settlementResultsQuery(listQuery).queryKey);
   const prices = useQuery(pricesApprovedQuery(month, timeZone));
 
   const list = useMemo(() => results.data?.content ?? [], [results.data]);
@@ -117,7 +115,12 @@ export function SettlementProcessPage(props: ScreenProps) {
           data-testid="settlement-result"
         />
         {mayRun && (
-          <Button component={Link} to={RUN_SETTLEMENT_PATH} variant="light" data-testid="run-settlement">
+          <Button
+            variant="light"
+            data-testid="run-settlement"
+            loading={run.isPending}
+            onClick={() => run.mutate({ range: monthRange(month, timeZone), timeZone })}
+          >
             {t('process.runSettlement')}
           </Button>
         )}
@@ -130,6 +133,7 @@ export function SettlementProcessPage(props: ScreenProps) {
           {t('process.pricesNotApproved')}
         </Alert>
       )}
+      <ApiErrorText error={run.error} />
       <ApiErrorText error={results.error} />
       <ApiErrorText error={prices.error} />
       {current && list.length === 0 && (
