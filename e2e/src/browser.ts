@@ -67,3 +67,46 @@ export async function signedIn(
 /** A form field by its label; required fields carry Mantine's asterisk after the label text. */
 export const field = (page: Page, label: string) =>
   page.getByRole('textbox', { name: new RegExp(`^${label}( \\*)?$`) });
+
+/** Calls an /api path from the signed-in page with its token and area (what the web client sends). */
+export async function api<T>(
+  page: Page,
+  path: string,
+  init: { method?: string; file?: { name: string; text: string }; json?: unknown } = {},
+) {
+  return page.evaluate(
+    async ({ url, method, file, json }) => {
+      // The e2e project has no DOM types: what this needs of the page's globals.
+      type Store = { getItem(key: string): string | null } & Record<string, unknown>;
+      const g = globalThis as unknown as {
+        sessionStorage: Store;
+        localStorage: Store;
+        FormData: new () => { append(name: string, value: unknown, fileName: string): void };
+        Blob: new (parts: string[], options: { type: string }) => unknown;
+      };
+      const key = Object.keys(g.sessionStorage).find((k) => k.startsWith('oidc.user:'))!;
+      const token = (JSON.parse(g.sessionStorage.getItem(key)!) as { access_token: string }).access_token;
+      const tenant =
+        g.sessionStorage.getItem('selectedSettlementArea') ?? g.localStorage.getItem('selectedSettlementArea');
+      let body: unknown = json === undefined ? undefined : JSON.stringify(json);
+      if (file) {
+        const form = new g.FormData();
+        const type = file.name.endsWith('.csv') ? 'text/csv' : 'application/xml';
+        form.append('files', new g.Blob([file.text], { type }), file.name);
+        body = form;
+      }
+      const res = await fetch(url, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'current-tenant-id': tenant!,
+          ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body as never,
+      });
+      if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+      return (await res.json()) as unknown;
+    },
+    { url: path, method: init.method ?? 'GET', file: init.file, json: init.json },
+  ) as Promise<T>;
+}

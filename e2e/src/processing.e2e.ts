@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cebdXml } from '../../apps/server/src/formats/cebd/generate.js';
-import { baseUrl, field, launch, signedIn } from './browser.js';
+import { api, baseUrl, field, launch, signedIn } from './browser.js';
 
 /*
  * Issue 9 items 7 and 8: processing in the browser. The settlement-area responsible of Norway sends a
@@ -31,40 +31,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** Calls an /api path from the signed-in page with its token and area (what the web client sends). */
-async function api<T>(page: Page, path: string, init: { method?: string; file?: { name: string; text: string } } = {}) {
-  return page.evaluate(
-    async ({ url, method, file }) => {
-      // The e2e project has no DOM types: what this needs of the page's globals.
-      type Store = { getItem(key: string): string | null } & Record<string, unknown>;
-      const g = globalThis as unknown as {
-        sessionStorage: Store;
-        localStorage: Store;
-        FormData: new () => { append(name: string, value: unknown, fileName: string): void };
-        Blob: new (parts: string[], options: { type: string }) => unknown;
-      };
-      const key = Object.keys(g.sessionStorage).find((k) => k.startsWith('oidc.user:'))!;
-      const token = (JSON.parse(g.sessionStorage.getItem(key)!) as { access_token: string }).access_token;
-      const tenant =
-        g.sessionStorage.getItem('selectedSettlementArea') ?? g.localStorage.getItem('selectedSettlementArea');
-      let body: unknown;
-      if (file) {
-        const form = new g.FormData();
-        form.append('files', new g.Blob([file.text], { type: 'application/xml' }), file.name);
-        body = form;
-      }
-      const res = await fetch(url, {
-        method,
-        headers: { authorization: `Bearer ${token}`, 'current-tenant-id': tenant! },
-        body: body as never,
-      });
-      if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-      return (await res.json()) as unknown;
-    },
-    { url: path, method: init.method ?? 'GET', file: init.file },
-  ) as Promise<T>;
-}
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
