@@ -140,10 +140,14 @@ export const settlementResultsQuery = (query: SettlementResultsQuery) =>
     meta: { liveRefresh: true },
   });
 
-/** GET /timeseries/settlement/lines: one settlement result's lines per organisation and price area. */
-export const settlementLinesQuery = (procedureResultId: number) =>
+/**
+ * GET /timeseries/settlement/lines: one settlement result's lines per organisation and price area.
+ * The result's status is part of the key: a result followed while it runs is read again when it
+ * finishes (its days write their lines as they go), and after a verdict.
+ */
+export const settlementLinesQuery = (procedureResultId: number, status: string) =>
   queryOptions({
-    queryKey: settlementKeys.lines(procedureResultId),
+    queryKey: [...settlementKeys.lines(procedureResultId), status],
     queryFn: ({ signal }) =>
       api.call(settlementCalls.lines, { query: { procedureResultId }, signal, key: 'settlement-lines' }),
   });

@@ -32,9 +32,9 @@ const FIGURES: readonly { key: Exclude<Figure, 'procedureResultId'>; label: stri
 const nameOf = (ref: { uuid: string; name: string | null }) => ref.name ?? ref.uuid;
 
 /** A settlement result's lines per organisation and price area, and their totals below. */
-export function SettlementLinesTable({ procedureResultId }: { procedureResultId: number }) {
+export function SettlementLinesTable({ procedureResultId, status }: { procedureResultId: number; status: string }) {
   const { t } = useSettlementT();
-  const lines = useQuery(settlementLinesQuery(procedureResultId));
+  const lines = useQuery(settlementLinesQuery(procedureResultId, status));
   const data = useMemo(() => lines.data ?? [], [lines.data]);
   const columns = useMemo<ColumnDef<SettlementLine>[]>(
     () => [

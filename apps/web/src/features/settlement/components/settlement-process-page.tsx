@@ -181,7 +181,7 @@ export function SettlementProcessPage(props: ScreenProps) {
       {selected && (
         <>
           <Title order={2}>{t('lines.title')}</Title>
-          <SettlementLinesTable procedureResultId={selected.id} />
+          <SettlementLinesTable procedureResultId={selected.id} status={selected.status} />
         </>
       )}
     </Stack>

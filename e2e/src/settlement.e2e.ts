@@ -1,0 +1,218 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cebdXml } from '../../apps/server/src/formats/cebd/generate.js';
+import { api, baseUrl, launch, signedIn } from './browser.js';
+
+/*
+ * Issue 10 item 9: a month settled in the browser. The settlement-area responsible of Finland (an
+ * area no other journey touches) has a month of files: two hours of CEBD of a consumption point near
+ * Riihimäki (grid area Caruna Etelä), the supply of that grid area's substation at Helsinki and the
+ * hourly spot prices (sent through the upload calls, as the DCS, the grid and the market would).
+ * The chain runs for October, price-and-supply from its run page, prices approved; on the
+ * settlement page the month's settlement runs and succeeds, the base verification shows the balance
+ * closing and the hours behind the metered figure, the settlement is approved; then the supply is
+ * corrected, prices and settlement run again and the new version is approved with the earlier one
+ * marked corrected.
+ */
+const AREA = 'Finland';
+const USER = 'settlement-area-responsible';
+const ZONE = 'Europe/Helsinki';
+/** October 2026 in Helsinki. */
+const OCTOBER = { start: '2026-09-30T21:00:00Z', end: '2026-10-31T22:00:00Z' };
+const MONTH = 'year=2026&month=10';
+const WAIT = 240_000;
+const stamp = Date.now().toString().slice(-6);
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+interface Result {
+  id: number;
+  status: string;
+  jobId?: string | null;
+}
+
+/** Uploads a file through `path` and waits for its import job to succeed. */
+async function upload(page: Page, path: string, name: string, text: string): Promise<void> {
+  const answer = await api<{ jobIds?: string[] }>(page, path, { method: 'POST', file: { name, text } });
+  const [jobId] = answer.jobIds ?? [];
+  expect(jobId).toBeDefined();
+  await expect
+    .poll(async () => (await api<{ status: string }>(page, `/api/jobs/${jobId}`)).status, { timeout: 60_000 })
+    .toBe('success');
+}
+
+/** The newest result of a procedure. */
+const newest = async (page: Page, procedure: string): Promise<Result | undefined> =>
+  (
+    await api<{ content: Result[] }>(
+      page,
+      `/api/eventlog/procedure-result/findBy?procedureName=${procedure}&page=0&size=1&sortBy=executeStartTime&descendingOrder=true`,
+      { method: 'POST', json: {} },
+    )
+  ).content[0];
+
+/** Waits until the newest result of `procedure` newer than `after` has succeeded; answers it. */
+async function succeeded(page: Page, procedure: string, after = 0): Promise<Result> {
+  let last: Result | undefined;
+  await expect
+    .poll(
+      async () => {
+        last = await newest(page, procedure);
+        return last && last.id > after ? last.status : 'waiting';
+      },
+      { timeout: WAIT, interval: 1_000 },
+    )
+    .toBe('success');
+  return last!;
+}
+
+/** Runs a procedure for October through the run call; answers its result once it succeeded. */
+async function runForOctober(page: Page, procedure: string): Promise<Result> {
+  const before = (await newest(page, procedure))?.id ?? 0;
+  await api(page, `/api/processing/${procedure}/run?zoneId=${ZONE}`, {
+    method: 'POST',
+    json: { timeRange: OCTOBER, refs: [] },
+  });
+  return succeeded(page, procedure, before);
+}
+
+const approve = (page: Page, id: number) =>
+  api(page, '/api/eventlog/procedure-result/approve-procedure-results?updatePreviouslyApprovedToCorrected=true', {
+    method: 'POST',
+    json: [id],
+  });
+
+const supplyCsv = (first: number) =>
+  [
+    'type;supply_energy',
+    'startInclusive;endExclusive;SMP-HELSINKI',
+    `2026-10-02T08:00:00Z;2026-10-02T09:00:00Z;${first}`,
+    '2026-10-02T09:00:00Z;2026-10-02T10:00:00Z;20000',
+  ].join('\n');
+
+describe('settlement', () => {
+  it('settles a month from its files, sees the balance close, approves, and approves a corrected version', async () => {
+    const started = Date.now();
+    const page = await signedIn(browser, USER, AREA, { viewport: { width: 1400, height: 1100 } });
+
+    // 1. The month's files.
+    const points = await api<unknown[]>(page, '/api/domain/consumptionpoint/all');
+    const cpids = [...JSON.stringify(points).matchAll(/"cpid":"([^"]+)"/g)].map((m) => m[1]!).sort();
+    expect(cpids.length).toBeGreaterThan(0);
+    const cebd = [
+      ...cebdXml({
+        seed: Number(stamp),
+        points: [{ cpid: cpids[0]!, route: [{ lat: 60.74, lon: 24.77 }], start: '2026-10-02T08:00:00Z', periods: 24 }],
+      }),
+    ].join('');
+    await upload(page, '/api/cebd/import', `settlement-${stamp}-cebd.xml`, cebd);
+    await upload(page, '/api/excel/timeseries/csv-import', `settlement-${stamp}-supply.csv`, supplyCsv(20000));
+    await upload(
+      page,
+      '/api/excel/timeseries/csv-import',
+      `settlement-${stamp}-prices.csv`,
+      [
+        'type;spot_price',
+        'startInclusive;endExclusive;FI',
+        '2026-10-02T08:00:00Z;2026-10-02T09:00:00Z;40',
+        '2026-10-02T09:00:00Z;2026-10-02T10:00:00Z;60',
+      ].join('\n'),
+    );
+
+    // 2. The chain for October: cebd-preprocessing, then combine, shunting and stabling and energy
+    // outside train runs by the system.
+    const before = (await newest(page, 'energy-outside-train-run'))?.id ?? 0;
+    await runForOctober(page, 'cebd-preprocessing');
+    await succeeded(page, 'energy-outside-train-run', before);
+
+    // 3. price-and-supply from its run page (the previous month is the page's default: October).
+    await page.goto(`${baseUrl()}/monitor/processes/price-and-supply/run`);
+    await page.getByTestId('run-submit').click();
+    const progress = page.getByTestId('run-progress');
+    await progress.waitFor({ timeout: 15_000 });
+    await expect
+      .poll(() => progress.getByTestId('result-status').getAttribute('data-status'), { timeout: WAIT, interval: 1_000 })
+      .toBe('success');
+    const prices = await newest(page, 'price-and-supply');
+    // The month has priced energy (the records were placed at Helsinki and allocated).
+    const rows = await api<unknown[]>(
+      page,
+      `/api/timeseries/settlement/settlementbaseverification?startYear=2026&startMonth=10`,
+    );
+    expect(rows.length).toBeGreaterThan(0);
+
+    // 4. The settlement page warns until the month's prices are approved.
+    await page.goto(`${baseUrl()}/settlementandverification/settlementprocess?${MONTH}`);
+    await page.getByTestId('prices-not-approved').waitFor({ timeout: 15_000 });
+    await approve(page, prices!.id);
+    await page.reload();
+    await page.getByTestId('run-settlement').waitFor({ timeout: 15_000 });
+    await expect.poll(() => page.getByTestId('prices-not-approved').count(), { timeout: 15_000 }).toBe(0);
+
+    // 5. Run the month's settlement from the page and follow it to success.
+    const status = page.getByTestId('settlement-status');
+    const settledOnce = async (previous: number) => {
+      await page.getByTestId('run-settlement').click();
+      await expect
+        .poll(
+          async () => {
+            const id = Number((await page.getByTestId('settlement-result-panel').getAttribute('data-result-id')) ?? 0);
+            return id > previous ? status.getAttribute('data-status') : 'waiting';
+          },
+          { timeout: WAIT, interval: 1_000 },
+        )
+        .toBe('success');
+      await page.getByTestId('settlement-line-row').first().waitFor({ timeout: 15_000 });
+      return Number(await page.getByTestId('settlement-result-panel').getAttribute('data-result-id'));
+    };
+    const first = await settledOnce(0);
+
+    // 6. The base verification: the balance closes, and the metered figure opens its hours.
+    await page.goto(`${baseUrl()}/settlementandverification/settlementbaseverification?${MONTH}`);
+    const balance = page.getByTestId('balance-status');
+    await balance.first().waitFor({ timeout: 15_000 });
+    expect(await balance.first().getAttribute('data-closes')).toBe('true');
+    await page.getByTestId('verification-row').first().waitFor({ timeout: 15_000 });
+    await page.getByTestId('trace-metered').first().click();
+    await expect.poll(() => page.getByTestId('hourly-row').count(), { timeout: 15_000 }).toBe(2);
+    await page.keyboard.press('Escape');
+
+    // 7. Approve it.
+    await page.goto(`${baseUrl()}/settlementandverification/settlementprocess?${MONTH}&result=${first}`);
+    await page.getByTestId('settlement-approve').click();
+    await page.getByRole('button', { name: 'Yes' }).click();
+    await expect.poll(() => status.getAttribute('data-status'), { timeout: 30_000 }).toBe('approved');
+
+    // 8. A corrected supply file: prices and supply again, then a new settlement version approved
+    // with the earlier one marked corrected.
+    await upload(
+      page,
+      '/api/excel/timeseries/csv-import',
+      `settlement-${stamp}-supply-corrected.csv`,
+      supplyCsv(19000),
+    );
+    const pricesAgain = await runForOctober(page, 'price-and-supply');
+    await approve(page, pricesAgain.id);
+    await page.goto(`${baseUrl()}/settlementandverification/settlementprocess?${MONTH}`);
+    await page.getByTestId('run-settlement').waitFor({ timeout: 15_000 });
+    const second = await settledOnce(first);
+    await page.getByTestId('mark-corrected').check();
+    await page.getByTestId('settlement-approve').click();
+    await page.getByRole('button', { name: 'Yes' }).click();
+    await expect.poll(() => status.getAttribute('data-status'), { timeout: 30_000 }).toBe('approved');
+    await page.goto(`${baseUrl()}/settlementandverification/settlementprocess?${MONTH}&result=${first}`);
+    await expect
+      .poll(() => page.getByTestId('settlement-status').getAttribute('data-status'), { timeout: 30_000 })
+      .toBe('corrected');
+    expect(second).toBeGreaterThan(first);
+
+    console.info(`settlement journey: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    await page.context().close();
+  }, 900_000);
+});
