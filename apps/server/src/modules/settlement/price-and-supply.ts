@@ -23,6 +23,9 @@ import { rows } from '../domain/sql.js';
  *   `currency_exchange_rate` for the hour (currency per EUR; 1 where the area has none: it settles
  *   in EUR). Metered energy and the losses are charged at it; cost = kWh / 1000 x price. An hour
  *   without a spot price keeps its energy with no price and no cost ('spot-price-missing').
+ * - Other energy: the fixed installations' hourly energy (fixed_installation_energy of the fixed
+ *   metering points with an organisation, metered or spread by profile and annual-distribution,
+ *   other-energy.ts), priced like metered energy.
  * - Estimated energy of non-metered runs (estimation.ts, `estimated_energy`) joins the balance and
  *   the losses' shares like metered energy, and is priced at the average price of what remains
  *   (supply beyond the metered energy) in its price area over the chunk's hours.
@@ -101,6 +104,26 @@ export async function priceAndSupply(
        WHERE x.tenant = ${tenant}::uuid AND x.hour_start >= ${S} AND x.hour_start < ${E}
        GROUP BY x.hour_start, x.grid_area_uuid, x.organisation_uuid`);
 
+    // ... and the fixed installations' energy ('other': fixed_installation_energy of the fixed
+    // metering points, metered or spread by profile and annual-distribution), hourly or finer, to the
+    // point's organisation; points without one or excluded from settlement are not billed.
+    await tx.execute(sql`
+      INSERT INTO priced_energy (tenant, hour_start, grid_area_uuid, price_area_uuid, organisation_uuid, category,
+                                 energy_kwh, procedure_result_id)
+      SELECT ${tenant}::uuid, date_trunc('hour', v.start_time, 'UTC'), g.entity_uuid,
+             min(g.attributes ->> 'priceAreaRef')::uuid, rw_uuid(f.attributes ->> 'organisationRef'), 'other',
+             sum(v.value), ${resultId}
+        FROM time_series ts
+        JOIN entity_latest f ON f.entity_uuid = ts.entity_uuid AND f.tenant = ts.tenant AND f.type = 'fixedmeteringpoint'
+        JOIN entity_latest g ON g.entity_uuid = rw_uuid(f.attributes ->> 'gridAreaRef') AND g.tenant = ts.tenant
+        JOIN time_series_value v ON v.tenant = ts.tenant AND v.series_id = ts.id
+       WHERE ts.tenant = ${tenant}::uuid AND ts.type_name = 'fixed_installation_energy' AND ts.resolution IN ('PT1H', 'PT15M')
+         AND v.start_time >= ${S} AND v.start_time < ${E} AND v.value IS NOT NULL
+         AND rw_uuid(f.attributes ->> 'organisationRef') IS NOT NULL
+         AND coalesce(f.attributes ->> 'excludedFromSettlement', 'false') <> 'true'
+         AND g.attributes ->> 'priceAreaRef' IS NOT NULL
+       GROUP BY 2, 3, 5`);
+
     // 2. The balance per grid area and hour: supply, allocated, losses, the hour's price and rate.
     await tx.execute(sql`
       WITH supply AS (
@@ -160,9 +183,9 @@ export async function priceAndSupply(
         FROM priced_energy m
         JOIN supply_balance b ON b.tenant = m.tenant AND b.hour_start = m.hour_start AND b.grid_area_uuid = m.grid_area_uuid
        WHERE m.tenant = ${tenant}::uuid AND m.hour_start >= ${S} AND m.hour_start < ${E}
-         AND m.category IN ('metered', 'estimated')
+         AND m.category IN ('metered', 'estimated', 'other')
          AND b.allocated_kwh <> 0 AND b.losses_kwh <> 0
-       -- An organisation's share over its metered and estimated energy of the hour together.
+       -- An organisation's share over its metered, estimated and other energy of the hour together.
        GROUP BY m.hour_start, m.grid_area_uuid, m.organisation_uuid`);
     // Metered energy and losses at the hour's spot price.
     await tx.execute(sql`

@@ -5,6 +5,7 @@ import { registerProcedure, type ChunkReport } from '../processing/registry.js';
 import { deriveConsumptionFactors } from './consumption-factor.js';
 import { estimateNonMeteredRuns, ESTIMATION_SEVERITY } from './estimation.js';
 import { aggregateMeteredEnergy } from './metered-energy-aggregation.js';
+import { distributeFixedVolumes } from './other-energy.js';
 import { computeOnAccount } from './on-account.js';
 import { priceAndSupply, PRICE_AND_SUPPLY_SEVERITY } from './price-and-supply.js';
 import { settleDay } from './settle.js';
@@ -123,6 +124,18 @@ export function registerSettlementProcedures(): void {
       );
     },
   });
+
+  // profile and annual-distribution: monthly and yearly volumes of the fixed installations spread
+  // over the day's hours as estimated hourly values (other-energy.ts).
+  for (const [name, by] of [
+    ['profile', 'month'],
+    ['annual-distribution', 'year'],
+  ] as const)
+    registerProcedure(name, {
+      async run(ctx, scope) {
+        await distributeFixedVolumes(ctx, { start: scope.start, end: scope.end }, { by });
+      },
+    });
 
   registerProcedure('settlement', {
     async run(ctx, scope, report) {
