@@ -58,6 +58,11 @@ export const feeTypeAttributesSchema = z.object({
   /** Currency per MWh. */
   price: optNumber,
   currency: text(TEXT_LIMITS.code).default('EUR'),
+  /**
+   * The fee applies only in the hours of this price category's time intervals (days of the week,
+   * 8 = public holiday, from - to on the area's wall clock); none: every hour (issue 10 item 3).
+   */
+  priceCategoryRef: optRef,
 });
 export const taxCategoryAttributesSchema = z.object({ description: optText, rate: optNumber });
 export const vatCategoryAttributesSchema = z.object({ description: optText, percentage: optNumber });

@@ -165,11 +165,13 @@ const SPECS: Record<EntityFormKind, readonly Spec[]> = {
   gridfeetype: [
     ['price', 'number'],
     ['currency', 'text'],
+    ['priceCategoryRef', 'reference'],
     ['description', 'textarea'],
   ],
   energyfeetype: [
     ['price', 'number'],
     ['currency', 'text'],
+    ['priceCategoryRef', 'reference'],
     ['description', 'textarea'],
   ],
   taxcategory: [

@@ -27,6 +27,8 @@ export const ENTITY_REFERENCES = {
   },
   trafficcategory: { trafficCategoryTypeRef: ['trafficcategorytype'] },
   pricecategorytimeinterval: { priceCategoryRef: ['pricecategory'] },
+  gridfeetype: { priceCategoryRef: ['pricecategory'] },
+  energyfeetype: { priceCategoryRef: ['pricecategory'] },
   contract: {
     organisationRef: ['organisation'],
     supplierRef: ['organisation'],

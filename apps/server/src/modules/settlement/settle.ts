@@ -105,8 +105,10 @@ export async function settleDay(
  * category's values are those of their versions valid at the day's start (entity_segment: a price
  * change is a new version from a date). On the line's supply energy (metered + estimated + other +
  * losses) in MWh: grid fees and energy fees at their price per MWh (a price in EUR where the area
- * settles in another currency is converted at the day's average exchange rate), tax at the tax
- * category's rate per MWh in the area's currency; VAT last, the VAT category's percentage of the
+ * settles in another currency is converted at the day's average exchange rate), summed hour by hour:
+ * a fee type with a price category (priceCategoryRef) counts only in the hours of the category's
+ * time intervals, a public holiday as day 8; tax at the tax category's rate per MWh in the area's
+ * currency; VAT last, the VAT category's percentage of the
  * energy cost, the fees and the tax. Tax areas are not read yet: one tax rate per contract.
  */
 async function chargeDay(
@@ -123,20 +125,52 @@ async function chargeDay(
     sql`(SELECT (s.attributes ->> ${field})::numeric FROM entity_segment s
           WHERE s.entity_uuid = ${uuid} AND s.tenant = ${tenant}::uuid AND s.superseded_at IS NULL AND s.valid @> ${S}
           LIMIT 1)`;
-  /** A fee price in the area's currency: EUR prices converted where the area settles in another. */
+  const zone = ctx.tenant.timeZone;
+  /**
+   * Whether fee version `s` applies in the hour starting at `hour`: it has no price category, or one
+   * of the category's time intervals holds the hour on the area's wall clock (its days of the week,
+   * 1 Monday .. 7 Sunday, and 8 for a public holiday, which counts instead of its weekday).
+   */
+  const applies = (s: SQL, hour: SQL) => {
+    const local = sql`(${hour} AT TIME ZONE ${zone})`;
+    return sql`(${s}.attributes ->> 'priceCategoryRef' IS NULL OR EXISTS (
+      SELECT 1 FROM entity_latest i
+       WHERE i.tenant = ${tenant}::uuid AND i.type = 'pricecategorytimeinterval'
+         AND i.attributes ->> 'priceCategoryRef' = ${s}.attributes ->> 'priceCategoryRef'
+         AND (i.attributes -> 'daysOfWeek') @> to_jsonb(CASE
+               WHEN EXISTS (SELECT 1 FROM entity_latest p
+                             WHERE p.tenant = ${tenant}::uuid AND p.type = 'publicholiday'
+                               AND p.attributes ->> 'date' = to_char(${local}, 'YYYY-MM-DD')) THEN 8
+               ELSE extract(isodow FROM ${local})::int END)
+         AND ${local}::time >= (i.attributes ->> 'fromTime')::time
+         AND ${local}::time < (i.attributes ->> 'toTime')::time))`;
+  };
+  /**
+   * A line's fees of one kind: per hour of the day, the line's energy in MWh x the price of each fee
+   * type of the contract that applies in that hour, in the area's currency (EUR prices converted
+   * where the area settles in another).
+   */
   const feeSum = (refs: string) =>
-    sql`(SELECT coalesce(sum((s.attributes ->> 'price')::numeric *
+    sql`(SELECT coalesce(sum(h.kwh / 1000 * (s.attributes ->> 'price')::numeric *
                   CASE WHEN coalesce(s.attributes ->> 'currency', 'EUR') = 'EUR' AND ${currency} <> 'EUR'
                        THEN rate.eur ELSE 1 END), 0)
            FROM jsonb_array_elements_text(c.attributes -> ${refs}) AS f(uuid)
            JOIN entity_segment s ON s.entity_uuid = f.uuid::uuid AND s.tenant = ${tenant}::uuid
-            AND s.superseded_at IS NULL AND s.valid @> ${S})`;
+            AND s.superseded_at IS NULL AND s.valid @> ${S}
+           JOIN hours h ON h.organisation_uuid = x.organisation_uuid AND h.price_area_uuid = x.price_area_uuid
+          WHERE ${applies(sql`s`, sql`h.hour_start`)})`;
   await ctx.db.execute(sql`
     WITH rate AS (
       SELECT coalesce(avg(v.value), 1) AS eur
         FROM time_series ts JOIN time_series_value v ON v.tenant = ts.tenant AND v.series_id = ts.id
        WHERE ts.tenant = ${tenant}::uuid AND ts.type_name = 'currency_exchange_rate'
          AND v.start_time >= ${S} AND v.start_time < ${E} AND v.value IS NOT NULL
+    ), hours AS (
+      -- Each line's energy per hour (every category), for fees that depend on the hour.
+      SELECT organisation_uuid, price_area_uuid, hour_start, sum(energy_kwh) AS kwh
+        FROM priced_energy
+       WHERE tenant = ${tenant}::uuid AND hour_start >= ${S} AND hour_start < ${E}
+       GROUP BY 1, 2, 3
     ), lines AS (
       SELECT l.organisation_uuid, l.price_area_uuid,
              (l.metered_kwh + l.estimated_kwh + l.other_kwh + l.losses_kwh) / 1000 AS mwh,
@@ -150,8 +184,8 @@ async function chargeDay(
        WHERE l.tenant = ${tenant}::uuid AND l.procedure_result_id = ${procedureResultId}::bigint AND l.day = ${chunk.day}::date
     ), charged AS (
       SELECT x.organisation_uuid, x.price_area_uuid, x.contract, x.energy_cost,
-             x.mwh * ${feeSum('gridFeeTypeRefs')} AS grid_fee,
-             x.mwh * ${feeSum('energyFeeTypeRefs')} AS energy_fee,
+             ${feeSum('gridFeeTypeRefs')} AS grid_fee,
+             ${feeSum('energyFeeTypeRefs')} AS energy_fee,
              x.mwh * coalesce(${valueAt(sql`rw_uuid(c.attributes ->> 'taxCategoryRef')`, 'rate')}, 0) AS tax,
              coalesce(${valueAt(sql`rw_uuid(c.attributes ->> 'vatCategoryRef')`, 'percentage')}, 0) AS vat_percent
         FROM lines x CROSS JOIN rate

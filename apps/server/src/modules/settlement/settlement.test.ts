@@ -423,4 +423,49 @@ describe('price-and-supply and settlement', () => {
     const tpa = await aggregateMeteredEnergy(ctx(), DAY, { aggregation: 'FIRST', tpa: true });
     expect(tpa.files.at(-1)).toMatchObject({ organisation: 'TPA', fileName: 'MEA_TPA_2026-10-01_FIRST.csv', lines: 6 });
   });
+
+  it('charges a fee with a price category only in its hours, and a public holiday counts as day 8', async () => {
+    // EF2, 10 NOK/MWh, only at PEAK: Monday to Friday 12:00-13:00 in Oslo. 1 October 2026 is a
+    // Thursday; RU1's NO1 energy lies in 10:00 UTC = 12:00 Oslo: 0.044 MWh x 10 = 0.44 more energy
+    // fee (1.012 + 0.44 = 1.452); VAT (25.30 + 4.40 + 1.452 + 0.44) x 25 % = 7.898; total 39.49.
+    const db = tenantDatabase(database, NORWAY);
+    const add = async (type: string, name: string, attributes: Record<string, unknown>) => {
+      const uuid = randomUUID();
+      await db.query(`INSERT INTO entity (uuid, tenant, type, created_by) VALUES ($1, $2, $3, 'test')`, [
+        uuid,
+        NORWAY,
+        type,
+      ]);
+      await db.query(
+        `INSERT INTO entity_segment (entity_uuid, tenant, type, valid, name, attributes, last_modified_by)
+         VALUES ($1, $2, $3, tstzrange('2000-01-01', NULL), $4, $5::jsonb, 'test')`,
+        [uuid, NORWAY, type, name, JSON.stringify(attributes)],
+      );
+      return uuid;
+    };
+    const PEAK = await add('pricecategory', 'PEAK', {});
+    await add('pricecategorytimeinterval', 'PEAK weekdays', {
+      priceCategoryRef: PEAK,
+      daysOfWeek: [1, 2, 3, 4, 5],
+      fromTime: '12:00',
+      toTime: '13:00',
+    });
+    const EF2 = await add('energyfeetype', 'EF2', { price: 10, currency: 'NOK', priceCategoryRef: PEAK });
+    await db.query(
+      `UPDATE entity_segment SET attributes = jsonb_set(attributes, '{energyFeeTypeRefs}', attributes -> 'energyFeeTypeRefs' || to_jsonb($2::text))
+        WHERE entity_uuid = $1`,
+      [ids['C-RU1-NO1'], EF2],
+    );
+    const ru1 = async () => {
+      await settleDay(ctx(), DAY, { procedureResultId: resultId, refs: [], currency: 'NOK' });
+      const line = (await settlementLines(ctx(), resultId)).find(
+        (l) => l.organisation.name === 'RU1' && l.priceArea.name === 'NO1',
+      )!;
+      return [line.energyFeeCost, line.vatCost, line.totalCost].map((x) => Number(x.toFixed(4)));
+    };
+    expect(await ru1()).toEqual([1.452, 7.898, 39.49]);
+    // A public holiday on 1 October: day 8, not a weekday, so PEAK does not apply.
+    await add('publicholiday', 'Holiday', { date: '2026-10-01' });
+    expect(await ru1()).toEqual([1.012, 7.788, 38.94]);
+  });
 });
