@@ -44,4 +44,18 @@ describe('request limiter (at most 5 requests per 1000 ms)', () => {
     await expect(waiting).rejects.toBeInstanceOf(CancelledError);
     expect(limiter.pending()).toBe(0);
   });
+
+  it('keeps going when the clock is replaced: a fake clock that ran ahead, then the real one', async () => {
+    // What a test file did to the app's one limiter before this test existed: the window filled on a
+    // fake clock set ahead, a waiter's wake-up set on the fake timers, then the real timers came
+    // back. The next requests waited for the fake wake-up or for the real clock to catch up, for ever.
+    const limiter = createRateLimiter(API_RATE_LIMIT);
+    vi.setSystemTime(Date.now() + 60_000);
+    for (let i = 0; i < 6; i += 1) void limiter.acquire();
+    vi.useRealTimers();
+    const started = Date.now();
+    await limiter.acquire();
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(limiter.pending()).toBe(0);
+  });
 });

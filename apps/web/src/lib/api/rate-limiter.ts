@@ -17,7 +17,8 @@ interface Waiter {
  */
 export function createRateLimiter(
   limit: { requests: number; perMs: number },
-  now: () => number = Date.now,
+  // Read through the global each time: a clock captured once stays the one it was (a fake one in a test).
+  now: () => number = () => Date.now(),
 ): RateLimiter {
   const starts: number[] = [];
   const queue: Waiter[] = [];
@@ -25,12 +26,18 @@ export function createRateLimiter(
 
   function pump(): void {
     const t = now();
-    while (starts.length > 0 && starts[0]! <= t - limit.perMs) starts.shift();
+    // A start later than now means the clock went back (a system clock set back; in tests, a fake
+    // clock that ran ahead and was put back): forget it rather than wait for the clock to catch up.
+    while (starts.length > 0 && (starts[0]! <= t - limit.perMs || starts[0]! > t)) starts.shift();
     while (queue.length > 0 && starts.length < limit.requests) {
       starts.push(t);
       queue.shift()!.start();
     }
-    if (queue.length > 0 && timer === null) {
+    // The wake-up is set anew on every pump: a timer of a clock that has since been replaced (a fake
+    // timer when the real ones are back) would never fire and leave the queue stuck for good.
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    if (queue.length > 0) {
       timer = setTimeout(
         () => {
           timer = null;
