@@ -100,7 +100,7 @@ export async function preprocessTrainRuns(
       WITH runs AS (
         SELECT r.* FROM train_run r
          WHERE r.tenant = ${tenant}::uuid AND r.operating_day = ${D} AND r.superseded_at IS NULL AND NOT r.deleted
-      ), vehicles AS (
+      ), vehicles AS MATERIALIZED (
         -- Each vehicle with the traction unit the fleet knows by its EVN at the run's departure
         -- (the stored uuid first: it was the fleet's answer when the file arrived).
         SELECT v.train_run_id, v.evn, v.gross_weight, left(v.evn, 1) = '9' AS tractive,
@@ -108,27 +108,40 @@ export async function preprocessTrainRuns(
                  SELECT s.entity_uuid FROM entity_segment s
                   WHERE s.tenant = ${tenant}::uuid AND s.type = 'tractionunit' AND s.superseded_at IS NULL
                     AND s.attributes ->> 'evn' = v.evn AND s.valid @> r.departure
-                  LIMIT 1)) AS unit
+                  LIMIT 1)) AS unit,
+               r.departure, r.arrival, r.operating_day
           FROM runs r JOIN train_run_vehicle v ON v.train_run_id = r.id AND v.tenant = r.tenant
+      ), per_run AS (
+        -- The vehicle checks in one pass, grouped by run (bench/settlement.ts: an EXISTS per run over
+        -- the day's vehicles grew with the square of the runs of a day).
+        SELECT train_run_id,
+               bool_or(gross_weight < ${limits.minGrossWeightPerVehicleTonnes}::numeric
+                       OR gross_weight > ${limits.maxGrossWeightPerVehicleTonnes}::numeric) AS weight,
+               bool_or(tractive AND unit IS NULL) AS unknown,
+               NOT bool_or(tractive OR unit IS NOT NULL) AS no_tractive
+          FROM vehicles GROUP BY train_run_id
+      ), shared AS (
+        -- Runs whose tractive vehicle (or known unit) is in another current run overlapping in time:
+        -- index probes by EVN (train_run_vehicle_evn_idx), not a scan per run.
+        SELECT DISTINCT v.train_run_id
+          FROM vehicles v
+          JOIN train_run_vehicle ov ON ov.tenant = ${tenant}::uuid AND ov.evn = v.evn AND ov.train_run_id <> v.train_run_id
+          JOIN train_run o ON o.id = ov.train_run_id AND o.tenant = ov.tenant
+         WHERE (v.tractive OR v.unit IS NOT NULL)
+           AND o.superseded_at IS NULL AND NOT o.deleted
+           AND o.operating_day BETWEEN v.operating_day - 2 AND v.operating_day + 2
+           AND tstzrange(o.departure, o.arrival) && tstzrange(v.departure, v.arrival)
       ), judged AS (
         SELECT r.id, r.train_number,
-               EXISTS (SELECT 1 FROM vehicles v WHERE v.train_run_id = r.id
-                         AND (v.gross_weight < ${limits.minGrossWeightPerVehicleTonnes}::numeric
-                              OR v.gross_weight > ${limits.maxGrossWeightPerVehicleTonnes}::numeric)) AS weight,
-               EXISTS (SELECT 1 FROM vehicles v WHERE v.train_run_id = r.id AND v.tractive AND v.unit IS NULL) AS unknown,
-               (NOT EXISTS (SELECT 1 FROM vehicles v WHERE v.train_run_id = r.id AND (v.tractive OR v.unit IS NOT NULL))
-                OR EXISTS (
-                  SELECT 1 FROM vehicles v
-                    JOIN train_run_vehicle ov ON ov.tenant = ${tenant}::uuid AND ov.train_run_id <> r.id
-                    JOIN train_run o ON o.id = ov.train_run_id AND o.tenant = ov.tenant
-                   WHERE v.train_run_id = r.id AND (v.tractive OR v.unit IS NOT NULL) AND ov.evn = v.evn
-                     AND o.superseded_at IS NULL AND NOT o.deleted
-                     AND o.operating_day BETWEEN r.operating_day - 2 AND r.operating_day + 2
-                     AND tstzrange(o.departure, o.arrival) && tstzrange(r.departure, r.arrival))) AS composition,
+               coalesce(p.weight, false) AS weight,
+               coalesce(p.unknown, false) AS unknown,
+               (coalesce(p.no_tractive, true) OR x.train_run_id IS NOT NULL) AS composition,
                ${LATER_DUPLICATE(sql`r`)} AS duplicate,
                r.created_at > ((r.operating_day + 1)::timestamp AT TIME ZONE ${zone})
                               + make_interval(days => ${limits.maxDaysLate}::int) AS late
           FROM runs r
+          LEFT JOIN per_run p ON p.train_run_id = r.id
+          LEFT JOIN shared x ON x.train_run_id = r.id
       ), written AS (
         INSERT INTO train_run_check (tenant, train_run_id, operating_day, codes, procedure_result_id)
         SELECT ${tenant}::uuid, id, ${D},
