@@ -74,29 +74,36 @@ export async function allocateEnergyOutsideTrainRun(
                             WHERE a.tenant = p.tenant AND a.consumption_point_uuid = p.consumption_point_uuid
                               AND a.period_end = p.period_end)
       ), runs AS MATERIALIZED (${tractionRunsNear(tenant, sql`${S} - ${L}`, E)}),
-      prev AS (
+      prev AS MATERIALIZED (
         -- Each record's previous run within the limit: a hash join on the unit over the chunk's
         -- few runs, the latest arrival first.
         SELECT DISTINCT ON (r.cp, r.period_end) r.cp, r.period_end, x.id, x.ru_uuid
           FROM recs r
           JOIN runs x ON x.unit = r.unit AND x.arrival <= r.period_end AND x.arrival >= r.period_end - ${L}
          ORDER BY r.cp, r.period_end, x.arrival DESC, x.id DESC
-      ), payers AS (
-        SELECT r.*, prev.id AS run_id, prev.ru_uuid, keeper.entity_uuid AS keeper
+      ), keepers AS (
+        -- The vehicle keeper, looked up only for the records without a previous run (bench/
+        -- settlement.ts: looked up for every record, most answers were thrown away): the unit's
+        -- segment at the record's start, then its owner's (plain uuid probes, like
+        -- cebd-preprocessing.ts segmentAt: rw_uuid on the previous probe's column).
+        SELECT r.cp, r.period_end, keeper.entity_uuid AS keeper
           FROM recs r
-          LEFT JOIN prev ON prev.cp = r.cp AND prev.period_end = r.period_end
-          -- The unit's segment at the record's start, then its owner's (plain uuid probes, like
-          -- cebd-preprocessing.ts segmentAt: rw_uuid on the previous probe's column).
           LEFT JOIN LATERAL (
             SELECT rw_uuid(s.attributes ->> 'owner') AS owner_ref FROM entity_segment s
              WHERE s.entity_uuid = r.unit AND s.type = 'tractionunit' AND s.superseded_at IS NULL
                AND s.valid @> (r.period_end - interval '5 minutes')
-             LIMIT 1) u ON prev.id IS NULL
+             LIMIT 1) u ON true
           LEFT JOIN LATERAL (
             SELECT s.entity_uuid FROM entity_segment s
              WHERE s.entity_uuid = u.owner_ref AND s.type = 'organisation' AND s.superseded_at IS NULL
                AND s.valid @> (r.period_end - interval '5 minutes')
              LIMIT 1) keeper ON true
+         WHERE NOT EXISTS (SELECT 1 FROM prev WHERE prev.cp = r.cp AND prev.period_end = r.period_end)
+      ), payers AS (
+        SELECT r.*, prev.id AS run_id, prev.ru_uuid, k.keeper
+          FROM recs r
+          LEFT JOIN prev ON prev.cp = r.cp AND prev.period_end = r.period_end
+          LEFT JOIN keepers k ON k.cp = r.cp AND k.period_end = r.period_end
       ), written AS (
         INSERT INTO allocated_energy
                (tenant, consumption_point_uuid, period_end, traction_unit_uuid, grid_area_uuid, price_area_uuid,
