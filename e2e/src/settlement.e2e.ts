@@ -150,10 +150,9 @@ describe('settlement', () => {
     // 4. The settlement page warns until the month's prices are approved.
     await page.goto(`${baseUrl()}/settlementandverification/settlementprocess?${MONTH}`);
     await page.getByTestId('prices-not-approved').waitFor({ timeout: 15_000 });
-    await approve(page, prices!.id);
-    await page.reload();
-    await page.getByTestId('run-settlement').waitFor({ timeout: 15_000 });
+    await page.getByTestId('approve-prices').click();
     await expect.poll(() => page.getByTestId('prices-not-approved').count(), { timeout: 15_000 }).toBe(0);
+    expect(await newest(page, 'price-and-supply')).toMatchObject({ id: prices!.id, status: 'approved' });
 
     // 5. Run the month's settlement from the page and follow it to success.
     const status = page.getByTestId('settlement-status');

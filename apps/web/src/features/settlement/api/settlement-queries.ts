@@ -219,3 +219,36 @@ export const useRunSettlement = (listKey: QueryKey) =>
       body: { timeRange: range, refs: [] },
     }),
   );
+
+/**
+ * Approves the month's prices and supply from the settlement page (the page warns until they are,
+ * product.md §4): the newest successful price-and-supply result overlapping the month (findBy),
+ * approved with any earlier approved one of the same scope marked corrected. Answers its id, or
+ * null when the month has none to approve.
+ */
+export const useApprovePrices = (month: SettlementMonth, range: MonthRange, timeZone: string) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (): Promise<number | null> => {
+      const found = await api.call(processingCalls.findBy, {
+        query: {
+          procedureName: 'price-and-supply',
+          page: 0,
+          size: 1,
+          sortBy: 'executeStartTime',
+          descendingOrder: true,
+        },
+        body: { observationTimeRange: range, statuses: ['success'] },
+        headers: { [TENANT_ZONE_HEADER]: timeZone },
+      });
+      const newest = found.content[0];
+      if (!newest) return null;
+      await api.call(procedureTaskCalls.approve, {
+        query: { updatePreviouslyApprovedToCorrected: true },
+        body: [newest.id],
+      });
+      return newest.id;
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: settlementKeys.pricesApproved(month, timeZone) }),
+  });
+};

@@ -212,6 +212,32 @@ describe('settlement process', { timeout: 45_000 }, () => {
     expect(exists.body).toEqual([]);
   });
 
+  it('approves the month’s newest successful prices and supply from the warning', async () => {
+    const user = userEvent.setup();
+    let approved = false;
+    const { calls } = mockFetch(
+      answers({
+        [`POST ${EXISTS}`]: () => approved,
+        [`POST ${FIND_BY}`]: (call: Call) =>
+          call.url.searchParams.get('procedureName') === 'price-and-supply'
+            ? pageOf([settlementResult({ id: 21, procedureName: 'price-and-supply' })])
+            : pageOf([settlementResult({ id: 7 })]),
+        [`POST ${APPROVE}`]: () => {
+          approved = true;
+          return [settlementResult({ id: 21, status: 'approved' })];
+        },
+      }),
+    );
+    renderSettlement(JANUARY);
+    await user.click(await screen.findByTestId('approve-prices'));
+    await waitFor(() => expect(screen.queryByTestId('prices-not-approved')).not.toBeInTheDocument());
+    const lookup = callsTo(calls, FIND_BY).find((c) => c.url.searchParams.get('procedureName') === 'price-and-supply')!;
+    expect(lookup.body).toMatchObject({ statuses: ['success'] });
+    const approve = callsTo(calls, APPROVE)[0]!;
+    expect(approve.body).toEqual([21]);
+    expect(approve.url.searchParams.get('updatePreviouslyApprovedToCorrected')).toBe('true');
+  });
+
   it('does not warn when they are approved, and says when the month has no results', async () => {
     const { calls } = mockFetch(answers({ [`POST ${FIND_BY}`]: pageOf([]) }));
     renderSettlement(JANUARY);

@@ -19,6 +19,7 @@ import {
   pricesApprovedQuery,
   settlementKeys,
   settlementResultsQuery,
+  useApprovePrices,
   useRunSettlement,
   type SettlementMonth,
 } from '../api/settlement-queries';
@@ -85,6 +86,7 @@ export function SettlementProcessPage(props: ScreenProps) {
   const results = useQuery(settlementResultsQuery(listQuery));
   const run = useRunSettlement(settlementResultsQuery(listQuery).queryKey);
   const prices = useQuery(pricesApprovedQuery(month, timeZone));
+  const approvePrices = useApprovePrices(month, monthRange(month, timeZone), timeZone);
 
   const list = useMemo(() => results.data?.content ?? [], [results.data]);
   // The list is the shown month's (not the previous month's while the throttle or the answer is awaited).
@@ -130,7 +132,27 @@ export function SettlementProcessPage(props: ScreenProps) {
       </Group>
       {prices.data === false && (
         <Alert color="yellow" variant="light" data-testid="prices-not-approved">
-          {t('process.pricesNotApproved')}
+          <Group justify="space-between" gap="sm">
+            <Text size="sm">{t('process.pricesNotApproved')}</Text>
+            {mayRun && (
+              <Button
+                size="xs"
+                variant="light"
+                color="yellow"
+                loading={approvePrices.isPending}
+                onClick={() => approvePrices.mutate()}
+                data-testid="approve-prices"
+              >
+                {t('process.approvePrices')}
+              </Button>
+            )}
+          </Group>
+          {approvePrices.data === null && (
+            <Text size="sm" c="red.8" data-testid="no-prices-to-approve">
+              {t('process.noPricesToApprove')}
+            </Text>
+          )}
+          <ApiErrorText error={approvePrices.error} />
         </Alert>
       )}
       <ApiErrorText error={run.error} />
