@@ -102,6 +102,10 @@ describe('references resolve in the same area (issue 6 §2)', () => {
         return { type: 'Contract', name: 'Ref contract' };
       case 'gridarea':
         return { type: 'GridArea', name: 'Ref grid area' };
+      case 'gridfeetype':
+        return { type: 'GridFeeType', name: 'Ref grid fee', price: 1, currency: 'NOK' };
+      case 'energyfeetype':
+        return { type: 'EnergyFeeType', name: 'Ref energy fee', price: 1, currency: 'NOK' };
       // The infrastructure kinds: required references name Norwegian entities, two areas differ.
       case 'supplymeteringpoint':
         return {

@@ -17,8 +17,9 @@ interface Waiter {
  */
 export function createRateLimiter(
   limit: { requests: number; perMs: number },
-  // Read through the global each time: a clock captured once stays the one it was (a fake one in a test).
-  now: () => number = () => Date.now(),
+  // A monotonic clock, read through the global each time: the wall clock may be set back (or, in a
+  // test, faked and frozen), and a clock captured once stays the one it was.
+  now: () => number = () => performance.now(),
 ): RateLimiter {
   const starts: number[] = [];
   const queue: Waiter[] = [];
