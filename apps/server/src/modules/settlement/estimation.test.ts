@@ -9,6 +9,7 @@ import { openTestDatabase } from '../../test/database.js';
 import { ADMIN_ACTOR } from '../../test/records.js';
 import { rows } from '../domain/sql.js';
 import { deriveConsumptionFactors } from './consumption-factor.js';
+import { settlementFixtures } from './fixtures.js';
 import { estimateNonMeteredRuns } from './estimation.js';
 import { priceAndSupply } from './price-and-supply.js';
 
@@ -33,37 +34,16 @@ const DAY = { start: '2026-10-01T00:00:00Z', end: '2026-10-02T00:00:00Z', day: '
  */
 describe('estimation of non-metered runs and its price', () => {
   let database: Database;
-  const ids: Record<string, string> = {};
   const ctx = () => serviceContext(tenantExecutor(database, NORWAY), NORWAY, ADMIN_ACTOR, { timeZone: 'Europe/Oslo' });
 
-  const entity = async (type: string, name: string, attributes: Record<string, unknown> = {}) => {
-    const uuid = randomUUID();
-    await database.query(`INSERT INTO entity (uuid, tenant, type, created_by) VALUES ($1, $2, $3, 'test')`, [
-      uuid,
-      NORWAY,
+  const { ids, entity, series } = settlementFixtures({ query: (text, params) => database.query(text, params) }, NORWAY);
+  /** Hourly values of 1 October 2026 ('HH:MM' UTC). */
+  const hourly = (type: string, entityUuid: string, values: [string, number][]) =>
+    series(
       type,
-    ]);
-    await database.query(
-      `INSERT INTO entity_segment (entity_uuid, tenant, type, valid, name, attributes, last_modified_by)
-       VALUES ($1, $2, $3, tstzrange('2000-01-01', NULL), $4, $5::jsonb, 'test')`,
-      [uuid, NORWAY, type, name, JSON.stringify(attributes)],
+      entityUuid,
+      values.map(([hour, value]) => [`2026-10-01T${hour}:00Z`, value] as const),
     );
-    ids[name] = uuid;
-    return uuid;
-  };
-  const hourly = async (type: string, entityUuid: string, values: [string, number][]) => {
-    const [s] = await database.query<{ id: number }>(
-      `INSERT INTO time_series (tenant, type_name, entity_uuid, entity_kind, identifier, resolution, unit)
-       VALUES ($1, $2, $3, 'x', $4, 'PT1H', 'x') RETURNING id`,
-      [NORWAY, type, entityUuid, `${type}-${entityUuid}`],
-    );
-    for (const [hour, value] of values) {
-      await database.query(
-        `INSERT INTO time_series_value (tenant, series_id, start_time, value, quality) VALUES ($1, $2, $3, $4, 127)`,
-        [NORWAY, s!.id, `2026-10-01T${hour}:00Z`, value],
-      );
-    }
-  };
 
   beforeAll(async () => {
     database = await openTestDatabase({ seeders: ['areas'] });

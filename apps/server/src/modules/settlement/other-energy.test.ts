@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.js';
@@ -8,6 +7,7 @@ import { serviceContext } from '../../test/context.js';
 import { openTestDatabase } from '../../test/database.js';
 import { ADMIN_ACTOR } from '../../test/records.js';
 import { rows } from '../domain/sql.js';
+import { settlementFixtures } from './fixtures.js';
 import { distributeFixedVolumes } from './other-energy.js';
 import { priceAndSupply } from './price-and-supply.js';
 
@@ -27,36 +27,12 @@ const DAY = { start: '2026-09-30T22:00:00Z', end: '2026-10-01T22:00:00Z' };
  */
 describe('profile and annual-distribution (fixed installations)', () => {
   let database: Database;
-  const ids: Record<string, string> = {};
   const ctx = () => serviceContext(tenantExecutor(database, NORWAY), NORWAY, ADMIN_ACTOR, { timeZone: 'Europe/Oslo' });
 
-  const entity = async (type: string, name: string, attributes: Record<string, unknown> = {}) => {
-    const uuid = randomUUID();
-    await database.query(`INSERT INTO entity (uuid, tenant, type, created_by) VALUES ($1, $2, $3, 'test')`, [
-      uuid,
-      NORWAY,
-      type,
-    ]);
-    await database.query(
-      `INSERT INTO entity_segment (entity_uuid, tenant, type, valid, name, attributes, last_modified_by)
-       VALUES ($1, $2, $3, tstzrange('2000-01-01', NULL), $4, $5::jsonb, 'test')`,
-      [uuid, NORWAY, type, name, JSON.stringify(attributes)],
-    );
-    ids[name] = uuid;
-    return uuid;
-  };
-  const series = async (type: string, entityUuid: string, resolution: string, values: [string, number, number?][]) => {
-    const [s] = await database.query<{ id: number }>(
-      `INSERT INTO time_series (tenant, type_name, entity_uuid, entity_kind, identifier, resolution, unit)
-       VALUES ($1, $2, $3, 'x', $4, $5, 'kWh') RETURNING id`,
-      [NORWAY, type, entityUuid, `${type}-${entityUuid}-${resolution}`, resolution],
-    );
-    for (const [start, value, quality] of values)
-      await database.query(
-        `INSERT INTO time_series_value (tenant, series_id, start_time, value, quality) VALUES ($1, $2, $3, $4, $5)`,
-        [NORWAY, s!.id, start, value, quality ?? 127],
-      );
-  };
+  const fixtures = settlementFixtures({ query: (text, params) => database.query(text, params) }, NORWAY);
+  const { ids, entity } = fixtures;
+  const series = (type: string, entityUuid: string, resolution: string, values: [string, number, number?][]) =>
+    fixtures.series(type, entityUuid, values, resolution);
 
   beforeAll(async () => {
     database = await openTestDatabase({ seeders: ['areas'] });

@@ -9,6 +9,7 @@ import { openTestDatabase } from '../../test/database.js';
 import { ADMIN_ACTOR } from '../../test/records.js';
 import { rows } from '../domain/sql.js';
 import { settledConsumption } from '../processing/tasks-repository.js';
+import { settlementFixtures } from './fixtures.js';
 import { aggregateMeteredEnergy } from './metered-energy-aggregation.js';
 import { priceAndSupply } from './price-and-supply.js';
 import {
@@ -52,39 +53,22 @@ const OCTOBER = { startYear: 2026, startMonth: 10 };
  */
 describe('price-and-supply and settlement', () => {
   let database: Database;
-  const ids: Record<string, string> = {};
   const OSLO = { timeZone: 'Europe/Oslo' };
   const ctx = () => serviceContext(tenantExecutor(database, NORWAY), NORWAY, ADMIN_ACTOR, OSLO);
   let resultId = 0;
 
-  const entity = async (type: string, name: string, attributes: Record<string, unknown> = {}) => {
-    const uuid = randomUUID();
-    await database.query(`INSERT INTO entity (uuid, tenant, type, created_by) VALUES ($1, $2, $3, 'test')`, [
-      uuid,
-      NORWAY,
+  const {
+    ids,
+    entity,
+    series: seriesOf,
+  } = settlementFixtures({ query: (text, params) => database.query(text, params) }, NORWAY);
+  /** Hourly values of 1 October 2026 ('HH:MM' UTC). */
+  const series = (type: string, entityUuid: string, values: [string, number][]) =>
+    seriesOf(
       type,
-    ]);
-    await database.query(
-      `INSERT INTO entity_segment (entity_uuid, tenant, type, valid, name, attributes, last_modified_by)
-       VALUES ($1, $2, $3, tstzrange('2000-01-01', NULL), $4, $5::jsonb, 'test')`,
-      [uuid, NORWAY, type, name, JSON.stringify(attributes)],
+      entityUuid,
+      values.map(([hour, value]) => [`2026-10-01T${hour}:00Z`, value] as const),
     );
-    ids[name] = uuid;
-    return uuid;
-  };
-  const series = async (type: string, entityUuid: string, values: [string, number][]) => {
-    const [s] = await database.query<{ id: number }>(
-      `INSERT INTO time_series (tenant, type_name, entity_uuid, entity_kind, identifier, resolution, unit)
-       VALUES ($1, $2, $3, 'x', $4, 'PT1H', 'x') RETURNING id`,
-      [NORWAY, type, entityUuid, `${type}-${entityUuid}`],
-    );
-    for (const [hour, value] of values) {
-      await database.query(
-        `INSERT INTO time_series_value (tenant, series_id, start_time, value, quality) VALUES ($1, $2, $3, $4, 127)`,
-        [NORWAY, s!.id, `2026-10-01T${hour}:00Z`, value],
-      );
-    }
-  };
   const allocate = async (tenant: string, org: string, grid: string, pa: string, end: string, kwh: [number, number]) =>
     database.query(
       `INSERT INTO allocated_energy (tenant, consumption_point_uuid, period_end, traction_unit_uuid, grid_area_uuid,
