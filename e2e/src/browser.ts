@@ -110,3 +110,35 @@ export async function api<T>(
     { url: path, method: init.method ?? 'GET', file: init.file, json: init.json },
   ) as Promise<T>;
 }
+
+/** A procedure result as the journeys read it. */
+export interface Result {
+  id: number;
+  status: string;
+  jobId?: string | null;
+}
+
+/** The newest result of a procedure. */
+export const newest = async (page: Page, procedure: string): Promise<Result | undefined> =>
+  (
+    await api<{ content: Result[] }>(
+      page,
+      `/api/eventlog/procedure-result/findBy?procedureName=${procedure}&page=0&size=1&sortBy=executeStartTime&descendingOrder=true`,
+      { method: 'POST', json: {} },
+    )
+  ).content[0];
+
+/** Waits until the newest result of `procedure` newer than `after` has succeeded; answers it. */
+export async function succeeded(page: Page, procedure: string, after = 0, timeout = 240_000): Promise<Result> {
+  let last: Result | undefined;
+  await expect
+    .poll(
+      async () => {
+        last = await newest(page, procedure);
+        return last && last.id > after ? last.status : 'waiting';
+      },
+      { timeout, interval: 1_000 },
+    )
+    .toBe('success');
+  return last!;
+}

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cebdXml } from '../../apps/server/src/formats/cebd/generate.js';
-import { api, baseUrl, launch, signedIn } from './browser.js';
+import { api, baseUrl, launch, newest, signedIn, succeeded, type Result } from './browser.js';
 
 /*
  * Issue 10 item 9: a month settled in the browser. The settlement-area responsible of Finland (an
@@ -31,12 +31,6 @@ afterAll(async () => {
   await browser?.close();
 });
 
-interface Result {
-  id: number;
-  status: string;
-  jobId?: string | null;
-}
-
 /** Uploads a file through `path` and waits for its import job to succeed. */
 async function upload(page: Page, path: string, name: string, text: string): Promise<void> {
   const answer = await api<{ jobIds?: string[] }>(page, path, { method: 'POST', file: { name, text } });
@@ -45,31 +39,6 @@ async function upload(page: Page, path: string, name: string, text: string): Pro
   await expect
     .poll(async () => (await api<{ status: string }>(page, `/api/jobs/${jobId}`)).status, { timeout: 60_000 })
     .toBe('success');
-}
-
-/** The newest result of a procedure. */
-const newest = async (page: Page, procedure: string): Promise<Result | undefined> =>
-  (
-    await api<{ content: Result[] }>(
-      page,
-      `/api/eventlog/procedure-result/findBy?procedureName=${procedure}&page=0&size=1&sortBy=executeStartTime&descendingOrder=true`,
-      { method: 'POST', json: {} },
-    )
-  ).content[0];
-
-/** Waits until the newest result of `procedure` newer than `after` has succeeded; answers it. */
-async function succeeded(page: Page, procedure: string, after = 0): Promise<Result> {
-  let last: Result | undefined;
-  await expect
-    .poll(
-      async () => {
-        last = await newest(page, procedure);
-        return last && last.id > after ? last.status : 'waiting';
-      },
-      { timeout: WAIT, interval: 1_000 },
-    )
-    .toBe('success');
-  return last!;
 }
 
 /** Runs a procedure for October through the run call; answers its result once it succeeded. */
