@@ -1,4 +1,4 @@
-import { procedureResultSchema, uicCheckDigit, type ProcedureName } from '@railwatt/contracts';
+import { procedureResultSchema, uicCheckDigit, type ProcedureName, type SettlementLine } from '@railwatt/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trainRunsXml } from '../../formats/trainrun/trainrun-generator.js';
 import { multipartBody } from '../excel/fixtures.js';
@@ -38,12 +38,14 @@ describe('the worked example of docs/settlement.md', () => {
     const run = await waitForRun(t.database, res.json<{ jobIds: string[] }>().jobIds[0]!, { timeoutMs: 60_000 });
     expect(run.status, run.message ?? '').toBe('success');
   };
+  /** Money to the cent, as the document shows it. */
+  const cents = (x: number) => Number(x.toFixed(2));
   /** Runs a procedure for the month as the area responsible, then waits until nothing is under way. */
-  const runForMonth = async (procedure: ProcedureName) => {
+  const runForMonth = async (procedure: ProcedureName, timeRange: { start: string; end: string } = MONTH) => {
     const res = await t.callAs(RESPONSIBLE, {
       method: 'POST',
       url: `/api/processing/${procedure}/run?zoneId=Europe/Oslo`,
-      payload: { timeRange: MONTH },
+      payload: { timeRange },
     });
     expect(res.statusCode, res.body).toBe(200);
     const result = procedureResultSchema.parse(res.json());
@@ -273,19 +275,7 @@ describe('the worked example of docs/settlement.md', () => {
     ]);
 
     // The settlement's lines with fees, tax and VAT ("The bill").
-    type Line = {
-      organisation: { name: string };
-      priceArea: { name: string };
-      supplyEnergy: number;
-      supplyCost: number;
-      gridFeeCost: number;
-      energyFeeCost: number;
-      taxCost: number;
-      vatCost: number;
-      totalCost: number;
-    };
-    const lines = await get<Line[]>(`/api/timeseries/settlement/lines?procedureResultId=${settlement}`);
-    const cents = (x: number) => Number(x.toFixed(2));
+    const lines = await get<SettlementLine[]>(`/api/timeseries/settlement/lines?procedureResultId=${settlement}`);
     expect(
       lines.map((l) => [
         l.priceArea.name,
@@ -344,28 +334,9 @@ describe('the worked example of docs/settlement.md', () => {
       },
     });
     expect(set.statusCode, set.body).toBe(200);
-    const run = async (procedure: ProcedureName) => {
-      const res = await t.callAs(RESPONSIBLE, {
-        method: 'POST',
-        url: `/api/processing/${procedure}/run?zoneId=Europe/Oslo`,
-        payload: { timeRange: NOVEMBER },
-      });
-      expect(res.statusCode, res.body).toBe(200);
-      await settled();
-      return procedureResultSchema.parse(res.json()).id;
-    };
-    await run('on-account');
-    const settlement = await run('settlement');
-    type Line = {
-      organisation: { name: string };
-      priceArea: { name: string };
-      onAccountEnergy: number;
-      onAccountCost: number;
-      totalCost: number;
-      dueCost: number;
-    };
-    const lines = await get<Line[]>(`/api/timeseries/settlement/lines?procedureResultId=${settlement}`);
-    const cents = (x: number) => Number(x.toFixed(2));
+    await runForMonth('on-account', NOVEMBER);
+    const settlement = await runForMonth('settlement', NOVEMBER);
+    const lines = await get<SettlementLine[]>(`/api/timeseries/settlement/lines?procedureResultId=${settlement}`);
     // Vy: October's 264 kWh and its whole bill, 209.2068. CargoNet: 300 kWh over its price areas as
     // in October (132 : 132, so 150 each) at October's price per kWh: NO1 104.6034 / 132 x 150 =
     // 118.8675, NO5 57.1659 / 132 x 150 = 64.96125. November has no energy: all of it is due back.
