@@ -2,6 +2,7 @@ import { PROCESS_RUNNERS, PROCESSING_CHAIN, type ProcedureName, type ProcedureRe
 import { sql } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
 import { rows } from '../domain/sql.js';
+import { currentConfig } from '../processing-config/service.js';
 import { startRun, type RunQueue } from './service.js';
 
 /**
@@ -62,7 +63,12 @@ export async function queueFollowers(
   ctx: ServiceContext,
   result: Pick<ProcedureResult, 'id' | 'procedureName' | 'periodStart' | 'periodEnd'>,
 ): Promise<void> {
-  const followers = PROCESSING_CHAIN[result.procedureName] ?? [];
+  const followers = [...(PROCESSING_CHAIN[result.procedureName] ?? [])];
+  // After the estimate by stations, the refinement train-preprocessing's configuration names, if any.
+  if (result.procedureName === 'reported-train-consumption') {
+    const { estimationMethod } = await currentConfig(ctx, 'train-preprocessing', result.periodStart);
+    if (estimationMethod !== 'reported-train-consumption') followers.push(estimationMethod);
+  }
   if (followers.length === 0) return;
   if (!registered) {
     ctx.log.warn({ procedureResultId: result.id }, 'processing chain: no queue registered, no follow-up queued');

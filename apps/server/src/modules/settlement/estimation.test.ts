@@ -49,15 +49,36 @@ describe('estimation of non-metered runs and its price', () => {
     database = await openTestDatabase({ seeders: ['areas'] });
     const NO1 = await entity('pricearea', 'NO1');
     const NO2 = await entity('pricearea', 'NO2');
-    const OSLO = await entity('gridarea', 'Oslo', { priceAreaRef: NO1 });
-    const BERGEN = await entity('gridarea', 'Bergen', { priceAreaRef: NO2 });
-    // A station on the route: a reported train metering point in Bergen's grid area.
-    await entity('reportedtrainmeteringpoint', 'Voss', { gridAreaRef: BERGEN });
+    // Two neighbouring rectangles, the border at longitude 8.3 (used by the methods along the track).
+    const rectangle = (west: number, east: number) => ({
+      type: 'Polygon',
+      coordinates: [
+        [
+          [west, 59],
+          [east, 59],
+          [east, 61],
+          [west, 61],
+          [west, 59],
+        ],
+      ],
+    });
+    const OSLO = await entity('gridarea', 'Oslo', { priceAreaRef: NO1, geometry: rectangle(8.3, 11) });
+    const BERGEN = await entity('gridarea', 'Bergen', { priceAreaRef: NO2, geometry: rectangle(5, 8.3) });
+    // A track of 300 km between its two stations (straight, it would be ~217 km).
+    const LINE = await entity('track', 'Bergensbanen', {
+      lengthKm: 300,
+      fromLocation: '60.5,10.5',
+      toLocation: '60.5,6.5',
+    });
+    // Stations on the route: reported train metering points in Oslo's and Bergen's grid areas.
+    await entity('reportedtrainmeteringpoint', 'Hønefoss', { gridAreaRef: OSLO, location: '60.5,10.5', trackRef: LINE });
+    await entity('reportedtrainmeteringpoint', 'Voss', { gridAreaRef: BERGEN, location: '60.5,6.5', trackRef: LINE });
     const RU1 = await entity('organisation', 'RU1', { orgId: 'RU1' });
     const RU2 = await entity('organisation', 'RU2', { orgId: 'RU2' });
     const TC = await entity('trafficcategory', 'TC', { consumptionFactor: 0.02 });
     const TC0 = await entity('trafficcategory', 'TC0', {});
     const TP = await entity('trainprofile', 'TP', { consumptionFactor: 0.03 });
+    const TP2 = await entity('trainprofile', 'TP2', { consumptionFactor: 0.04 });
     const U1 = await entity('tractionunit', 'U1', { evn: '900000000001' });
     await entity('consumptionpoint', 'CP1', { cpid: 'CP1', tractionUnitRef: U1 });
     const S1 = await entity('supplymeteringpoint', 'S1', { gridAreaRef: OSLO });
@@ -94,6 +115,10 @@ describe('estimation of non-metered runs and its price', () => {
     await run('D', RU1, TC, null, ['Nowhere', 'Elsewhere'], ['2026-10-01T08:00Z', '2026-10-01T09:00Z'], 1_000);
     await run('E', RU2, TC, null, ['Oslo', 'Bergen'], ['2026-10-01T14:00Z', '2026-10-01T15:00Z'], 1_000, U1);
     await run('F', RU1, TC, null, ['Oslo', 'Bergen'], ['2026-10-02T08:00Z', '2026-10-02T09:00Z'], 1_000);
+    // 3 October, for the methods along the track: G (profile TP2) from Hønefoss to Voss; H without a
+    // profile, one station with a location only.
+    await run('G', RU1, TC, TP2, ['Hønefoss', 'Voss'], ['2026-10-03T10:00Z', '2026-10-03T12:00Z'], 5_000);
+    await run('H', RU2, TC, null, ['Hønefoss', 'Nowhere'], ['2026-10-03T10:00Z', '2026-10-03T11:00Z'], 1_000);
 
     // For the price: Oslo's supply and spot prices, and RU1's metered 40 kWh at 10:00 (no exchange rate: 1).
     await hourly('supply_energy', S1, [
@@ -222,5 +247,79 @@ describe('estimation of non-metered runs and its price', () => {
       'B trainprofile': 30,
       'C trafficcategory-parameter': 10,
     });
+  });
+
+  /*
+   * 3 October, G: 0.04 (TP2) x 5,000 reported gtkm = 200 kWh, 10:00-12:00, Hønefoss (60.5, 10.5)
+   * to Voss (60.5, 6.5) on one track.
+   *   By stations: Oslo and Bergen half each, 10:00 and 11:00 half each: 50 kWh in each of four.
+   *   Along the track: 20 samples at longitude 10.5 - 4 x (i + 0.5)/20; east of 8.3 (Oslo) for
+   *   i = 0..10, Bergen for 11..19; the run passes sample i at 10:00 + 120 min x (i + 0.5)/20, so
+   *   i = 0..9 in 10:00: 10:00 Oslo 10/20, 11:00 Oslo 1/20, 11:00 Bergen 9/20 of 200 kWh.
+   *   Payload: the composition's 80 t x the track's 300 km = 24,000 gtkm x 0.04 = 960 kWh, the same shares.
+   * H (no profile, TC): one located place, no leg: by stations only (Oslo); the other two keep it.
+   */
+  const day3 = () =>
+    table(
+      sql`SELECT r.train_number || ' ' || to_char(x.hour_start AT TIME ZONE 'UTC', 'HH24:MI') || ' ' || g.name || ' ' || x.method AS key,
+                 round(x.energy_kwh, 6)::text AS value
+            FROM estimated_energy x JOIN train_run r ON r.id = x.train_run_id
+            JOIN entity_latest g ON g.entity_uuid = x.grid_area_uuid
+           WHERE x.operating_day = '2026-10-03' AND r.train_number = 'G'`,
+    );
+  const methodsOf = (train: string) =>
+    table(
+      sql`SELECT x.method AS key, count(*)::text AS value FROM estimated_energy x JOIN train_run r ON r.id = x.train_run_id
+           WHERE r.train_number = ${train} GROUP BY 1`,
+    );
+
+  it('spreads the estimate along the track: the grid areas crossed, in the hour they are crossed', async () => {
+    const DAY3 = '2026-10-03';
+    expect(await estimateNonMeteredRuns(ctx(), DAY3, {})).toMatchObject({ runs: 2, estimated: 2 });
+    expect(await day3()).toEqual({
+      'G 10:00 Oslo reported-train-consumption': 50,
+      'G 10:00 Bergen reported-train-consumption': 50,
+      'G 11:00 Oslo reported-train-consumption': 50,
+      'G 11:00 Bergen reported-train-consumption': 50,
+    });
+    const withTrack = await estimateNonMeteredRuns(ctx(), DAY3, { method: 'reported-train-consumption-with-track' });
+    expect(withTrack).toEqual({
+      runs: 2,
+      estimated: 1,
+      energy: expect.closeTo(200, 9),
+      events: {
+        'consumption-factor-missing': { incidents: 0, examples: [] },
+        'track-unknown': { incidents: 1, examples: ['H'] },
+      },
+    });
+    // G's rows replaced (10:00 Bergen gone), H keeps its estimate by stations.
+    expect(await day3()).toEqual({
+      'G 10:00 Oslo reported-train-consumption-with-track': 100,
+      'G 11:00 Oslo reported-train-consumption-with-track': 10,
+      'G 11:00 Bergen reported-train-consumption-with-track': 90,
+    });
+    expect(await methodsOf('H')).toEqual({ 'reported-train-consumption': 1 });
+  });
+
+  it('estimates from the composition’s weight and the track’s length at the train profile’s factor', async () => {
+    const result = await estimateNonMeteredRuns(ctx(), '2026-10-03', { method: 'payload-with-trainprofile' });
+    // Only G has a train profile.
+    expect(result).toMatchObject({ runs: 1, estimated: 1, energy: expect.closeTo(960, 6) });
+    expect(await day3()).toEqual({
+      'G 10:00 Oslo payload-with-trainprofile': 480,
+      'G 11:00 Oslo payload-with-trainprofile': 48,
+      'G 11:00 Bergen payload-with-trainprofile': 432,
+    });
+    const [gtkm] = await rows<{ gtkm: string }>(
+      tenantExecutor(database, NORWAY),
+      sql`SELECT DISTINCT round(x.gross_tonne_km, 6)::text AS gtkm FROM estimated_energy x
+            JOIN train_run r ON r.id = x.train_run_id WHERE r.train_number = 'G'`,
+    );
+    expect(Number(gtkm?.gtkm)).toBe(24_000);
+    // The chain after a correction: by stations first (G's rows replaced), then the refinement again.
+    await estimateNonMeteredRuns(ctx(), '2026-10-03', {});
+    expect(await methodsOf('G')).toEqual({ 'reported-train-consumption': 4 });
+    await estimateNonMeteredRuns(ctx(), '2026-10-03', { method: 'payload-with-trainprofile' });
+    expect(await methodsOf('G')).toEqual({ 'payload-with-trainprofile': 3 });
   });
 });

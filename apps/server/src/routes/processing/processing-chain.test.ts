@@ -261,6 +261,40 @@ describe('the processing chain', () => {
     );
   });
 
+  it('estimates non-metered runs after train-preprocessing by stations, then by the method its configuration names', async () => {
+    const saved = await t.callAs(RESPONSIBLE, {
+      method: 'POST',
+      url: '/api/domain/processing-config/train-preprocessing',
+      payload: { validFrom: '2026-01-01T00:00:00Z', value: { estimationMethod: 'reported-train-consumption-with-track' } },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const before = (await results()).length;
+    const res = await t.callAs(RESPONSIBLE, {
+      method: 'POST',
+      url: '/api/processing/train-preprocessing/run?zoneId=Europe/Oslo',
+      payload: { timeRange: DAY },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    // train-preprocessing, then combine (and its followers) and the two estimations.
+    const found = (await chainDone(before + 6)).slice(before);
+    const names = found.map((r) => r.name);
+    expect(names.slice(0, 1)).toEqual(['train-preprocessing']);
+    expect(names.sort()).toEqual(
+      [
+        'combine',
+        'energy-outside-train-run',
+        'reported-train-consumption',
+        'reported-train-consumption-with-track',
+        'shunting-and-stabling',
+        'train-preprocessing',
+      ].sort(),
+    );
+    const refinement = found.find((r) => r.name === 'reported-train-consumption-with-track')!;
+    const estimate = found.find((r) => r.name === 'reported-train-consumption')!;
+    expect(refinement.username).toBe('system');
+    expect(refinement.message).toContain(`after reported-train-consumption run ${estimate.id}`);
+  });
+
   it('keeps a follow-up whose procedure is under way: its attempt fails (retried later) until the run is over', async () => {
     const [busy] = await t.allAreas.query<{ id: number }>(
       `INSERT INTO procedure_result (tenant, procedure_name, period_start, period_end, status, username)
