@@ -2,6 +2,7 @@ import {
   COUNTRY_AREA_NAMES,
   KIND_ATTRIBUTE_SCHEMAS,
   referencesOf,
+  referenceValues,
   SUPPLY_METERING_POINT_NAME_PATTERN,
   toEntityKind,
 } from '@railwatt/contracts';
@@ -34,8 +35,7 @@ describe('demo data of every country', () => {
         const parsed = KIND_ATTRIBUTE_SCHEMAS[kind].safeParse(segment.attributes);
         if (!parsed.success) problems.push(`${segment.type} ${segment.name}: ${parsed.error.message}`);
         for (const { field, targets } of referencesOf(kind)) {
-          const value = segment.attributes[field];
-          for (const uuid of Array.isArray(value) ? value : value == null ? [] : [value]) {
+          for (const uuid of referenceValues(segment.attributes, field)) {
             const target = kindOf.get(uuid as string);
             if (!target || !targets.includes(toEntityKind(target)!))
               problems.push(`${segment.type} ${segment.name}: ${field} -> ${String(uuid)} (${target ?? 'missing'})`);

@@ -64,7 +64,20 @@ export const feeTypeAttributesSchema = z.object({
    */
   priceCategoryRef: optRef,
 });
-export const taxCategoryAttributesSchema = z.object({ description: optText, rate: optNumber });
+/** A tax area named twice in one tax category's rates. */
+export const TAX_AREA_RATES_MESSAGE = 'Each tax area may appear at most once';
+/**
+ * Tax by tax category and tax area (DOMAIN.md "Processing" step 8): the category's rate per MWh in
+ * the area's currency, and the rates that differ in some tax areas (a grid area lies in the tax area
+ * its taxAreaRef names). Energy in a grid area outside every listed tax area pays `rate`.
+ */
+export const taxCategoryAttributesSchema = z.object({
+  description: optText,
+  rate: optNumber,
+  taxAreaRates: list(z.object({ taxAreaRef: z.uuid(), rate: z.number().min(-1e9).max(1e9) }), LIST_LIMITS.small)
+    .refine((rates) => distinct(rates.map((r) => r.taxAreaRef)), TAX_AREA_RATES_MESSAGE)
+    .default([]),
+});
 export const vatCategoryAttributesSchema = z.object({ description: optText, percentage: optNumber });
 export const tractionSystemAttributesSchema = z.object({
   code: z.enum(['00', '01', '02', '03', '04', '05']),

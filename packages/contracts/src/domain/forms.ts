@@ -25,7 +25,9 @@ export type FormInput =
   /** One of `options`. */
   | 'enum'
   /** Days of the week 1 Monday .. 7 Sunday, 8 public holiday. */
-  | 'weekdays';
+  | 'weekdays'
+  /** Rates that differ by area: a list of { taxAreaRef (one of `targets`), rate }. */
+  | 'areaRates';
 
 export interface FormField {
   name: string;
@@ -63,6 +65,7 @@ function describe(kind: EntityKind, specs: readonly Spec[]): FormField[] {
     required,
     ...(isAdminOnlyField(kind, name) ? { adminOnly: true } : {}),
     ...(input === 'reference' || input === 'references' ? { targets: targetsOf(kind, name) } : {}),
+    ...(input === 'areaRates' ? { targets: targetsOf(kind, `${name}.taxAreaRef`) } : {}),
   }));
 }
 
@@ -176,6 +179,7 @@ const SPECS: Record<EntityFormKind, readonly Spec[]> = {
   ],
   taxcategory: [
     ['rate', 'number'],
+    ['taxAreaRates', 'areaRates'],
     ['description', 'textarea'],
   ],
   vatcategory: [

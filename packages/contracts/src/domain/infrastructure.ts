@@ -31,6 +31,8 @@ export const infrastructureAreaAttributesSchema = z.object({
 export const gridAreaAttributesSchema = infrastructureAreaAttributesSchema.extend({
   energyUseSettlementAreaRef: z.uuid().nullable().optional(),
   priceAreaRef: z.uuid().nullable().optional(),
+  /** The tax area the grid area lies in (tax by tax category and tax area, DOMAIN.md step 8). */
+  taxAreaRef: z.uuid().nullable().optional(),
 });
 export const settlementAreaAttributesSchema = infrastructureAreaAttributesSchema.extend({
   originalName: text(TEXT_LIMITS.name).nullable().optional(),

@@ -38,7 +38,13 @@ export const ENTITY_REFERENCES = {
     taxCategoryRef: ['taxcategory'],
     vatCategoryRef: ['vatcategory'],
   },
-  gridarea: { energyUseSettlementAreaRef: ['energyusesettlementarea'], priceAreaRef: ['pricearea'] },
+  gridarea: {
+    energyUseSettlementAreaRef: ['energyusesettlementarea'],
+    priceAreaRef: ['pricearea'],
+    taxAreaRef: ['taxarea'],
+  },
+  // A dotted field names a reference inside each object of a list attribute.
+  taxcategory: { 'taxAreaRates.taxAreaRef': ['taxarea'] },
   supplymeteringpoint: { supplyMeteringPointTypeRef: ['supplymeteringpointtype'], gridAreaRef: ['gridarea'] },
   fixedmeteringpoint: {
     fixedMeteringPointTypeRef: ['fixedmeteringpointtype'],
@@ -67,6 +73,24 @@ export function referencesOf(kind: EntityKind): EntityReference[] {
   const fields = (ENTITY_REFERENCES as Partial<Record<EntityKind, Record<string, readonly EntityKind[]>>>)[kind] ?? {};
   return Object.entries(fields).map(([field, targets]) => ({ field, targets }));
 }
+
+/**
+ * The uuids an entity's attributes hold in reference field `field`: a uuid, a list of uuids, or
+ * for a dotted field ('taxAreaRates.taxAreaRef') the named attribute of each object of the list.
+ */
+export function referenceValues(attributes: Readonly<Record<string, unknown>>, field: string): string[] {
+  const [head, sub] = field.split('.', 2) as [string, string | undefined];
+  const value = attributes[head];
+  const values = Array.isArray(value) ? value : value === null || value === undefined ? [] : [value];
+  if (sub === undefined) return values.map(String);
+  return values.flatMap((v) => {
+    const inner = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[sub] : undefined;
+    return inner === null || inner === undefined ? [] : [String(inner)];
+  });
+}
+
+/** The attribute a reference field belongs to: 'taxAreaRates' for 'taxAreaRates.taxAreaRef'. */
+export const referenceAttribute = (field: string): string => field.split('.', 1)[0]!;
 
 /** The message of a reference that does not resolve: 'Unknown organisation', 'Unknown traction unit type' ... */
 export const unknownReferenceMessage = (targets: readonly EntityKind[]): string =>

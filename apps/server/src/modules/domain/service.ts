@@ -5,7 +5,9 @@ import {
   ERROR_CODES,
   MESSAGES,
   STATUS_ACTIONS,
+  referenceAttribute,
   referencesOf,
+  referenceValues,
   toEntityKind,
   unknownReferenceMessage,
   type DomainQuery,
@@ -346,9 +348,10 @@ async function checkReferences(
   const wanted: { p: PlannedRecord; field: string; targets: readonly EntityKind[]; uuid: string }[] = [];
   for (const p of planned) {
     for (const { field, targets } of referencesOf(p.record.kind)) {
-      const value = p.record.attributes[field];
-      const values = Array.isArray(value) ? value : value === null || value === undefined ? [] : [value];
-      for (const uuid of values) wanted.push({ p, field, targets, uuid: String(uuid).toLowerCase() });
+      // A reference inside a list of objects is reported on the list's attribute (the form's field).
+      const attribute = referenceAttribute(field);
+      for (const uuid of referenceValues(p.record.attributes, field))
+        wanted.push({ p, field: attribute, targets, uuid: uuid.toLowerCase() });
     }
   }
   if (wanted.length === 0) return [];

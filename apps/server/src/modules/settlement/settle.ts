@@ -108,8 +108,9 @@ export async function settleDay(
  * settles in another currency is converted at the day's average exchange rate), summed hour by hour:
  * a fee type with a price category (priceCategoryRef) counts only in the hours of the category's
  * time intervals, a public holiday as day 8; tax at the tax category's rate per MWh in the area's
- * currency; VAT last, the VAT category's percentage of the
- * energy cost, the fees and the tax. Tax areas are not read yet: one tax rate per contract.
+ * currency, in the grid area's tax area where the category has a rate for it (taxAreaRates, the
+ * grid area's taxAreaRef); VAT last, the VAT category's percentage of the energy cost, the fees and
+ * the tax.
  */
 async function chargeDay(
   ctx: ServiceContext,
@@ -159,6 +160,21 @@ async function chargeDay(
             AND s.superseded_at IS NULL AND s.valid @> ${S}
            JOIN hours h ON h.organisation_uuid = x.organisation_uuid AND h.price_area_uuid = x.price_area_uuid
           WHERE ${applies(sql`s`, sql`h.hour_start`)})`;
+  /**
+   * A line's tax: per grid area of the line, its energy in MWh x the tax category's rate in the grid
+   * area's tax area (taxAreaRates; the grid area's taxAreaRef) or else the category's own rate, of
+   * the category's version valid at the day's start.
+   */
+  const taxSum = sql`(SELECT coalesce(sum(g.kwh / 1000 * coalesce(
+             (SELECT (r ->> 'rate')::numeric
+                FROM jsonb_array_elements(coalesce(t.attributes -> 'taxAreaRates', '[]'::jsonb)) AS r
+               WHERE r ->> 'taxAreaRef' = ga.attributes ->> 'taxAreaRef' LIMIT 1),
+             (t.attributes ->> 'rate')::numeric, 0)), 0)
+           FROM grids g
+           JOIN entity_segment t ON t.entity_uuid = rw_uuid(c.attributes ->> 'taxCategoryRef') AND t.tenant = ${tenant}::uuid
+            AND t.superseded_at IS NULL AND t.valid @> ${S}
+           LEFT JOIN entity_latest ga ON ga.entity_uuid = g.grid_area_uuid
+          WHERE g.organisation_uuid = x.organisation_uuid AND g.price_area_uuid = x.price_area_uuid)`;
   await ctx.db.execute(sql`
     WITH rate AS (
       SELECT coalesce(avg(v.value), 1) AS eur
@@ -168,6 +184,12 @@ async function chargeDay(
     ), hours AS (
       -- Each line's energy per hour (every category), for fees that depend on the hour.
       SELECT organisation_uuid, price_area_uuid, hour_start, sum(energy_kwh) AS kwh
+        FROM priced_energy
+       WHERE tenant = ${tenant}::uuid AND hour_start >= ${S} AND hour_start < ${E}
+       GROUP BY 1, 2, 3
+    ), grids AS (
+      -- Each line's energy per grid area (every category), for the tax of the grid area's tax area.
+      SELECT organisation_uuid, price_area_uuid, grid_area_uuid, sum(energy_kwh) AS kwh
         FROM priced_energy
        WHERE tenant = ${tenant}::uuid AND hour_start >= ${S} AND hour_start < ${E}
        GROUP BY 1, 2, 3
@@ -186,7 +208,7 @@ async function chargeDay(
       SELECT x.organisation_uuid, x.price_area_uuid, x.contract, x.energy_cost,
              ${feeSum('gridFeeTypeRefs')} AS grid_fee,
              ${feeSum('energyFeeTypeRefs')} AS energy_fee,
-             x.mwh * coalesce(${valueAt(sql`rw_uuid(c.attributes ->> 'taxCategoryRef')`, 'rate')}, 0) AS tax,
+             ${taxSum} AS tax,
              coalesce(${valueAt(sql`rw_uuid(c.attributes ->> 'vatCategoryRef')`, 'percentage')}, 0) AS vat_percent
         FROM lines x CROSS JOIN rate
         JOIN entity_latest c ON c.entity_uuid = x.contract

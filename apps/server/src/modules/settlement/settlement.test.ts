@@ -452,4 +452,41 @@ describe('price-and-supply and settlement', () => {
     await add('publicholiday', 'Holiday', { date: '2026-10-01' });
     expect(await ru1()).toEqual([1.012, 7.788, 38.94]);
   });
+
+  it('taxes energy at the tax category’s rate in the grid area’s tax area, else at its own rate', async () => {
+    // G1 lies in tax area NORTH, where TX is 4 NOK/MWh instead of 10: RU1's 0.044 MWh in G1 pay
+    // 0.176 tax; VAT (25.30 + 4.40 + 1.012 + 0.176) x 25 % = 7.722; total 38.61. G2 has no tax area.
+    const db = tenantDatabase(database, NORWAY);
+    const NORTH = randomUUID();
+    await db.query(`INSERT INTO entity (uuid, tenant, type, created_by) VALUES ($1, $2, 'taxarea', 'test')`, [
+      NORTH,
+      NORWAY,
+    ]);
+    await db.query(
+      `INSERT INTO entity_segment (entity_uuid, tenant, type, valid, name, attributes, last_modified_by)
+       VALUES ($1, $2, 'taxarea', tstzrange('2000-01-01', NULL), 'NORTH', '{}', 'test')`,
+      [NORTH, NORWAY],
+    );
+    const setAttribute = (uuid: string, key: string, value: unknown) =>
+      db.query(
+        `UPDATE entity_segment SET attributes = jsonb_set(attributes, $2::text[], $3::jsonb) WHERE entity_uuid = $1`,
+        [uuid, [key], JSON.stringify(value)],
+      );
+    await setAttribute(ids['G1']!, 'taxAreaRef', NORTH);
+    await setAttribute(ids['TX']!, 'taxAreaRates', [{ taxAreaRef: NORTH, rate: 4 }]);
+    await settleDay(ctx(), DAY, { procedureResultId: resultId, refs: [], currency: 'NOK' });
+    const line = (await settlementLines(ctx(), resultId)).find(
+      (l) => l.organisation.name === 'RU1' && l.priceArea.name === 'NO1',
+    )!;
+    expect([line.taxCost, line.vatCost, line.totalCost].map((x) => Number(x.toFixed(4)))).toEqual([
+      0.176, 7.722, 38.61,
+    ]);
+    // Another tax area's rate does not apply to G1.
+    await setAttribute(ids['TX']!, 'taxAreaRates', [{ taxAreaRef: randomUUID(), rate: 4 }]);
+    await settleDay(ctx(), DAY, { procedureResultId: resultId, refs: [], currency: 'NOK' });
+    const again = (await settlementLines(ctx(), resultId)).find(
+      (l) => l.organisation.name === 'RU1' && l.priceArea.name === 'NO1',
+    )!;
+    expect(Number(again.taxCost.toFixed(4))).toBe(0.44);
+  });
 });

@@ -102,6 +102,8 @@ describe('references resolve in the same area (issue 6 §2)', () => {
         return { type: 'Contract', name: 'Ref contract' };
       case 'gridarea':
         return { type: 'GridArea', name: 'Ref grid area' };
+      case 'taxcategory':
+        return { type: 'TaxCategory', name: 'Ref tax', rate: 1 };
       case 'gridfeetype':
         return { type: 'GridFeeType', name: 'Ref grid fee', price: 1, currency: 'NOK' };
       case 'energyfeetype':
@@ -170,15 +172,18 @@ describe('references resolve in the same area (issue 6 §2)', () => {
 
   it.each(cases)('refuses $kind / $field naming another area', async ({ kind, field, kinds, targetKind, list }) => {
     const foreign = target('finland', targetKind);
+    // A dotted field is a reference in each object of a list ('taxAreaRates.taxAreaRef'), reported on the list.
+    const [attribute, inner] = field.split('.') as [string, string | undefined];
+    const value = inner ? [{ [inner]: foreign, rate: 1 }] : list ? [foreign] : foreign;
     const response = await t.callAs(ADMIN, {
       method: 'POST',
       url: '/api/domain/save',
-      payload: { ...baseRecord(kind), [field]: list ? [foreign] : foreign },
+      payload: { ...baseRecord(kind), [attribute]: value },
     });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({
       code: 'invalid_input',
-      errors: [{ field, code: 'invalid_input', message: unknownReferenceMessage(kinds) }],
+      errors: [{ field: attribute, code: 'invalid_input', message: unknownReferenceMessage(kinds) }],
     });
   });
 
