@@ -28,6 +28,9 @@ import { jobRoutes } from './routes/jobs/index.js';
 import { timeSeriesRoutes } from './routes/timeseries/index.js';
 import { timeSeriesImportJob } from './jobs/timeseries-import.js';
 import { createSftpIntakeJob } from './jobs/sftp-intake.js';
+import { createMeteredEnergyDeliveryJob } from './jobs/metered-energy-delivery.js';
+import { createMeteredEnergyAggregationScheduleJob } from './jobs/metered-energy-aggregation-schedule.js';
+import { registerAggregationDelivery } from './modules/settlement/aggregation-delivery.js';
 import { registerIntakeReimporters, type ImportQueue } from './modules/timeseries/accept.js';
 import { procedureFollowUpJob } from './jobs/procedure-follow-up.js';
 import { procedureRunQueue } from './jobs/procedure-run.js';
@@ -215,6 +218,12 @@ export async function buildApp({ config, database, logger, jobs }: BuildAppOptio
     maxFileBytes: config.timeSeriesImportMaxFileBytes,
   };
   jobRunner.register(createSftpIntakeJob(sftpIntake));
+  // metered-energy-aggregation's files leave over the OUT routes in their own job, queued after a
+  // run's chunk committed or by a re-export; the daily round starts the first and second aggregation.
+  const deliveryJob = createMeteredEnergyDeliveryJob({ credentialsKey: config.interfaceCredentialsKey });
+  jobRunner.register(deliveryJob);
+  registerAggregationDelivery((ctx, dataLogIds) => jobRunner.enqueue(ctx, deliveryJob, { dataLogIds }));
+  jobRunner.register(createMeteredEnergyAggregationScheduleJob({ database, queue: procedureRunQueue(jobRunner) }));
   await app.register(timeSeriesRoutes, {
     prefix: API_PREFIX,
     maxFileBytes: config.timeSeriesImportMaxFileBytes,

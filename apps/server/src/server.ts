@@ -4,6 +4,7 @@ import { fatalDatabaseHandler, openDatabase } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { scheduleDelayedTasks } from './jobs/delayed-tasks.js';
 import { scheduleSftpIntake } from './jobs/sftp-intake.js';
+import { scheduleMeteredEnergyAggregation } from './jobs/metered-energy-aggregation-schedule.js';
 import { allAreasExecutor } from './db/tenant.js';
 import { failInterruptedFiles } from './modules/datalog/datalog-service.js';
 import { seedDemo } from './seed/index.js';
@@ -50,6 +51,10 @@ async function main(): Promise<void> {
   const intake = await scheduleSftpIntake(app.jobs, database, config.sftpIntakeCron);
   if (intake) app.log.info({ cron: config.sftpIntakeCron }, 'SFTP intake scheduled');
   else app.log.warn('SFTP intake not scheduled: there is no Administration area to run it in');
+  // The daily first and second metered-energy-aggregation of the areas that configured it.
+  if (!(await scheduleMeteredEnergyAggregation(app.jobs, database))) {
+    app.log.warn('Metered energy aggregation not scheduled: there is no Administration area to run it in');
+  }
   // Due delayed tasks (shunting-and-stabling) start their runs every quarter of an hour.
   if (!(await scheduleDelayedTasks(app.jobs, database))) {
     app.log.warn('Delayed tasks not scheduled: there is no Administration area to run them in');

@@ -40,6 +40,16 @@ export const READ_ONLY_CONFIG_PROCEDURES: readonly ConfigProcedure[] = ['energy-
 /** Procedures with a tpa twin (calls.md §7: settlement and train-preprocessing take tpa and refTime). */
 export const TPA_CONFIG_PROCEDURES: readonly ConfigProcedure[] = ['settlement', 'train-preprocessing'];
 
+/**
+ * metered-energy-aggregation's procedure option (calls.md §7, DOMAIN.md "Processing" step 10): the
+ * FIRST aggregation goes out a few days after the day, the SECOND some days later with what arrived
+ * since. The option defaults to the second.
+ */
+export const METERED_ENERGY_AGGREGATIONS = ['FIRST', 'SECOND'] as const;
+export const meteredEnergyAggregationSchema = z.enum(METERED_ENERGY_AGGREGATIONS);
+export type MeteredEnergyAggregation = z.infer<typeof meteredEnergyAggregationSchema>;
+export const DEFAULT_METERED_ENERGY_AGGREGATION: MeteredEnergyAggregation = 'SECOND';
+
 export const SECOND_AGGREGATION_MESSAGE =
   'Days back in time for second aggregation must be larger than that for the first aggregation';
 export const EXPECTED_VALUE_LIMITS_MESSAGE = 'The lower expected value must be below the upper expected value';
@@ -81,7 +91,7 @@ const meteredEnergyAggregation = z
     daysBackFirstAggregation: int(0, 366, 5),
     daysBackSecondAggregation: int(0, 366, 40),
     /** calls.md §7: the procedure option defaults to the second aggregation. */
-    defaultAggregation: z.enum(['FIRST', 'SECOND']).default('SECOND'),
+    defaultAggregation: meteredEnergyAggregationSchema.default(DEFAULT_METERED_ENERGY_AGGREGATION),
   })
   .refine((c) => c.daysBackSecondAggregation > c.daysBackFirstAggregation, {
     message: SECOND_AGGREGATION_MESSAGE,
@@ -166,7 +176,7 @@ export const CONFIG_FIELDS: Record<ConfigProcedure, readonly ConfigField[]> = {
   'metered-energy-aggregation': [
     { name: 'daysBackFirstAggregation', kind: 'integer', unit: 'days' },
     { name: 'daysBackSecondAggregation', kind: 'integer', unit: 'days' },
-    { name: 'defaultAggregation', kind: 'select', options: ['FIRST', 'SECOND'] },
+    { name: 'defaultAggregation', kind: 'select', options: METERED_ENERGY_AGGREGATIONS },
   ],
   settlement: [
     { name: 'requireApproval', kind: 'boolean' },

@@ -10,6 +10,7 @@ import {
 } from './domain/entity.js';
 import { LIST_LIMITS, RANGE_ORDER_MESSAGE, TEXT_LIMITS, list, serverText, text } from './limits.js';
 import { MAX_PAGE } from './paging.js';
+import { meteredEnergyAggregationSchema, type MeteredEnergyAggregation } from './processing-config.js';
 
 /**
  * Processing (issue 9, DOMAIN.md "Processing"): the procedures between a file arriving and a bill,
@@ -160,6 +161,21 @@ export const procedureRunRequestSchema = z.object({
   refTime: instantSchema.optional(),
 });
 export type ProcedureRunRequest = z.infer<typeof procedureRunRequestSchema>;
+
+/**
+ * POST /processing/{procedure}/run query (calls.md §7 "query zoneId plus extra params"): the zone,
+ * and metered-energy-aggregation's option, FIRST or SECOND (without it, the procedure's configured
+ * defaultAggregation, itself SECOND by default). Other procedures refuse the option.
+ */
+export const procedureRunQuerySchema = zoneQuerySchema.extend({
+  aggregation: meteredEnergyAggregationSchema.optional(),
+});
+export type ProcedureRunQuery = z.infer<typeof procedureRunQuerySchema>;
+
+/** The run options a procedure result keeps (what the run's extra params chose). */
+export interface ProcedureRunOptions {
+  aggregation?: MeteredEnergyAggregation;
+}
 
 export const procedureParamSchema = z.object({ procedure: procedureNameSchema });
 

@@ -8,6 +8,7 @@ import { extensionOf, FORMAT_EXTENSIONS } from '../../formats/timeseries/registr
 import { messageTypeOf, type ImportQueue } from '../timeseries/accept.js';
 import { startFile } from '../datalog/datalog-service.js';
 import { rows } from '../domain/sql.js';
+import { attachAggregationResponse } from '../settlement/aggregation-delivery.js';
 import { decryptCredentials, interfaceCredentialsKey } from './credentials.js';
 import { fetchRouteFiles, type FetchOutcome, type IntakeRoute } from './sftp-intake.js';
 
@@ -15,7 +16,8 @@ import { fetchRouteFiles, type FetchOutcome, type IntakeRoute } from './sftp-int
  * Automatic intake over every enabled IN route (the `sftp-intake` job, on a schedule; and
  * GET /integration/prices/import-prices for the NORDPOOL routes of one area). Each fetched file gets
  * its data-log entry in the area of its folder (the route in `destination`) and is queued for the
- * import job like an upload, acting as `sftp:<route id>`.
+ * import job like an upload, acting as `sftp:<route id>`. A METERED_ENERGY_AGGREGATION route
+ * carries responses to our aggregation exports instead: each is attached to its export's entry.
  */
 
 /** The format of a route's files by interface type; types whose files are not time series are not read. */
@@ -112,14 +114,26 @@ export async function runSftpIntake(deps: SftpIntakeDeps, filter: SftpIntakeFilt
         async (file) => {
           const area = areaByKey.get(file.area.toLowerCase());
           if (!area) throw new Error(`The folder ${file.area} names no area`);
-          const format = formatFor(route.interfaceType, file.fileName);
-          if (!format) throw new Error(`No ${route.interfaceType} reader for ${file.fileName}`);
           const ctx: ServiceContext = {
             db: tenantExecutor(deps.database, area.uuid),
             tenant: area,
             actor: { username: `sftp:${route.routeId}`, roles: [], areaKind: area.kind },
             log: deps.log,
           };
+          // Responses to metered energy aggregation exports (RES_<file>) answer an entry already in
+          // the log: stored on it, nothing to import (settlement/aggregation-delivery.ts).
+          if (route.interfaceType === 'METERED_ENERGY_AGGREGATION') {
+            summary.dataLogIds.push(
+              await attachAggregationResponse(ctx, {
+                fileName: file.fileName,
+                bytes: file.bytes,
+                routeId: route.routeId,
+              }),
+            );
+            return;
+          }
+          const format = formatFor(route.interfaceType, file.fileName);
+          if (!format) throw new Error(`No ${route.interfaceType} reader for ${file.fileName}`);
           const id = await startFile(ctx.db, {
             tenant: area.uuid,
             username: ctx.actor.username,

@@ -16,6 +16,26 @@ export interface SftpTarget {
 
 type Outcome = InterfaceRouteTestResult['outcome'];
 
+/** ssh2-sftp-client's connect options for a route: one attempt, password or private key (with passphrase). */
+export function sftpConnectOptions(
+  target: Pick<SftpTarget, 'hostname' | 'port' | 'username' | 'credentials'>,
+  timeoutMs: number = SFTP_TEST_TIMEOUT_MS,
+): SftpClient.ConnectOptions {
+  return {
+    host: target.hostname,
+    port: target.port,
+    username: target.username,
+    readyTimeout: timeoutMs,
+    retries: 0,
+    ...('password' in target.credentials
+      ? { password: target.credentials.password, tryKeyboard: false }
+      : {
+          privateKey: target.credentials.privateKey,
+          ...(target.credentials.passphrase ? { passphrase: target.credentials.passphrase } : {}),
+        }),
+  };
+}
+
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 /** What went wrong, from ssh2 / ssh2-sftp-client errors (a code where they give one, else the message). */
@@ -82,19 +102,7 @@ export async function testSftpConnection(
   const client = new SftpClient('railwatt-interface-test', { error: quiet, end: quiet, close: quiet });
   let timer: NodeJS.Timeout | undefined;
   const work = async (): Promise<InterfaceRouteTestResult> => {
-    await client.connect({
-      host: target.hostname,
-      port: target.port,
-      username: target.username,
-      readyTimeout: timeoutMs,
-      retries: 0,
-      ...('password' in target.credentials
-        ? { password: target.credentials.password, tryKeyboard: false }
-        : {
-            privateKey: target.credentials.privateKey,
-            ...(target.credentials.passphrase ? { passphrase: target.credentials.passphrase } : {}),
-          }),
-    });
+    await client.connect(sftpConnectOptions(target, timeoutMs));
     const kind = await client.exists(target.path);
     if (kind === false) {
       return {

@@ -1,4 +1,4 @@
-import type { EntityRef, ProcedureName } from '@railwatt/contracts';
+import type { EntityRef, ProcedureName, ProcedureRunOptions } from '@railwatt/contracts';
 import type { ServiceContext } from '../../context.js';
 import type { NewEvent } from './repository.js';
 
@@ -20,6 +20,8 @@ export interface ChunkScope {
     period: { start: string; end: string };
     refs: readonly EntityRef[];
     refTime: string | null;
+    /** The run's extra params (metered-energy-aggregation's aggregation); empty for most. */
+    options: ProcedureRunOptions;
   };
 }
 
@@ -27,6 +29,13 @@ export interface ChunkScope {
 export interface ChunkReport {
   /** Records a processing event (severity default HIGH, incidents default 1) in the chunk's transaction. */
   event(event: NewEvent): void;
+  /**
+   * Work to run once the chunk's transaction has committed, given the run's context (its area-bound
+   * executor, not the chunk's transaction, which is over by then):
+   * what must not hold the transaction open or be undone by its rollback (queueing the delivery of
+   * files the chunk wrote). Its failure is logged; the chunk stays done.
+   */
+  afterCommit(work: (ctx: ServiceContext) => Promise<void>): void;
 }
 
 /**

@@ -4,6 +4,7 @@ import {
   type ProcedureName,
   type ProcedureResult,
   type ProcedureResultStatus,
+  type ProcedureRunOptions,
   type ProcessingEvent,
   type ProcessingEventFilter,
   type ProcessLogFilter,
@@ -41,6 +42,8 @@ export interface NewResult {
   rerunOf?: number | null;
   /** What made the system start it (the processing chain); undefined: a person did. */
   cause?: string | null;
+  /** The run's extra params (migration 0280); default none. */
+  options?: ProcedureRunOptions;
 }
 
 /** A new run (initial); the exclusion constraint refuses it while one of the same scope is under way. */
@@ -49,11 +52,13 @@ export async function insertResult(ex: Executor, run: NewResult): Promise<Proced
     ex,
     sql`WITH r AS (
           INSERT INTO procedure_result (tenant, procedure_name, period_start, period_end, entity_refs, ref_uuids,
-                                        entity_name, ref_time, username, rerun_of, cause, message)
+                                        entity_name, ref_time, username, rerun_of, cause, message,
+                                        run_options)
           VALUES (${run.tenant}::uuid, ${run.procedureName}, ${run.periodStart}::timestamptz,
                   ${run.periodEnd}::timestamptz, ${JSON.stringify(run.refs)}::jsonb,
                   ${sql.param(run.refs.map((r) => r.uuid))}::uuid[], ${run.entityName}, ${run.refTime}::timestamptz,
-                  ${run.username}, ${run.rerunOf ?? null}, ${clip(run.cause)}, ${clip(run.cause)})
+                  ${run.username}, ${run.rerunOf ?? null}, ${clip(run.cause)}, ${clip(run.cause)},
+                  ${JSON.stringify(run.options ?? {})}::jsonb)
           RETURNING *)
         SELECT ${RESULT_COLUMNS} FROM r`,
   );
@@ -72,6 +77,15 @@ export async function findResult(ex: Executor, tenant: string, id: number): Prom
 export async function resultCause(ex: Executor, id: number): Promise<string | null> {
   const [found] = await rows<{ cause: string | null }>(ex, sql`SELECT cause FROM procedure_result WHERE id = ${id}`);
   return found?.cause ?? null;
+}
+
+/** The extra params a run was started with (migration 0280). */
+export async function resultOptions(ex: Executor, id: number): Promise<ProcedureRunOptions> {
+  const [found] = await rows<{ options: ProcedureRunOptions | null }>(
+    ex,
+    sql`SELECT run_options AS options FROM procedure_result WHERE id = ${id}`,
+  );
+  return found?.options ?? {};
 }
 
 /** A run under way of the procedure whose period overlaps [start, end). */

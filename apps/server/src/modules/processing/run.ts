@@ -1,4 +1,4 @@
-import { UNDER_WAY_STATUSES } from '@railwatt/contracts';
+import { UNDER_WAY_STATUSES, type ProcedureRunOptions } from '@railwatt/contracts';
 import type { ServiceContext } from '../../context.js';
 import type { JobResult, JobRunHandle } from '../jobs/define-job.js';
 import { areaDays, type Chunk } from './chunks.js';
@@ -11,6 +11,7 @@ import {
   insertEvents,
   markChunkDone,
   resultCause,
+  resultOptions,
   updateResult,
   type NewEvent,
 } from './repository.js';
@@ -83,6 +84,7 @@ export async function executeRun(
     return message;
   }
 
+  const options = await resultOptions(ctx.db, result.id);
   const chunks = areaDays(result.periodStart, result.periodEnd, ctx.tenant.timeZone);
   const done = await finishedChunks(ctx.db, result.id);
   const remaining = chunks.flatMap((chunk, index) => (done.has(chunk.start) ? [] : [{ ...chunk, index }]));
@@ -93,7 +95,7 @@ export async function executeRun(
   try {
     await forEachLimited(remaining, implementation.concurrency ?? 1, async (chunk) => {
       if (run.signal.aborted) throw new Error('The run was stopped before it finished');
-      await runChunk(ctx, implementation, result, chunk, chunks.length);
+      await runChunk(ctx, implementation, { ...result, options }, chunk, chunks.length);
       finished++;
       await run.progress(finished / chunks.length, progressMessage());
     });
@@ -123,11 +125,13 @@ async function runChunk(
   result: { id: number; procedureName: string; periodStart: string; periodEnd: string } & {
     entityRefs: { uuid: string; type: string }[];
     refTime: string | null;
+    options: ProcedureRunOptions;
   },
   chunk: Chunk & { index: number },
   count: number,
 ): Promise<void> {
   const tenant = ctx.tenant.uuid;
+  const afterCommit: ((ctx: ServiceContext) => Promise<void>)[] = [];
   await ctx.db.transaction(async (tx) => {
     const events: NewEvent[] = [];
     // What this chunk recorded in an earlier attempt is replaced, like the procedure's own writes.
@@ -143,9 +147,10 @@ async function runChunk(
           period: { start: result.periodStart, end: result.periodEnd },
           refs: result.entityRefs,
           refTime: result.refTime,
+          options: result.options,
         },
       },
-      { event: (event) => void events.push(event) },
+      { event: (event) => void events.push(event), afterCommit: (work) => void afterCommit.push(work) },
     );
     await insertEvents(
       tx,
@@ -155,4 +160,14 @@ async function runChunk(
     );
     await markChunkDone(tx, tenant, result.id, chunk, count);
   });
+  // The chunk is committed: what it handed over for later (metered-energy-aggregation queues the
+  // delivery of its files) runs now, outside the transaction. Its failure is logged, not the run's:
+  // the chunk's work stands, and a rerun of the chunk would write it again.
+  for (const work of afterCommit) {
+    try {
+      await work(ctx);
+    } catch (error) {
+      ctx.log.error({ err: error, procedureResultId: result.id, day: chunk.day }, 'work after a chunk failed');
+    }
+  }
 }

@@ -12,6 +12,7 @@ import {
   type ProcedureResult,
   type ProcedureResultPage,
   type ProcedureResultStatus,
+  type ProcedureRunOptions,
   type ProcedureRunRequest,
   type ProcessInfo,
   type ProcessingEventFilter,
@@ -102,8 +103,11 @@ export async function startRun(
   queue: RunQueue,
   name: ProcedureName,
   request: ProcedureRunRequest,
-  options: { cause?: string; bySystem?: true } = {},
+  options: { cause?: string; bySystem?: true; runOptions?: ProcedureRunOptions } = {},
 ): Promise<ProcedureResult> {
+  // The aggregation option is metered-energy-aggregation's alone (its FIRST or SECOND aggregation).
+  if (options.runOptions?.aggregation !== undefined && name !== 'metered-energy-aggregation')
+    throw ApiError.badRequest('invalid_input', `${name} takes no aggregation option`);
   // A log-only procedure (product.md §2 "(log only)": the estimation procedures) has no run page:
   // the processing chain runs it (chain.ts), users read its log.
   if (!options.bySystem) runnable(name);
@@ -120,6 +124,7 @@ export async function startRun(
     refTime: request.refTime ?? null,
     username: ctx.actor.username,
     cause: options.cause ?? null,
+    options: options.runOptions ?? {},
   });
   return queueResult(ctx, queue, result);
 }

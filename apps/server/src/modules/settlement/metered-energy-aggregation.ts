@@ -1,4 +1,4 @@
-import { MESSAGE_TYPES } from '@railwatt/contracts';
+import { MESSAGE_TYPES, type MeteredEnergyAggregation } from '@railwatt/contracts';
 import { sql } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
 import { recordFile, recordFileTimeSeries } from '../datalog/datalog-service.js';
@@ -21,10 +21,15 @@ import { rows } from '../domain/sql.js';
  * The file (ours; no public format exists):
  *   cpid;hourStart;hourEnd;activeConsumedKwh;activeRegeneratedKwh;netKwh
  *   NO_NSB_917600730019_EMS1;2026-10-01T08:00:00Z;2026-10-01T09:00:00Z;132;12;120
- * one line per consumption point and hour with energy, hours in UTC, decimals with a point.
- * Delivery of the files over the organisations' interface routes is left to the exchange work.
+ * one line per consumption point and hour with energy, hours in UTC, decimals with a point. Its
+ * name is MEA_<organisation id>_<day>_<FIRST|SECOND>.csv (MEA_TPA_... for the TPA).
+ *
+ * Delivery (aggregation-delivery.ts): a run writes its entries PENDING and, once the chunk's
+ * transaction has committed, queues the `metered-energy-delivery` job, which uploads them to the
+ * interface routes and records the outcome; a call without `deliver` (tests, tools) keeps the files
+ * in the data log only, OK.
  */
-export type Aggregation = 'FIRST' | 'SECOND';
+export type Aggregation = MeteredEnergyAggregation;
 
 export interface AggregationResult {
   files: { dataLogId: number; organisation: string; fileName: string; lines: number }[];
@@ -32,10 +37,23 @@ export interface AggregationResult {
 
 const HEADER = 'cpid;hourStart;hourEnd;activeConsumedKwh;activeRegeneratedKwh;netKwh';
 
+/** The organisation's key as it stands in file and folder names: its id, kept to name-safe characters. */
+const nameSafe = (key: string) => key.replace(/[^A-Za-z0-9._-]/g, '_');
+
+export const aggregationExportName = (key: string, day: string, aggregation: Aggregation): string =>
+  `MEA_${nameSafe(key)}_${day}_${aggregation}.csv`;
+
+/** The organisation key of an export's file name (its folder on the route), or null for another name. */
+export function aggregationExportKey(fileName: string): string | null {
+  return /^MEA_([A-Za-z0-9._-]+)_\d{4}-\d{2}-\d{2}_(?:FIRST|SECOND)\.csv$/.exec(fileName)?.[1] ?? null;
+}
+
+export const AWAITING_DELIVERY = 'awaiting delivery';
+
 export async function aggregateMeteredEnergy(
   ctx: ServiceContext,
   chunk: { start: string; end: string; day: string },
-  options: { aggregation: Aggregation; tpa: boolean },
+  options: { aggregation: Aggregation; tpa: boolean; deliver?: boolean },
 ): Promise<AggregationResult> {
   const tenant = ctx.tenant.uuid;
   const S = sql`${new Date(chunk.start).toISOString()}::timestamptz`;
@@ -72,13 +90,15 @@ export async function aggregateMeteredEnergy(
   };
   const result: AggregationResult = { files: [] };
   const write = async (destination: string, key: string, lines: typeof found) => {
-    const fileName = `MEA_${key}_${chunk.day}_${options.aggregation}.csv`;
+    const fileName = aggregationExportName(key, chunk.day, options.aggregation);
     const bytes = Buffer.from(`${[HEADER, ...lines.map(line)].join('\n')}\n`, 'utf8');
     const id = await recordFile(ctx.db, {
       tenant,
       messageType: MESSAGE_TYPES.meteredEnergyAggregation,
-      status: 'OK',
-      text: `${options.aggregation === 'FIRST' ? 'First' : 'Second'} aggregation of ${chunk.day}: ${lines.length} hourly values`,
+      status: options.deliver ? 'PENDING' : 'OK',
+      text: `${options.aggregation === 'FIRST' ? 'First' : 'Second'} aggregation of ${chunk.day}: ${lines.length} hourly values${
+        options.deliver ? `; ${AWAITING_DELIVERY}` : ''
+      }`,
       fileName,
       username: ctx.actor.username,
       destination,

@@ -4,6 +4,7 @@ import { currentConfig } from '../processing-config/service.js';
 import { registerProcedure, type ChunkReport } from '../processing/registry.js';
 import { deriveConsumptionFactors } from './consumption-factor.js';
 import { estimateNonMeteredRuns, ESTIMATION_SEVERITY } from './estimation.js';
+import { queueAggregationDelivery } from './aggregation-delivery.js';
 import { aggregateMeteredEnergy } from './metered-energy-aggregation.js';
 import { distributeFixedVolumes } from './other-energy.js';
 import { computeOnAccount } from './on-account.js';
@@ -113,15 +114,23 @@ export function registerSettlementProcedures(): void {
   });
 
   // metered-energy-aggregation: the day's hourly metered energy per consumption point, a file per
-  // paying organisation (and the TPA in the Netherlands) in the data log (metered-energy-aggregation.ts).
+  // paying organisation (and the TPA in the Netherlands) in the data log (metered-energy-aggregation.ts),
+  // the run's FIRST or SECOND aggregation (default: the configuration's); once the chunk has
+  // committed, the files' delivery is queued (aggregation-delivery.ts).
   registerProcedure('metered-energy-aggregation', {
-    async run(ctx, scope) {
+    async run(ctx, scope, report) {
       const config = await currentConfig(ctx, 'metered-energy-aggregation', scope.start);
-      await aggregateMeteredEnergy(
+      const result = await aggregateMeteredEnergy(
         ctx,
         { start: scope.start, end: scope.end, day: scope.chunk.day },
-        { aggregation: config.defaultAggregation, tpa: ctx.tenant.name.toLowerCase() === 'netherlands' },
+        {
+          aggregation: scope.run.options.aggregation ?? config.defaultAggregation,
+          tpa: ctx.tenant.name.toLowerCase() === 'netherlands',
+          deliver: true,
+        },
       );
+      const ids = result.files.map((f) => f.dataLogId);
+      report.afterCommit((runCtx) => queueAggregationDelivery(runCtx, ids));
     },
   });
 

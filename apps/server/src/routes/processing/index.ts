@@ -13,6 +13,11 @@ import { route } from '../register-call.js';
  */
 export const processingRoutes: FastifyPluginAsync = async (app) => {
   const queue = procedureRunQueue(app.jobs);
-  route(app, calls.run, async (request) => startRun(request.ctx, queue, request.params.procedure, request.body));
+  // The run's extra params (calls.md §7): metered-energy-aggregation's FIRST or SECOND aggregation.
+  route(app, calls.run, async (request) =>
+    startRun(request.ctx, queue, request.params.procedure, request.body, {
+      ...(request.query.aggregation ? { runOptions: { aggregation: request.query.aggregation } } : {}),
+    }),
+  );
   route(app, calls.rerun, async (request) => rerun(request.ctx, queue, request.params.procedure, request.body.rows));
 };
