@@ -157,21 +157,28 @@ export const settlementLinesQuery = (procedureResultId: number, status: string) 
  * approved price-and-supply result in the month, any entity): product.md §4 "Settlement page warns
  * when prices and supply for the month are not approved".
  */
-export const pricesApprovedQuery = (month: SettlementMonth, timeZone: string) =>
+/**
+ * Whether the month's prices and supply are approved: the newest finished price-and-supply result
+ * of the month (POST /eventlog/procedure-result/findLatest, success or approved) is the approved one.
+ * price-and-supply rewrites the month's prices each run, so an older approved result does not count
+ * once a newer run has replaced its figures. No result at all: not approved.
+ */
+export const pricesApprovedQuery = (month: SettlementMonth, range: MonthRange, timeZone: string) =>
   queryOptions({
     queryKey: settlementKeys.pricesApproved(month, timeZone),
-    queryFn: ({ signal }) =>
-      api.call(processingCalls.exists, {
+    queryFn: async ({ signal }) => {
+      const latest = await api.call(processingCalls.findLatest, {
         query: {
-          year: month.year,
-          month: month.month,
-          zoneId: timeZone,
           procedureName: 'price-and-supply',
-          status: 'approved',
+          interval: `${range.start},${range.end}`,
+          status: 'success,approved',
         },
         body: [],
+        headers: { [TENANT_ZONE_HEADER]: timeZone },
         signal,
-      }),
+      });
+      return latest?.status === 'approved';
+    },
   });
 
 /** A mutation on a settlement result that then asks for the list it changed (`listKey`) again. */

@@ -19,7 +19,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 const FIND_BY = '/api/eventlog/procedure-result/findBy';
 const LINES = '/api/timeseries/settlement/lines';
-const EXISTS = '/api/eventlog/procedure-result/exists';
+const LATEST = '/api/eventlog/procedure-result/findLatest';
 const APPROVE = '/api/eventlog/procedure-result/approve-procedure-results';
 const SAVE = '/api/eventlog/procedure-result/saveProcedureResult/save';
 const FAIL = '/api/processing/tasks/set-settlement-procedure-to-failure';
@@ -35,7 +35,7 @@ const answers = (over: Record<string, unknown> = {}) => ({
     call.url.searchParams.get('procedureResultId') === '7'
       ? [line(), line({ organisation: CARGO, priceArea: NO2, supplyEnergy: 20.5, supplyCost: 10.25 })]
       : [line({ procedureResultId: 6 })],
-  [`POST ${EXISTS}`]: true,
+  [`POST ${LATEST}`]: settlementResult({ id: 21, procedureName: 'price-and-supply', status: 'approved' }),
   ...over,
 });
 const callsTo = (calls: Call[], path: string) => calls.filter((c) => c.url.pathname.startsWith(path));
@@ -195,21 +195,27 @@ describe('settlement process', { timeout: 45_000 }, () => {
     expect(callsTo(calls, FAIL)[0]!.url.pathname).toBe(`${FAIL}/7`);
   });
 
-  it('warns when the month’s prices and supply are not approved', async () => {
-    const { calls } = mockFetch(answers({ [`POST ${EXISTS}`]: false }));
+  it('warns when the month’s newest prices and supply are not the approved ones', async () => {
+    const { calls } = mockFetch(
+      answers({ [`POST ${LATEST}`]: settlementResult({ id: 22, procedureName: 'price-and-supply' }) }),
+    );
     renderSettlement(JANUARY);
     expect(await screen.findByTestId('prices-not-approved')).toHaveTextContent(
       'Prices and supply for the month are not approved',
     );
-    const exists = callsTo(calls, EXISTS)[0]!;
-    expect(Object.fromEntries(exists.url.searchParams)).toEqual({
-      year: '2024',
-      month: '1',
-      zoneId: 'Europe/Oslo',
+    const latest = callsTo(calls, LATEST)[0]!;
+    expect(Object.fromEntries(latest.url.searchParams)).toEqual({
       procedureName: 'price-and-supply',
-      status: 'approved',
+      interval: '2023-12-31T23:00:00Z,2024-01-31T23:00:00Z',
+      status: 'success,approved',
     });
-    expect(exists.body).toEqual([]);
+    expect(latest.body).toEqual([]);
+  });
+
+  it('warns when the month has no prices and supply at all', async () => {
+    mockFetch(answers({ [`POST ${LATEST}`]: null }));
+    renderSettlement(JANUARY);
+    expect(await screen.findByTestId('prices-not-approved')).toBeInTheDocument();
   });
 
   it('approves the month’s newest successful prices and supply from the warning', async () => {
@@ -217,7 +223,8 @@ describe('settlement process', { timeout: 45_000 }, () => {
     let approved = false;
     const { calls } = mockFetch(
       answers({
-        [`POST ${EXISTS}`]: () => approved,
+        [`POST ${LATEST}`]: () =>
+          settlementResult({ id: 21, procedureName: 'price-and-supply', status: approved ? 'approved' : 'success' }),
         [`POST ${FIND_BY}`]: (call: Call) =>
           call.url.searchParams.get('procedureName') === 'price-and-supply'
             ? pageOf([settlementResult({ id: 21, procedureName: 'price-and-supply' })])
@@ -242,7 +249,7 @@ describe('settlement process', { timeout: 45_000 }, () => {
     const { calls } = mockFetch(answers({ [`POST ${FIND_BY}`]: pageOf([]) }));
     renderSettlement(JANUARY);
     expect(await screen.findByTestId('settlement-no-results')).toBeInTheDocument();
-    await waitFor(() => expect(callsTo(calls, EXISTS)).toHaveLength(1));
+    await waitFor(() => expect(callsTo(calls, LATEST)).toHaveLength(1));
     expect(screen.queryByTestId('prices-not-approved')).not.toBeInTheDocument();
     expect(screen.queryByTestId('settlement-line-row')).not.toBeInTheDocument();
   });

@@ -85,7 +85,7 @@ export function SettlementProcessPage(props: ScreenProps) {
   }, [askedKey, timeZone]);
   const results = useQuery(settlementResultsQuery(listQuery));
   const run = useRunSettlement(settlementResultsQuery(listQuery).queryKey);
-  const prices = useQuery(pricesApprovedQuery(month, timeZone));
+  const prices = useQuery(pricesApprovedQuery(month, monthRange(month, timeZone), timeZone));
   const approvePrices = useApprovePrices(month, monthRange(month, timeZone), timeZone);
 
   const list = useMemo(() => results.data?.content ?? [], [results.data]);
