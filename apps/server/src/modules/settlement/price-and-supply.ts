@@ -165,10 +165,10 @@ export async function priceAndSupply(
          GROUP BY 1
       )
       INSERT INTO supply_balance (tenant, hour_start, grid_area_uuid, price_area_uuid, supply_kwh, allocated_kwh,
-                                  losses_kwh, spot_price_eur_mwh, exchange_rate, procedure_result_id)
+                                  losses_kwh, spot_price_eur_mwh, exchange_rate, procedure_result_id, supply_missing)
       SELECT ${tenant}::uuid, h.hour, h.grid, h.price_area, coalesce(h.supply, 0), h.allocated,
              CASE WHEN h.supply IS NULL THEN 0 ELSE h.supply - h.allocated END,
-             p.eur_mwh, coalesce(r.rate, 1), ${resultId}
+             p.eur_mwh, coalesce(r.rate, 1), ${resultId}, h.supply IS NULL
         FROM hours h
         LEFT JOIN prices p ON p.price_area = h.price_area AND p.hour = h.hour
         LEFT JOIN rates r ON r.hour = h.hour
@@ -238,9 +238,9 @@ export async function priceAndSupply(
       tx,
       sql`SELECT count(*)::int AS grid_hours, sum(b.allocated_kwh)::text AS metered, sum(b.supply_kwh)::text AS supply,
                  sum(b.losses_kwh)::text AS losses,
-                 count(*) FILTER (WHERE b.supply_kwh = 0 AND b.allocated_kwh <> 0)::int AS no_supply,
+                 count(*) FILTER (WHERE b.supply_missing AND b.allocated_kwh <> 0)::int AS no_supply,
                  (array_agg(g.name || ' ' || to_char(b.hour_start AT TIME ZONE 'UTC', 'HH24:MI') || 'Z' ORDER BY b.hour_start)
-                    FILTER (WHERE b.supply_kwh = 0 AND b.allocated_kwh <> 0))[1:3] AS no_supply_examples,
+                    FILTER (WHERE b.supply_missing AND b.allocated_kwh <> 0))[1:3] AS no_supply_examples,
                  count(*) FILTER (WHERE b.spot_price_eur_mwh IS NULL AND (b.allocated_kwh <> 0 OR b.losses_kwh <> 0))::int AS no_price,
                  (array_agg(coalesce(pa.name, '?') || ' ' || to_char(b.hour_start AT TIME ZONE 'UTC', 'HH24:MI') || 'Z' ORDER BY b.hour_start)
                     FILTER (WHERE b.spot_price_eur_mwh IS NULL AND (b.allocated_kwh <> 0 OR b.losses_kwh <> 0)))[1:3] AS no_price_examples,

@@ -145,7 +145,7 @@ export async function priceAreaBalances(
     ctx.db,
     sql`WITH balance AS (
           SELECT b.price_area_uuid AS pa, sum(b.supply_kwh) AS supply, sum(b.losses_kwh) AS losses,
-                 count(*) FILTER (WHERE b.supply_kwh = 0 AND b.allocated_kwh <> 0) AS no_supply,
+                 count(*) FILTER (WHERE b.supply_missing AND b.allocated_kwh <> 0) AS no_supply,
                  count(*) FILTER (WHERE b.spot_price_eur_mwh IS NULL AND b.allocated_kwh <> 0) AS no_price
             FROM supply_balance b
            WHERE b.tenant = ${tenant}::uuid AND b.hour_start >= ${S} AND b.hour_start < ${E}

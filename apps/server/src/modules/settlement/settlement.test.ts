@@ -489,4 +489,25 @@ describe('price-and-supply and settlement', () => {
     )!;
     expect(Number(again.taxCost.toFixed(4))).toBe(0.44);
   });
+
+  it('tells a supply of 0 kWh from a missing one', async () => {
+    // G1 at 12:00 had no supply value (RU2's 10 kWh: 'supply-missing'); a measured 0 is a supply:
+    // the hour's losses are 0 - 10 = -10 ('supply-lower-than-allocated'). Only 14:00 (RU1's 7 kWh
+    // allocated in an earlier test) still lacks supply.
+    await tenantDatabase(database, NORWAY).query(
+      `INSERT INTO time_series_value (tenant, series_id, start_time, value, quality)
+       SELECT $1, ts.id, '2026-10-01T12:00:00Z', 0, 127 FROM time_series ts
+        WHERE ts.tenant = $1 AND ts.type_name = 'supply_energy' AND ts.entity_uuid = $2`,
+      [NORWAY, ids['S1']],
+    );
+    const result = await priceAndSupply(ctx(), DAY, { lossSharePercent: 100 });
+    expect(result.events['supply-missing']).toEqual({ incidents: 1, examples: ['G1 14:00Z'] });
+    expect(result.events['supply-lower-than-allocated']).toEqual({
+      incidents: 2,
+      examples: ['G2 11:00Z', 'G1 12:00Z'],
+    });
+    // NO1: supply 110 + 0, metered 100 + 10 + 7, losses 10 - 10 (14:00 has none): 110 - 117 - 0 = -7.
+    const [no1] = await priceAreaBalances(ctx(), OCTOBER);
+    expect(no1).toMatchObject({ hoursWithoutSupply: 1, lossesEnergy: 0, difference: -7 });
+  });
 });
