@@ -146,6 +146,8 @@ export function buildInfrastructure(country: CountryAreaName): CountryRows {
         code: `GA-${pa.name}-${i + 1}`,
         energyUseSettlementAreaRef: k(`eusa:${pa.name}`),
         priceAreaRef: k(`pricearea:${pa.name}`),
+        // The country's one tax area (a tax category's taxAreaRates may name it).
+        taxAreaRef: k('taxarea'),
       });
     });
   }
