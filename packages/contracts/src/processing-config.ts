@@ -2,6 +2,15 @@ import { z } from 'zod';
 import { DEFAULT_TIME_RANGE } from './constants.js';
 import { instantSchema } from './domain/entity.js';
 import { LIST_LIMITS, TEXT_LIMITS, list, text } from './limits.js';
+import type { ProcedureName } from './processing.js';
+
+/** The three estimations of non-metered runs (DOMAIN.md step 5, modules/settlement/estimation.ts). */
+export const ESTIMATION_METHODS = [
+  'reported-train-consumption',
+  'reported-train-consumption-with-track',
+  'payload-with-trainprofile',
+] as const satisfies readonly ProcedureName[];
+export type EstimationMethod = (typeof ESTIMATION_METHODS)[number];
 
 /**
  * Processing configurations (calls.md §3 "Processing config", §7 "Processes and configuration",
@@ -80,6 +89,13 @@ const trainPreprocessing = z
     maxGrossWeightPerVehicleTonnes: num(0, 10000, 200),
     /** A train run received more days after its operating day is 'data received too late'. */
     maxDaysLate: int(0, 365, 5),
+    /**
+     * How the chain estimates non-metered runs after the runs are checked: reported-train-consumption
+     * always (the reported gross tonne-km, shared between the grid areas of the route's stations),
+     * then, when another method is named here, that method refines the runs it can place along the
+     * track (DOMAIN.md step 5).
+     */
+    estimationMethod: z.enum(ESTIMATION_METHODS).default('reported-train-consumption'),
   })
   .refine((c) => c.minGrossWeightPerVehicleTonnes < c.maxGrossWeightPerVehicleTonnes, {
     message: GROSS_WEIGHT_LIMITS_MESSAGE,
@@ -167,6 +183,7 @@ export const CONFIG_FIELDS: Record<ConfigProcedure, readonly ConfigField[]> = {
     { name: 'minGrossWeightPerVehicleTonnes', kind: 'number', unit: 'tonnes' },
     { name: 'maxGrossWeightPerVehicleTonnes', kind: 'number', unit: 'tonnes' },
     { name: 'maxDaysLate', kind: 'integer', unit: 'days' },
+    { name: 'estimationMethod', kind: 'select', options: ESTIMATION_METHODS },
   ],
   combine: [{ name: 'timeToleranceMinutes', kind: 'integer', unit: 'minutes' }],
   'calculate-consumption-factor': [{ name: 'minTrainRuns', kind: 'integer' }],

@@ -421,6 +421,9 @@ export function eventCodeText(code: string): string {
 export const PROCESSING_CHAIN: Partial<Record<ProcedureName, readonly ProcedureName[]>> = {
   'cebd-preprocessing': ['combine'],
   // The estimation of non-metered runs (issue 10 item 1) reads the checked runs of the period.
+  // ... first from the runs' reported figures; then, where train-preprocessing's configuration
+  // names one (estimationMethod), refined along the track or from the composition's weights:
+  // modules/processing/chain.ts adds that follower (modules/settlement/estimation.ts).
   'train-preprocessing': ['combine', 'reported-train-consumption'],
   combine: ['shunting-and-stabling'],
   'shunting-and-stabling': ['energy-outside-train-run'],

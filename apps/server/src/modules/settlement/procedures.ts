@@ -1,9 +1,9 @@
-import { PROCESS_EVENT_CODES } from '@railwatt/contracts';
+import { ESTIMATION_METHODS, PROCESS_EVENT_CODES } from '@railwatt/contracts';
 import { settlementAreaCurrency } from '../../formats/nordpool/nordpool-format.js';
 import { currentConfig } from '../processing-config/service.js';
 import { registerProcedure, type ChunkReport } from '../processing/registry.js';
 import { deriveConsumptionFactors } from './consumption-factor.js';
-import { estimateNonMeteredRuns, ESTIMATION_SEVERITY } from './estimation.js';
+import { estimateNonMeteredRuns, estimationSeverity } from './estimation.js';
 import { queueAggregationDelivery } from './aggregation-delivery.js';
 import { aggregateMeteredEnergy } from './metered-energy-aggregation.js';
 import { distributeFixedVolumes } from './other-energy.js';
@@ -40,26 +40,30 @@ export function registerSettlementProcedures(): void {
     },
   });
 
-  // reported-train-consumption: the estimate of each non-metered run of the day (estimation.ts). A
-  // log-only procedure: train-preprocessing's success runs it (contracts PROCESSING_CHAIN).
-  registerProcedure('reported-train-consumption', {
-    async run(ctx, scope, report) {
-      const result = await estimateNonMeteredRuns(ctx, scope.chunk.day, {
-        procedureResultId: scope.run.procedureResultId,
-      });
-      for (const [code, found] of Object.entries(result.events)) {
-        if (found.incidents === 0) continue;
-        const key = code as keyof typeof ESTIMATION_SEVERITY;
-        report.event({
-          errorCode: code,
-          severity: ESTIMATION_SEVERITY[key],
-          incidents: found.incidents,
-          message: `${PROCESS_EVENT_CODES[key]}: ${found.incidents} of ${result.runs} non-metered train runs of ${scope.chunk.day} (${found.examples.join(', ')})`,
-          time: scope.start,
+  // The three estimations of non-metered runs (estimation.ts), log-only procedures: train-
+  // preprocessing's success runs reported-train-consumption, then the method its configuration
+  // names, if another (contracts PROCESSING_CHAIN, modules/processing/chain.ts).
+  for (const method of ESTIMATION_METHODS)
+    registerProcedure(method, {
+      async run(ctx, scope, report) {
+        const result = await estimateNonMeteredRuns(ctx, scope.chunk.day, {
+          procedureResultId: scope.run.procedureResultId,
+          method,
         });
-      }
-    },
-  });
+        const severity = estimationSeverity(method);
+        for (const [code, found] of Object.entries(result.events)) {
+          if (found.incidents === 0) continue;
+          const key = code as keyof typeof severity;
+          report.event({
+            errorCode: code,
+            severity: severity[key],
+            incidents: found.incidents,
+            message: `${PROCESS_EVENT_CODES[key]}: ${found.incidents} of ${result.runs} non-metered train runs of ${scope.chunk.day} (${found.examples.join(', ')})`,
+            time: scope.start,
+          });
+        }
+      },
+    });
 
   // calculate-consumption-factor (per train profile) and freight-consumption-factor (per traffic
   // category): a month's factors from its metered runs (consumption-factor.ts), computed at the last
