@@ -8,6 +8,7 @@ import {
   type ProcedureName,
   type ProcedureResult,
   type ProcedureResultPage,
+  type MeteredEnergyAggregation,
   type ProcedureRunRequest,
   type ProcessingEventFilter,
   type ProcessLogFilter,
@@ -183,8 +184,13 @@ export async function exportEvents(query: Pick<EventQuery, 'sortBy' | 'descendin
 export function useRunProcedure(procedure: ProcedureName, timeZone: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (request: ProcedureRunRequest) =>
-      api.call(processingCalls.run, { params: { procedure }, query: { zoneId: timeZone }, body: request }),
+    // `aggregation` is metered-energy-aggregation's extra param (FIRST or SECOND), sent in the query.
+    mutationFn: ({ aggregation, ...request }: ProcedureRunRequest & { aggregation?: MeteredEnergyAggregation }) =>
+      api.call(processingCalls.run, {
+        params: { procedure },
+        query: { zoneId: timeZone, ...(aggregation ? { aggregation } : {}) },
+        body: request,
+      }),
     onSuccess: (result) => {
       queryClient.setQueryData(processingKeys.result(result.id), result);
       void queryClient.invalidateQueries({ queryKey: [...processingKeys.results(), 'list'] });

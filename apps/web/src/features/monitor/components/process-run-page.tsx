@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Anchor, Button, Group, MultiSelect, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, MultiSelect, Paper, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { MonthPickerInput } from '@mantine/dates';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -7,10 +7,13 @@ import { z } from 'zod';
 import {
   dayInZone,
   dayStartInZone,
+  DEFAULT_METERED_ENERGY_AGGREGATION,
   ENTITY_KINDS,
+  METERED_ENERGY_AGGREGATIONS,
   policyAdmits,
   POLICIES,
   type EntityRef,
+  type MeteredEnergyAggregation,
   type ProcedureName,
   type ProcedureResult,
 } from '@railwatt/contracts';
@@ -57,7 +60,8 @@ function useRefOptions(kind: 'tractionunit' | 'consumptionpoint') {
 /**
  * /monitor/processes/<procedure>/run (issue 9 item 7): the period (a month, or from/to days in the
  * area's zone) and the optional limits (traction units, consumption points, a reference day) of one
- * run; submitted with the screen's zone. The run is then followed in place: its status and progress
+ * run, and for metered-energy-aggregation its FIRST or SECOND aggregation (SECOND preselected);
+ * submitted with the screen's zone. The run is then followed in place: its status and progress
  * every second until it ends, then its outcome and events, with links to the log and its result view.
  * A run of the same period under way is refused by the server in the spec's words (process_already_running).
  */
@@ -75,6 +79,9 @@ export function ProcessRunPage({ procedure, ...props }: Partial<ScreenProps> & {
   const [units, setUnits] = useState<string[]>([]);
   const [points, setPoints] = useState<string[]>([]);
   const [refDay, setRefDay] = useState<string | null>(null);
+  // metered-energy-aggregation's option (calls.md §7): the second aggregation unless chosen otherwise.
+  const aggregates = procedure === 'metered-energy-aggregation';
+  const [aggregation, setAggregation] = useState<MeteredEnergyAggregation>(DEFAULT_METERED_ENERGY_AGGREGATION);
   const unitOptions = useRefOptions('tractionunit');
   const pointOptions = useRefOptions('consumptionpoint');
   const run = useRunProcedure(procedure, timeZone);
@@ -97,7 +104,12 @@ export function ProcessRunPage({ procedure, ...props }: Partial<ScreenProps> & {
       ...points.map((uuid) => ({ uuid, type: ENTITY_KINDS.consumptionpoint })),
     ];
     run.mutate(
-      { timeRange, refs, ...(refDay ? { refTime: dayStartInZone(refDay, timeZone) } : {}) },
+      {
+        timeRange,
+        refs,
+        ...(refDay ? { refTime: dayStartInZone(refDay, timeZone) } : {}),
+        ...(aggregates ? { aggregation } : {}),
+      },
       { onSuccess: (result) => update({ result: result.id }) },
     );
   };
@@ -150,6 +162,19 @@ export function ProcessRunPage({ procedure, ...props }: Partial<ScreenProps> & {
               onChange={setPoints}
             />
             <DayInput label={t('run.refTime')} value={refDay} onChange={setRefDay} clearable />
+            {aggregates && (
+              <Select
+                label={t('run.aggregation')}
+                data={METERED_ENERGY_AGGREGATIONS.map((value) => ({
+                  value,
+                  label: t(`run.aggregationOption.${value}`),
+                }))}
+                value={aggregation}
+                onChange={(value) => value && setAggregation(value as MeteredEnergyAggregation)}
+                allowDeselect={false}
+                data-testid="run-aggregation"
+              />
+            )}
           </SimpleGrid>
           <Text size="xs" c="dimmed" mt="xs">
             {t('run.zone', { zone: timeZone })}

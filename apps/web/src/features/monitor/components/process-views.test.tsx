@@ -80,6 +80,38 @@ describe('run page', { timeout: 45_000 }, () => {
     expect(progress.getByTestId('run-result-link')).toHaveAttribute('href', '/monitor/processresultview?id=11');
   });
 
+  it('offers metered-energy-aggregation’s option with the second aggregation preselected, and sends the chosen one', async () => {
+    const user = userEvent.setup();
+    const AGGREGATION_RUN = '/api/processing/metered-energy-aggregation/run';
+    const { calls } = mockFetch({
+      ...lookups,
+      [`POST ${AGGREGATION_RUN}`]: result({ id: 12, status: 'initial', progress: 0, executeEndTime: null }),
+      [`POST ${FIND_BY}`]: pageOf([result({ id: 12, status: 'initial', progress: 0, executeEndTime: null })]),
+      [`POST ${EVENTS}`]: pageOf([]),
+    });
+    renderMonitor('/monitor/processes/metered-energy-aggregation/run');
+    const option = await screen.findByTestId('run-aggregation', {}, SLOW);
+    expect(option).toHaveValue('Second aggregation');
+    await user.click(screen.getByTestId('run-submit'));
+    await waitFor(() => expect(posts(calls, AGGREGATION_RUN)).toHaveLength(1));
+    expect(posts(calls, AGGREGATION_RUN)[0]!.url.searchParams.get('aggregation')).toBe('SECOND');
+    // The option travels in the query (calls.md §7 "extra params"), not in the run payload.
+    expect(posts(calls, AGGREGATION_RUN)[0]!.body).not.toHaveProperty('aggregation');
+
+    await user.click(option);
+    await user.click(await screen.findByRole('option', { name: 'First aggregation' }));
+    await user.click(screen.getByTestId('run-submit'));
+    await waitFor(() => expect(posts(calls, AGGREGATION_RUN)).toHaveLength(2));
+    expect(posts(calls, AGGREGATION_RUN)[1]!.url.searchParams.get('aggregation')).toBe('FIRST');
+  });
+
+  it('shows no aggregation option for other processes', async () => {
+    mockFetch(lookups);
+    renderMonitor('/monitor/processes/cebd-preprocessing/run');
+    await screen.findByTestId('run-submit', {}, SLOW);
+    expect(screen.queryByTestId('run-aggregation')).not.toBeInTheDocument();
+  });
+
   it('says a run of the same period under way in the spec’s words', async () => {
     const user = userEvent.setup();
     mockFetch({

@@ -31,6 +31,10 @@ export function renderMonitor(
         element: <ProcessLogPage procedure="metered-energy-aggregation" />,
       },
       { path: '/monitor/processes/cebd-preprocessing/run', element: <ProcessRunPage procedure="cebd-preprocessing" /> },
+      {
+        path: '/monitor/processes/metered-energy-aggregation/run',
+        element: <ProcessRunPage procedure="metered-energy-aggregation" />,
+      },
       { path: '/monitor/eventmonitor', element: <EventMonitorPage /> },
       { path: '/monitor/errorview', element: <ErrorViewPage /> },
       { path: '/monitor/eventview', element: <EventViewPage /> },
