@@ -156,6 +156,39 @@ describe('settlement data log', { timeout: 20_000 }, () => {
     expect(buttons.sort()).toEqual([...expected].sort());
   });
 
+  it('offers a Netherlands aggregation export its response (RES_) and, when rejected, a re-export', async () => {
+    const user = userEvent.setup();
+    const rejected = entry({
+      messageType: 'METERED_ENERGY_AGGREGATION',
+      messageStatus: 'REJECTED',
+      messageText: 'First aggregation of 2026-10-01: 24 hourly values; rejected: unknown point',
+      fileName: 'MEA_RU1_2026-10-01_FIRST.csv',
+    });
+    const accepted = entry({
+      messageType: 'METERED_ENERGY_AGGREGATION',
+      messageStatus: 'ACCEPTED',
+      fileName: 'MEA_TPA_2026-10-01_FIRST.csv',
+    });
+    const { calls } = mockFetch({
+      ...lookups,
+      'GET /api/eventlog/datalog': page([rejected, accepted]),
+      'POST /api/eventlog/datalog/download': () => new Response(new Blob(['REJECTED;unknown point'])),
+    });
+    renderDataLog('/monitor/datalog', { roles: ['consumer'], kind: 'netherlands' });
+    const [first, second] = await screen.findAllByTestId('datalog-actions');
+    const labels = (group: HTMLElement) =>
+      within(group)
+        .queryAllByRole('button')
+        .map((b) => b.textContent);
+    expect(labels(first!)).toEqual(['Re-export', 'Download', 'Download response']);
+    expect(labels(second!)).toEqual(['Download', 'Download response']);
+    await user.click(within(first!).getByRole('button', { name: 'Download response' }));
+    const downloads = () => calls.filter((c) => c.url.pathname === '/api/eventlog/datalog/download');
+    await waitFor(() => expect(downloads()).toHaveLength(1));
+    expect(downloads()[0]!.url.searchParams.get('response')).toBe('true');
+    expect(downloads()[0]!.body).toEqual({ id: rejected.id, messageType: 'METERED_ENERGY_AGGREGATION' });
+  });
+
   it('sets a report to error after a yes, and shows the answer in the row', async () => {
     const user = userEvent.setup();
     const report = entry({ messageType: 'ORDERED_REPORT', messageStatus: 'RUNNING', fileName: null });
