@@ -15,6 +15,7 @@ import { preprocessCebd } from './cebd-preprocessing.js';
 const NORWAY = areaUuid('norway');
 const BELGIUM = areaUuid('belgium');
 const DAY = { start: '2026-10-01T00:00:00Z', end: '2026-10-02T00:00:00Z' };
+const NEXT_DAY = { start: '2026-10-02T00:00:00Z', end: '2026-10-03T00:00:00Z' };
 const FROM = '2020-01-01T00:00:00Z';
 
 /**
@@ -68,7 +69,7 @@ describe('cebd-preprocessing', () => {
     key: string,
     type: string,
     attributes: Record<string, unknown>,
-    options: { until?: string; tenant?: string } = {},
+    options: { from?: string; until?: string; tenant?: string } = {},
   ) => {
     const uuid = randomUUID();
     ids[key] = uuid;
@@ -81,7 +82,7 @@ describe('cebd-preprocessing', () => {
     await database.query(
       `INSERT INTO entity_segment (entity_uuid, tenant, type, valid, name, attributes, last_modified_by)
        VALUES ($1, $2, $3, tstzrange($4::timestamptz, $5::timestamptz), $6, $7::jsonb, 'test')`,
-      [uuid, tenant, type, FROM, options.until ?? null, key, JSON.stringify(attributes)],
+      [uuid, tenant, type, options.from ?? FROM, options.until ?? null, key, JSON.stringify(attributes)],
     );
     return uuid;
   };
@@ -96,6 +97,25 @@ describe('cebd-preprocessing', () => {
       priceAreaRef: pa,
     });
     await addEntity('East', 'gridarea', { geometry: polygon(square(10, 0, 20, 10)), priceAreaRef: pa });
+    // From the next day (NEXT_DAY's test only): a MultiPolygon grid area with a hole in its second
+    // polygon, without priceAreaRef, and a price area PA2 [20,40] x [0,10] around it.
+    await addEntity(
+      'Multi',
+      'gridarea',
+      {
+        geometry: {
+          type: 'MultiPolygon',
+          coordinates: [[square(20, 0, 30, 10)], [square(30, 0, 40, 10), square(33, 3, 36, 6)]],
+        },
+      },
+      { from: NEXT_DAY.start },
+    );
+    await addEntity(
+      'PA2',
+      'pricearea',
+      { geometry: polygon(square(20, 0, 40, 10)), code: 'PA2' },
+      { from: NEXT_DAY.start },
+    );
     await addEntity('EMS-A', 'emstype', { model: 'EMS-A' });
     const x = await addEntity('Data Collector A', 'organisation', { orgId: 'DCS-A' });
     const o = await addEntity('Owner O', 'organisation', { orgId: 'O', exchangeAdminRef: x });
@@ -109,7 +129,7 @@ describe('cebd-preprocessing', () => {
     );
     await addEntity('CP1', 'consumptionpoint', { cpid: 'CP1', emsType: 'EMS-A', tractionUnitRef: u1 });
     await addEntity('CP2', 'consumptionpoint', { cpid: 'CP2', emsType: 'EMS-X', tractionUnitRef: u2 });
-    for (const id of [101, 102, 103]) {
+    for (const id of [101, 102, 103, 104]) {
       await database.query(
         `INSERT INTO data_log (id, tenant, message_type, message_status) VALUES ($1, $2, 'CEBD', 'OK')`,
         [id, NORWAY],
@@ -158,6 +178,22 @@ describe('cebd-preprocessing', () => {
     );
     // File 103 (DCS-A) sends CP1's 00:05 again unchanged and 00:10 with 60 kWh: both duplicates.
     await file(103, 'CP1', 'DCS-A', [rec(5), rec(10, { activeConsumed: 60 })]);
+    // File 104, the next day: CP1 and CP2 at every point of the lattice x -1..41, y -1..11 (559
+    // points, one a period: vertices, edges, holes and the borders between the areas).
+    const lattice = Array.from({ length: 43 * 13 }, (_, i) => ({ lon: (i % 43) - 1, lat: Math.floor(i / 43) - 1 }));
+    const onNextDay = (i: number) => rec(24 * 60 + ((i % 288) + 1) * 5, lattice[i]);
+    await file(
+      104,
+      'CP1',
+      'DCS-A',
+      lattice.slice(0, 288).map((_, i) => onNextDay(i)),
+    );
+    await file(
+      104,
+      'CP2',
+      'DCS-A',
+      lattice.slice(288).map((_, i) => onNextDay(288 + i)),
+    );
   });
   afterAll(async () => database?.close());
 
@@ -301,6 +337,45 @@ describe('cebd-preprocessing', () => {
       sql`SELECT count(*) AS n FROM cebd_preprocessed WHERE tenant = ${BELGIUM}::uuid`,
     );
     expect(Number(seen?.n)).toBe(0);
+  });
+
+  it('places each position where rw_point_in_geometry finds it, the first grid area by name on a border', async () => {
+    const result = await preprocessCebd(ctx(), NEXT_DAY);
+    expect(result.records).toBe(559);
+    // The oracle, record by record: the first grid area by name whose polygon holds the position,
+    // and its priceAreaRef or else the first price area by name that holds it.
+    const [check] = await rows<{ differ: string; placed: string; multi: string; pa2: string; hole: string }>(
+      tenantExecutor(database, NORWAY),
+      sql`WITH expected AS (
+            SELECT x.grid_area_uuid AS grid, x.price_area_uuid AS price, p.lon, p.lat,
+                   (SELECT s.entity_uuid FROM entity_segment s
+                     WHERE s.type = 'gridarea' AND s.superseded_at IS NULL AND s.valid @> x.period_end - interval '5 minutes'
+                       AND rw_point_in_geometry(s.attributes -> 'geometry', p.lon, p.lat)
+                     ORDER BY s.name, s.entity_uuid LIMIT 1) AS want_grid,
+                   (SELECT s.entity_uuid FROM entity_segment s
+                     WHERE s.type = 'pricearea' AND s.superseded_at IS NULL AND s.valid @> x.period_end - interval '5 minutes'
+                       AND rw_point_in_geometry(s.attributes -> 'geometry', p.lon, p.lat)
+                     ORDER BY s.name, s.entity_uuid LIMIT 1) AS want_price
+              FROM cebd_preprocessed x
+              JOIN cebd_position p ON p.consumption_point_uuid = x.consumption_point_uuid AND p.period_end = x.period_end
+             WHERE x.period_end > ${NEXT_DAY.start}::timestamptz AND x.period_end <= ${NEXT_DAY.end}::timestamptz)
+          SELECT count(*) FILTER (WHERE e.grid IS DISTINCT FROM e.want_grid
+                                     OR e.price IS DISTINCT FROM coalesce(rw_uuid(g.attributes ->> 'priceAreaRef'), e.want_price)) AS differ,
+                 count(e.grid) AS placed,
+                 count(*) FILTER (WHERE e.grid = ${ids.Multi}::uuid) AS multi,
+                 count(*) FILTER (WHERE e.price = ${ids.PA2}::uuid) AS pa2,
+                 count(*) FILTER (WHERE e.lon BETWEEN 34 AND 35 AND e.lat BETWEEN 4 AND 5 AND e.grid IS NOT NULL) AS hole
+            FROM expected e
+            LEFT JOIN entity_segment g ON g.entity_uuid = e.grid AND g.superseded_at IS NULL`,
+    );
+    const n = Object.fromEntries(Object.entries(check ?? {}).map(([k, v]) => [k, Number(v)]));
+    expect({ differ: n.differ, hole: n.hole }).toEqual({ differ: 0, hole: 0 });
+    // Inside [0,40] x [0,10], less the holes and the edges each polygon's ray casting leaves out.
+    expect(n.placed).toBeGreaterThan(350);
+    expect(n.multi).toBeGreaterThan(150);
+    // PA2 also holds Multi's hole (no grid area there: tested against the price areas).
+    expect(n.pa2).toBeGreaterThan(n.multi!);
+    expect(result.placed).toBe(n.placed);
   });
 
   it('finds a point in a GeoJSON polygon with holes and in a multipolygon', async () => {
