@@ -126,6 +126,11 @@ export async function preprocessCebd(
   const runId = options.runId ?? null;
   const S = sql`${start}::timestamptz`;
   const E = sql`${end}::timestamptz`;
+  // The whole UTC hours the chunk's records lie in (56 and 57 count per hour), as constants: a
+  // date_trunc in the statement is evaluated per value scanned and hides the range from pruning.
+  const HOUR_MS = 3_600_000;
+  const firstHour = new Date(Math.floor(Date.parse(start) / HOUR_MS) * HOUR_MS).toISOString();
+  const endHour = new Date((Math.floor((Date.parse(end) - 300_000) / HOUR_MS) + 1) * HOUR_MS).toISOString();
   const CEBD_TYPES = sql`(${CEBD_SERIES.activeConsumed}, ${CEBD_SERIES.activeRegenerated},
                            ${CEBD_SERIES.reactiveConsumed}, ${CEBD_SERIES.reactiveRegenerated})`;
   /**
@@ -202,8 +207,7 @@ export async function preprocessCebd(
           FROM time_series ts
           JOIN time_series_value tv ON tv.series_id = ts.id
          WHERE ts.tenant = ${tenant}::uuid AND ts.resolution = 'PT5M' AND ts.type_name IN ${CEBD_TYPES}
-           AND tv.start_time >= date_trunc('hour', ${S}, 'UTC')
-           AND tv.start_time < date_trunc('hour', ${E} - interval '5 minutes', 'UTC') + interval '1 hour'
+           AND tv.start_time >= ${firstHour}::timestamptz AND tv.start_time < ${endHour}::timestamptz
          GROUP BY 1, 2
       ), hourly AS (
         -- Each record with its position and the counts of its hour (a window, no join).
