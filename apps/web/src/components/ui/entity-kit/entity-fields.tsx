@@ -1,9 +1,20 @@
-import { Checkbox, MultiSelect, Select, TextInput, Textarea } from '@mantine/core';
+import {
+  Button,
+  CloseButton,
+  Checkbox,
+  Group,
+  Input,
+  MultiSelect,
+  Select,
+  Stack,
+  TextInput,
+  Textarea,
+} from '@mantine/core';
 import { Controller, type Control, type FieldError } from 'react-hook-form';
 import type { FormField } from '@railwatt/contracts';
 import { DayInput } from '../set-status-dialog';
 import { byName, useMinimalEntities } from './entity-api';
-import type { EntityFormValues } from './entity-form-schema';
+import { areaRateRows, isDecimal, stringList, type AreaRateRow, type EntityFormValues } from './entity-form-schema';
 import { useEntityKitT } from './use-entity-kit';
 
 const WEEKDAYS = ['1', '2', '3', '4', '5', '6', '7', '8'];
@@ -29,6 +40,8 @@ export function EntityFieldInput({ field, control, error, errorText, self }: Ent
     case 'reference':
     case 'references':
       return <ReferenceInput field={field} control={control} common={common} self={self} />;
+    case 'areaRates':
+      return <AreaRatesInput field={field} control={control} common={common} />;
     case 'boolean':
       return (
         <Controller
@@ -73,7 +86,7 @@ export function EntityFieldInput({ field, control, error, errorText, self }: Ent
             <MultiSelect
               {...common}
               data={WEEKDAYS.map((d) => ({ value: d, label: t(`weekday.${d}`) }))}
-              value={Array.isArray(f.value) ? f.value : []}
+              value={stringList(f.value)}
               onChange={f.onChange}
               onBlur={f.onBlur}
             />
@@ -141,11 +154,7 @@ function ReferenceInput({
   self?: string;
 }) {
   const { t } = useEntityKitT();
-  const { entities } = useMinimalEntities(field.targets ?? []);
-  const options = entities
-    .filter((e) => e.uuid !== self)
-    .map((e) => ({ value: e.uuid, label: e.name }))
-    .sort(byName);
+  const options = useTargetOptions(field, self);
   return (
     <Controller
       control={control}
@@ -158,7 +167,7 @@ function ReferenceInput({
             placeholder={t('please_select')}
             nothingFoundMessage={t('no_options')}
             data={options}
-            value={Array.isArray(f.value) ? f.value : []}
+            value={stringList(f.value)}
             onChange={f.onChange}
             onBlur={f.onBlur}
           />
@@ -176,6 +185,91 @@ function ReferenceInput({
           />
         )
       }
+    />
+  );
+}
+
+/** The options of a field's target kinds (GET /domain/{type}/minimal/all) as a Select's data, sorted by name. */
+function useTargetOptions(field: FormField, self?: string) {
+  const { entities } = useMinimalEntities(field.targets ?? []);
+  return entities
+    .filter((e) => e.uuid !== self)
+    .map((e) => ({ value: e.uuid, label: e.name }))
+    .sort(byName);
+}
+
+/**
+ * Rates that differ by area (a tax category's taxAreaRates): one row per area with the area picked
+ * from the field's targets and the rate typed, a remove button per row and one to add a row. The
+ * list's message (a row without area, a rate that is no decimal, an area named twice) shows below.
+ */
+function AreaRatesInput({
+  field,
+  control,
+  common,
+}: {
+  field: FormField;
+  control: Control<EntityFormValues>;
+  common: { label: string; withAsterisk: boolean; error: string | undefined };
+}) {
+  const { t } = useEntityKitT();
+  const options = useTargetOptions(field);
+  return (
+    <Controller
+      control={control}
+      name={`fields.${field.name}`}
+      render={({ field: f }) => {
+        const rows = areaRateRows(f.value);
+        const change = (next: AreaRateRow[]) => f.onChange(next);
+        const update = (index: number, patch: Partial<AreaRateRow>) =>
+          change(rows.map((row, i) => (i === index ? { ...row, ...patch } : row)));
+        return (
+          <Input.Wrapper
+            label={common.label}
+            withAsterisk={common.withAsterisk}
+            error={common.error}
+            data-testid={`area-rates-${field.name}`}
+          >
+            <Stack gap="xs" mt={4}>
+              {rows.map((row, i) => (
+                <Group key={i} gap="xs" wrap="nowrap" align="flex-start" data-testid="area-rate-row">
+                  <Select
+                    aria-label={t('area_rates.area', { number: i + 1 })}
+                    searchable
+                    placeholder={t('please_select')}
+                    nothingFoundMessage={t('no_options')}
+                    data={options}
+                    value={row.taxAreaRef === '' ? null : row.taxAreaRef}
+                    onChange={(v) => update(i, { taxAreaRef: v ?? '' })}
+                    onBlur={f.onBlur}
+                    error={Boolean(common.error) && row.taxAreaRef === '' && row.rate.trim() !== ''}
+                    flex={2}
+                  />
+                  <TextInput
+                    aria-label={t('area_rates.rate', { number: i + 1 })}
+                    inputMode="decimal"
+                    value={row.rate}
+                    onChange={(e) => update(i, { rate: e.currentTarget.value })}
+                    onBlur={f.onBlur}
+                    error={Boolean(common.error) && row.taxAreaRef !== '' && !isDecimal(row.rate)}
+                    flex={1}
+                  />
+                  <CloseButton
+                    aria-label={t('area_rates.remove', { number: i + 1 })}
+                    mt={6}
+                    onClick={() => change(rows.filter((_, j) => j !== i))}
+                  />
+                </Group>
+              ))}
+              <Group>
+                <Button variant="light" size="xs" onClick={() => change([...rows, { taxAreaRef: '', rate: '' }])}>
+                  {t('area_rates.add')}
+                </Button>
+              </Group>
+            </Stack>
+          </Input.Wrapper>
+        );
+      }}
     />
   );
 }

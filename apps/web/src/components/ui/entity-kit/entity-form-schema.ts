@@ -9,6 +9,7 @@ import {
   LOCATION_MESSAGE,
   SUPPLY_METERING_POINT_NAME_MESSAGE,
   SUPPLY_METERING_POINT_NAME_PATTERN,
+  TAX_AREA_RATES_MESSAGE,
   TEXT_LIMITS,
   type EntityFormKind,
   type FormField,
@@ -19,10 +20,29 @@ import {
 /**
  * The registration form of a kind, built from its form descriptor (contracts domain/forms.ts) and
  * checked with the kind's own zod schema (KIND_ATTRIBUTE_SCHEMAS), so the form refuses what the
- * server refuses, in the same words. Inputs hold strings ('' = empty), booleans or lists of strings;
- * toSaveRecord turns them into the attributes the contract reads.
+ * server refuses, in the same words. Inputs hold strings ('' = empty), booleans, lists of strings or
+ * rows of rates by area; toSaveRecord turns them into the attributes the contract reads.
  */
-export type FieldValue = string | boolean | string[];
+export type FieldValue = string | boolean | string[] | AreaRateRow[];
+
+/**
+ * One row of an 'areaRates' input as typed: the area chosen ('' = none yet) and the rate as text, so
+ * a half-typed number stays what the user typed until the form checks it.
+ */
+export interface AreaRateRow {
+  taxAreaRef: string;
+  rate: string;
+}
+
+/** The strings of a list input (references, weekdays); anything else is no choice. */
+export const stringList = (value: FieldValue | undefined): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+
+/** The rows of an 'areaRates' input. */
+export const areaRateRows = (value: FieldValue | undefined): AreaRateRow[] =>
+  Array.isArray(value) ? value.filter((v): v is AreaRateRow => typeof v === 'object' && v !== null) : [];
+
+const isBlankRow = (row: AreaRateRow) => row.taxAreaRef === '' && row.rate.trim() === '';
 
 export interface EntityFormValues {
   uuid?: string;
@@ -63,13 +83,24 @@ export const CONTRACT_MESSAGE_KEYS: Readonly<Record<string, string>> = {
   [FEE_LINE_MESSAGES.energyFeeTypeRefs]: 'validation.energy_fee_once',
   [SUPPLY_METERING_POINT_NAME_MESSAGE]: 'validation.supply_metering_point_name',
   [DATE_OUT_OF_RANGE_MESSAGE]: 'validation.date_range',
+  [TAX_AREA_RATES_MESSAGE]: 'validation.tax_area_once',
 };
 
 const DECIMAL = /^-?\d+([.,]\d+)?$/;
 const INTEGER = /^-?\d+$/;
 
+/** A decimal as typed ('0,5' or '0.5') as the number the contract reads; anything else stays text. */
+const decimalOf = (text: string): number | string =>
+  DECIMAL.test(text.trim()) ? Number(text.trim().replace(',', '.')) : text;
+
+/** Whether `rate` of an area rate row is a decimal (shown on the row's rate input). */
+export const isDecimal = (text: string) => DECIMAL.test(text.trim());
+
 const isEmpty = (v: FieldValue | undefined) =>
-  v === undefined || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
+  v === undefined ||
+  (typeof v === 'string' && v.trim() === '') ||
+  (Array.isArray(v) && v.length === 0) ||
+  (Array.isArray(v) && areaRateRows(v).length === v.length && areaRateRows(v).every(isBlankRow));
 
 /** The fields of `kind` the user sees: admin-only ones only for the erex-administrator. */
 export const visibleFields = (kind: EntityFormKind, isAdministrator: boolean): readonly FormField[] =>
@@ -80,13 +111,20 @@ function toAttribute(field: FormField, value: FieldValue | undefined): unknown {
   switch (field.input) {
     case 'number':
     case 'integer':
-      return DECIMAL.test(String(value).trim()) ? Number(String(value).trim().replace(',', '.')) : String(value);
+      return decimalOf(String(value));
     case 'boolean':
       return value === true;
     case 'references':
       return value;
     case 'weekdays':
-      return (value as string[]).map(Number).sort((a, b) => a - b);
+      return stringList(value)
+        .map(Number)
+        .sort((a, b) => a - b);
+    case 'areaRates':
+      // Rows left blank are no rows; the rest go as typed, so the contract refuses what is wrong.
+      return areaRateRows(value)
+        .filter((row) => !isBlankRow(row))
+        .map((row) => ({ taxAreaRef: row.taxAreaRef, rate: decimalOf(row.rate) }));
     default:
       return typeof value === 'string' ? value.trim() : value;
   }
@@ -126,12 +164,22 @@ export function toSaveRecord(
   };
 }
 
+const LIST_INPUTS: readonly FormField['input'][] = ['references', 'weekdays', 'areaRates'];
+
 const emptyValue = (field: FormField): FieldValue =>
-  field.input === 'boolean' ? false : field.input === 'references' || field.input === 'weekdays' ? [] : '';
+  field.input === 'boolean' ? false : LIST_INPUTS.includes(field.input) ? [] : '';
+
+/** A stored rate by area ({ taxAreaRef, rate }) as a row of the form. */
+function toAreaRateRow(value: unknown): AreaRateRow {
+  const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  const text = (v: unknown) => (v === undefined || v === null ? '' : String(v as string | number));
+  return { taxAreaRef: text(record.taxAreaRef), rate: text(record.rate) };
+}
 
 function fromAttribute(field: FormField, value: unknown): FieldValue {
   if (value === undefined || value === null) return emptyValue(field);
   if (field.input === 'boolean') return value === true;
+  if (field.input === 'areaRates') return Array.isArray(value) ? value.map(toAreaRateRow) : [];
   if (Array.isArray(value)) return value.map(String);
   return String(value);
 }
@@ -184,7 +232,15 @@ export function entityFormSchema(kind: EntityFormKind, isAdministrator: boolean)
       name: z.string(),
       validFrom: z.string().nullable(),
       comments: z.string(),
-      fields: z.record(z.string(), z.union([z.string(), z.boolean(), z.array(z.string())])),
+      fields: z.record(
+        z.string(),
+        z.union([
+          z.string(),
+          z.boolean(),
+          z.array(z.string()),
+          z.array(z.object({ taxAreaRef: z.string(), rate: z.string() })),
+        ]),
+      ),
     })
     .superRefine((values, ctx) => {
       const flagged = new Set<string>();
@@ -209,6 +265,13 @@ export function entityFormSchema(kind: EntityFormKind, isAdministrator: boolean)
           add(path, ruleMessage({ rule: 'decimal', field: field.name }));
         } else if (field.input === 'integer' && !isEmpty(value) && !INTEGER.test(String(value).trim())) {
           add(path, ruleMessage({ rule: 'integer', field: field.name }));
+        } else if (field.input === 'areaRates') {
+          // A row names its area and a decimal rate (a blank row is no row); said once for the list.
+          const rows = areaRateRows(value).filter((row) => !isBlankRow(row));
+          if (rows.some((row) => row.taxAreaRef === ''))
+            add(path, ruleMessage({ rule: 'required', field: 'taxAreaRef' }));
+          else if (rows.some((row) => !isDecimal(row.rate)))
+            add(path, ruleMessage({ rule: 'decimal', field: field.name }));
         }
       }
       const parsed = (KIND_ATTRIBUTE_SCHEMAS[kind] as z.ZodObject).safeParse(

@@ -31,6 +31,27 @@ afterEach(() => {
 });
 
 describe('entity overview', () => {
+  it("shows a tax category's rates by tax area with the areas' names", async () => {
+    const north = '55555555-5555-4555-8555-555555555555';
+    const south = '66666666-6666-4666-8666-666666666666';
+    mockFetch({
+      'GET /api/domain/taxcategory/all': [
+        versioned(U.a, 'Electricity tax', 'TaxCategory', {
+          rate: 16.69,
+          taxAreaRates: [
+            { taxAreaRef: north, rate: 0 },
+            { taxAreaRef: south, rate: 12.5 },
+          ],
+        }),
+      ],
+      [minimalPath('taxarea')]: [minimal(north, 'Nord-Norge', 'TaxArea'), minimal(south, 'Sør-Norge', 'TaxArea')],
+    });
+    renderEntityKit('/kit/overview?kind=taxcategory');
+    const [row] = await screen.findAllByTestId('entity-row');
+    await waitFor(() => expect(within(row!).getByText('Nord-Norge: 0, Sør-Norge: 12.5')).toBeInTheDocument());
+    expect(row).not.toHaveTextContent('[object Object]');
+  });
+
   it('lists the kind of the URL with references by name, and asks for inactive ones when toggled', async () => {
     const user = userEvent.setup();
     const { calls } = mockFetch(routes);

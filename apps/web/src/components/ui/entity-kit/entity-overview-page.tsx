@@ -54,7 +54,10 @@ function useOverviewSearch(section: EntitySection) {
   return { kind, includeInactive, page, size, update };
 }
 
-/** A value of an entity as the overview shows it: references by name, booleans as yes/no. */
+/**
+ * A value of an entity as the overview shows it: references by name, booleans as yes/no, rates by
+ * area as 'Nord-Norge: 0.5, Sør-Norge: 1'.
+ */
 function useCellText(kind: EntityFormKind) {
   const { t } = useEntityKitT();
   const fields = ENTITY_FORMS[kind];
@@ -65,8 +68,17 @@ function useCellText(kind: EntityFormKind) {
     return (field: string, value: unknown): string => {
       if (value === undefined || value === null) return '';
       if (typeof value === 'boolean') return value ? t('yes') : t('no');
-      if (Array.isArray(value)) return value.map((v) => names.get(String(v)) ?? String(v)).join(', ');
       const descriptor = fields.find((f) => f.name === field);
+      if (descriptor?.input === 'areaRates' && Array.isArray(value)) {
+        return value
+          .map((v) => {
+            const row = (typeof v === 'object' && v !== null ? v : {}) as { taxAreaRef?: unknown; rate?: unknown };
+            const area = String(row.taxAreaRef ?? '');
+            return `${names.get(area) ?? area}: ${String(row.rate ?? '')}`;
+          })
+          .join(', ');
+      }
+      if (Array.isArray(value)) return value.map((v) => names.get(String(v)) ?? String(v)).join(', ');
       if (descriptor?.input === 'reference') return names.get(String(value)) ?? String(value);
       return String(value);
     };

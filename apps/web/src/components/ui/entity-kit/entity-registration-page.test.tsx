@@ -9,6 +9,9 @@ const U = {
   gridB: '33333333-3333-4333-8333-333333333333',
   point: '44444444-4444-4444-8444-444444444444',
   grid10: '55555555-5555-4555-8555-555555555555',
+  taxNorth: '66666666-6666-4666-8666-666666666666',
+  taxSouth: '77777777-7777-4777-8777-777777777777',
+  category: '88888888-8888-4888-8888-888888888888',
 };
 
 const lookups = {
@@ -186,5 +189,104 @@ describe('entity registration form built from the kind descriptor', () => {
     await user.clear(screen.getByLabelText(/^Length \(km\)/));
     await user.type(screen.getByLabelText(/^Length \(km\)/), 'long');
     expect(await screen.findByText('The Length (km) field must be a decimal')).toBeInTheDocument();
+  });
+});
+
+describe('rates by tax area on the tax category form', () => {
+  const taxAreas = {
+    [minimalPath('taxarea')]: [
+      minimal(U.taxSouth, 'Sør-Norge', 'TaxArea'),
+      minimal(U.taxNorth, 'Nord-Norge', 'TaxArea'),
+    ],
+  };
+  const saveCall = (calls: { url: URL; body?: unknown }[]) => calls.find((c) => c.url.pathname === '/api/domain/save');
+
+  async function addRow(user: ReturnType<typeof userEvent.setup>, number: number, area: string, rate: string) {
+    await user.click(screen.getByRole('button', { name: 'Add tax area' }));
+    await user.click(await screen.findByRole('textbox', { name: `Tax area ${number}` }));
+    await user.click(await screen.findByRole('option', { name: area }));
+    await user.type(screen.getByRole('textbox', { name: `Rate ${number}` }), rate);
+  }
+
+  it('saves each added row as a tax area with its rate as a number', async () => {
+    const user = userEvent.setup();
+    const { calls } = mockFetch({
+      ...taxAreas,
+      'POST /api/domain/save': versioned(U.category, 'Electricity tax', 'TaxCategory'),
+    });
+    renderEntityKit('/kit/registration/taxcategory');
+    await user.type(await screen.findByLabelText(/^Name/), 'Electricity tax');
+    await user.type(screen.getByRole('textbox', { name: /^Rate$/ }), '16,69');
+    await addRow(user, 1, 'Nord-Norge', '0');
+    await addRow(user, 2, 'Sør-Norge', '12,5');
+    // A row added and left blank is no row.
+    await user.click(screen.getByRole('button', { name: 'Add tax area' }));
+    expect(screen.getAllByTestId('area-rate-row')).toHaveLength(3);
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    await waitFor(() => expect(saveCall(calls)).toBeDefined());
+    expect(saveCall(calls)!.body).toEqual({
+      type: 'TaxCategory',
+      name: 'Electricity tax',
+      timeRange: { start: '1970-01-01T00:00:00Z', end: '2070-01-01T00:00:00Z' },
+      comments: null,
+      rate: 16.69,
+      taxAreaRates: [
+        { taxAreaRef: U.taxNorth, rate: 0 },
+        { taxAreaRef: U.taxSouth, rate: 12.5 },
+      ],
+    });
+  });
+
+  it('refuses a tax area named twice, a rate that is no decimal and a rate without area', async () => {
+    const user = userEvent.setup();
+    const { calls } = mockFetch(taxAreas);
+    renderEntityKit('/kit/registration/taxcategory');
+    await user.type(await screen.findByLabelText(/^Name/), 'Electricity tax');
+    await addRow(user, 1, 'Nord-Norge', '1');
+    await addRow(user, 2, 'Nord-Norge', '2');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Each tax area may appear at most once')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Remove row 2' }));
+    await waitFor(() => expect(screen.queryByText('Each tax area may appear at most once')).not.toBeInTheDocument());
+    await user.clear(screen.getByRole('textbox', { name: 'Rate 1' }));
+    await user.type(screen.getByRole('textbox', { name: 'Rate 1' }), 'low');
+    expect(await screen.findByText('The Rates by tax area field must be a decimal')).toBeInTheDocument();
+
+    await user.clear(screen.getByRole('textbox', { name: 'Rate 1' }));
+    await user.type(screen.getByRole('textbox', { name: 'Rate 1' }), '1');
+    await user.click(screen.getByRole('button', { name: 'Add tax area' }));
+    await user.type(screen.getByRole('textbox', { name: 'Rate 2' }), '3');
+    expect(await screen.findByText('The Tax area field is required')).toBeInTheDocument();
+    expect(calls.some((c) => c.url.pathname === '/api/domain/save')).toBe(false);
+  });
+
+  it('opens a stored tax category with its rows and saves them back as they are', async () => {
+    const user = userEvent.setup();
+    const stored = versioned(U.category, 'Electricity tax', 'TaxCategory', {
+      rate: 16.69,
+      taxAreaRates: [{ taxAreaRef: U.taxNorth, rate: 0 }],
+    });
+    const { calls } = mockFetch({
+      ...taxAreas,
+      [`GET /api/domain/taxcategory/id/${U.category}`]: stored,
+      'POST /api/domain/save': stored,
+    });
+    renderEntityKit(`/kit/registration/taxcategory?uuid=${U.category}`);
+    expect(await screen.findByDisplayValue('Electricity tax')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Tax area 1' })).toHaveValue('Nord-Norge'));
+    expect(screen.getByRole('textbox', { name: 'Rate 1' })).toHaveValue('0');
+    await addRow(user, 2, 'Sør-Norge', '8');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(saveCall(calls)).toBeDefined());
+    expect(saveCall(calls)!.body).toMatchObject({
+      uuid: U.category,
+      rate: 16.69,
+      taxAreaRates: [
+        { taxAreaRef: U.taxNorth, rate: 0 },
+        { taxAreaRef: U.taxSouth, rate: 8 },
+      ],
+    });
   });
 });

@@ -44,6 +44,14 @@ function renderConfig(path: string, roles: Role[] = ['settlement-area-responsibl
         element: screenOf('metered-energy-aggregation', 'routes.monitor.process.configurationEdit'),
       },
       {
+        path: '/monitor/processes/train-preprocessing/configuration/view',
+        element: screenOf('train-preprocessing', 'routes.monitor.process.configurationView'),
+      },
+      {
+        path: '/monitor/processes/train-preprocessing/configuration/edit',
+        element: screenOf('train-preprocessing', 'routes.monitor.process.configurationEdit'),
+      },
+      {
         path: '/monitor/processes/energy-outside-train-run/configuration/view',
         element: screenOf('energy-outside-train-run', 'routes.monitor.process.configurationView'),
       },
@@ -121,6 +129,42 @@ describe('process configuration pages', () => {
     expect(screen.getByText('No configuration is stored; the defaults are used.')).toBeInTheDocument();
     expect(screen.queryByTestId('config-edit')).not.toBeInTheDocument();
     expect(screen.queryByTestId('config-history')).not.toBeInTheDocument();
+  });
+
+  it("names train preprocessing's estimation method and offers the three estimations by their names", async () => {
+    const user = userEvent.setup();
+    const value = {
+      minGrossWeightPerVehicleTonnes: 5,
+      maxGrossWeightPerVehicleTonnes: 200,
+      maxDaysLate: 5,
+      estimationMethod: 'reported-train-consumption-with-track',
+    };
+    const preprocessing = { ...segment, value };
+    mockFetch({
+      'GET /api/domain/processing-config/train-preprocessing': {
+        ...list,
+        procedure: 'train-preprocessing',
+        segments: [preprocessing],
+        current: preprocessing,
+      },
+    });
+    renderConfig('/monitor/processes/train-preprocessing/configuration/view');
+    expect(await screen.findByTestId('value-estimationMethod')).toHaveTextContent(
+      'Reported train consumption with track',
+    );
+    expect(screen.getByText('Estimation method')).toBeInTheDocument();
+
+    await user.click(screen.getByTestId('config-edit'));
+    const method = await screen.findByRole('textbox', { name: 'Estimation method' });
+    expect(method).toHaveValue('Reported train consumption with track');
+    await user.click(method);
+    await waitFor(() =>
+      expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual([
+        'Reported train consumption',
+        'Reported train consumption with track',
+        'Payload with train profile',
+      ]),
+    );
   });
 
   it('refuses second aggregation days not above the first, then saves from the chosen day', async () => {

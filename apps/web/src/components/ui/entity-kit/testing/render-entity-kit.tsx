@@ -14,7 +14,7 @@ export type { Call } from '../../screen-harness';
 /** A section of some infrastructure and administration kinds, written by three roles. */
 export const TEST_SECTION: EntitySection = {
   id: 'test',
-  kinds: ['supplymeteringpoint', 'gridareacrossing', 'contract', 'pricecategorytimeinterval', 'track'],
+  kinds: ['supplymeteringpoint', 'gridareacrossing', 'contract', 'pricecategorytimeinterval', 'track', 'taxcategory'],
   paths: {
     overview: '/kit/overview',
     registration: '/kit/registration',

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Button, FileButton, Group, Paper, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -32,7 +32,13 @@ import { areaQuery, areasListQuery, minimalAreasQuery, useSaveArea } from '../..
 import { useAreaContext } from '../../hooks/use-area-context';
 import { useAreasT } from '../../hooks/use-areas-t';
 import { AreaPageTitle } from './area-page-title';
-import { areaFormSchema, emptyAreaForm, formMessage, type AreaFormValues } from './area-form-schema';
+import {
+  areaFormSchema,
+  emptyAreaForm,
+  formMessage,
+  GRID_AREA_OVERLAYS,
+  type AreaFormValues,
+} from './area-form-schema';
 import { areaSaveErrors, type AreaSaveErrors } from './area-save-errors';
 import { AREAS_OVERVIEW } from './areas-overview-page';
 import { ServerErrors } from '../../../../components/ui/api-error';
@@ -40,8 +46,16 @@ import { ServerErrors } from '../../../../components/ui/api-error';
 const isAreaKind = (k: string | undefined): k is InfrastructureAreaKind =>
   !!k && (AREA_KINDS_INFRASTRUCTURE as readonly string[]).includes(k);
 
-/** Attributes an edit keeps although the form does not show them (code, description, price area ...). */
-const KEPT_ATTRIBUTES = ['code', 'description', 'priceAreaRef', 'originalName', 'settlementPartner'] as const;
+/**
+ * Attributes an edit keeps although the form does not show them (code, description ...). A grid
+ * area's price area and tax area are the form's own (GRID_AREA_OVERLAYS).
+ */
+const KEPT_ATTRIBUTES = ['code', 'description', 'originalName', 'settlementPartner'] as const;
+
+const storedRef = (existing: VersionedEntity, field: string): string | null => {
+  const value = existing[field];
+  return typeof value === 'string' && value !== '' ? value : null;
+};
 
 /**
  * /infrastructure/areas/registration (?uuid=&type= edits an area): type, name, parent where the type
@@ -86,6 +100,8 @@ function initialValues(existing: VersionedEntity | undefined, kind: Infrastructu
     kind: k,
     name: existing.name,
     parentRef: typeof parent === 'string' ? parent : null,
+    priceAreaRef: storedRef(existing, 'priceAreaRef'),
+    taxAreaRef: storedRef(existing, 'taxAreaRef'),
     validFrom: dayInZone(existing.timeRange.start, zone),
     validTo: new Date(end).getUTCFullYear() >= 2070 ? null : dayInZone(end, zone),
     comment: existing.comments ?? '',
@@ -123,6 +139,10 @@ function AreaForm({ existing, initialKind }: { existing?: VersionedEntity; initi
   const parentOptions = useQuery({
     ...minimalAreasQuery(parent?.kind ?? 'energyusesettlementarea'),
     enabled: !!parent,
+  });
+  const isGridArea = kind === 'gridarea';
+  const overlayOptions = useQueries({
+    queries: GRID_AREA_OVERLAYS.map((o) => ({ ...minimalAreasQuery(o.kind), enabled: isGridArea })),
   });
   // On the map: the areas of the same type (so an overlap shows before saving) and the parent kind.
   const contextTypes = parent ? [kind, parent.kind] : [kind];
@@ -181,6 +201,10 @@ function AreaForm({ existing, initialKind }: { existing?: VersionedEntity; initi
       comments: values.comment.trim() === '' ? null : values.comment,
       geometry,
       ...(parent ? { [parent.field]: values.parentRef } : {}),
+      // An empty choice is left out: the save replaces the stored attributes, so that clears it.
+      ...(values.kind === 'gridarea'
+        ? Object.fromEntries(GRID_AREA_OVERLAYS.flatMap((o) => (values[o.field] ? [[o.field, values[o.field]]] : [])))
+        : {}),
     };
     try {
       await save.mutateAsync(body);
@@ -213,6 +237,7 @@ function AreaForm({ existing, initialKind }: { existing?: VersionedEntity; initi
                   if (!v) return;
                   field.onChange(v);
                   form.setValue('parentRef', null);
+                  for (const o of GRID_AREA_OVERLAYS) form.setValue(o.field, null);
                 }}
                 disabled={!!existing}
                 allowDeselect={false}
@@ -250,6 +275,30 @@ function AreaForm({ existing, initialKind }: { existing?: VersionedEntity; initi
             />
           )}
         </Group>
+        {isGridArea && (
+          <Group align="flex-start" grow>
+            {GRID_AREA_OVERLAYS.map((o, i) => (
+              <Controller
+                key={o.field}
+                control={form.control}
+                name={o.field}
+                render={({ field }) => (
+                  <Select
+                    label={t(o.labelKey)}
+                    placeholder={t('form.please_select')}
+                    nothingFoundMessage={t('form.no_options')}
+                    data={(overlayOptions[i]?.data ?? []).map((a) => ({ value: a.uuid, label: a.name }))}
+                    value={field.value}
+                    onChange={field.onChange}
+                    searchable
+                    clearable
+                    data-testid={`area-${o.kind}`}
+                  />
+                )}
+              />
+            ))}
+          </Group>
+        )}
         <Group align="flex-start" grow>
           <Controller
             control={form.control}

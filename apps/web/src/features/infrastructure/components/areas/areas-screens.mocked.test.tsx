@@ -18,6 +18,8 @@ afterEach(() => {
 });
 
 const EUSA = '00000000-0000-4000-8000-0000000000e1';
+const PRICE = '00000000-0000-4000-8000-0000000000b1';
+const TAX = '00000000-0000-4000-8000-0000000000c1';
 const GRID = area();
 const OTHER = area({ uuid: '00000000-0000-4000-8000-000000000002', name: 'NO2 grid', parentRef: EUSA });
 const minimal = (uuid: string, name: string, type: string) => ({
@@ -156,6 +158,8 @@ describe('area registration', () => {
   const lookups = {
     'GET /api/domain/fleet/areas': [OTHER],
     'GET /api/domain/energyusesettlementarea/minimal/all': [minimal(EUSA, 'NO1 EUSA', 'EnergyUseSettlementArea')],
+    'GET /api/domain/pricearea/minimal/all': [minimal(PRICE, 'NO1 price', 'PriceArea')],
+    'GET /api/domain/taxarea/minimal/all': [minimal(TAX, 'Nord-Norge', 'TaxArea')],
   };
 
   async function fillGridArea(user: ReturnType<typeof userEvent.setup>) {
@@ -202,6 +206,43 @@ describe('area registration', () => {
       energyUseSettlementAreaRef: EUSA,
       geometry: { type: 'Polygon', coordinates: [[...FAKE_DRAWING, FAKE_DRAWING[0]]] },
     });
+  });
+
+  it("sends the grid area's chosen price area and tax area, and leaves out the ones not chosen", async () => {
+    const user = userEvent.setup();
+    const { calls } = mockFetch({ ...lookups, 'POST /api/domain/save': new Response('{}', { status: 500 }) });
+    renderAreas('/infrastructure/areas/registration');
+    await fillGridArea(user);
+    await user.click(screen.getByRole('button', { name: 'fake-draw' }));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.some((c) => c.url.pathname === '/api/domain/save')).toBe(true));
+    const first = calls.find((c) => c.url.pathname === '/api/domain/save')!.body as Record<string, unknown>;
+    expect(first).not.toHaveProperty('priceAreaRef');
+    expect(first).not.toHaveProperty('taxAreaRef');
+
+    await user.click(screen.getByRole('textbox', { name: 'Price area' }));
+    await user.click(await screen.findByRole('option', { name: 'NO1 price' }));
+    await user.click(screen.getByRole('textbox', { name: 'Tax area' }));
+    await user.click(await screen.findByRole('option', { name: 'Nord-Norge' }));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.filter((c) => c.url.pathname === '/api/domain/save')).toHaveLength(2));
+    expect(calls.filter((c) => c.url.pathname === '/api/domain/save')[1]!.body).toMatchObject({
+      type: 'GridArea',
+      energyUseSettlementAreaRef: EUSA,
+      priceAreaRef: PRICE,
+      taxAreaRef: TAX,
+    });
+  });
+
+  it('offers a price area and a tax area only to grid areas', async () => {
+    const user = userEvent.setup();
+    mockFetch(lookups);
+    renderAreas('/infrastructure/areas/registration');
+    expect(await screen.findByRole('textbox', { name: 'Tax area' })).toBeInTheDocument();
+    await user.click(screen.getByRole('textbox', { name: /^Area type/ }));
+    await user.click(await screen.findByRole('option', { name: 'Surveillance area' }));
+    await waitFor(() => expect(screen.queryByRole('textbox', { name: 'Tax area' })).not.toBeInTheDocument());
+    expect(screen.queryByRole('textbox', { name: 'Price area' })).not.toBeInTheDocument();
   });
 
   it("shows the server's refusals where they are fixed: overlap under the map, a taken name on the name", async () => {
@@ -299,6 +340,8 @@ describe('area registration', () => {
       geometry: GRID.geometry,
       code: 'GA-NO1',
       energyUseSettlementAreaRef: EUSA,
+      priceAreaRef: PRICE,
+      taxAreaRef: TAX,
     };
     const { calls } = mockFetch({
       ...lookups,
@@ -307,6 +350,9 @@ describe('area registration', () => {
     });
     renderAreas(`/infrastructure/areas/registration?uuid=${GRID.uuid}&type=gridarea`);
     expect(await screen.findByLabelText(/^Name/)).toHaveValue('NO1 grid');
+    // The grid area's price area and tax area are chosen as stored.
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Tax area' })).toHaveValue('Nord-Norge'));
+    expect(screen.getByRole('textbox', { name: 'Price area' })).toHaveValue('NO1 price');
     // The stored polygon opens closed, ready to be dragged (the fake map shows no drawing toolbar).
     expect(screen.getByRole('button', { name: 'fake-draw' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Save' }));
@@ -315,6 +361,8 @@ describe('area registration', () => {
       uuid: GRID.uuid,
       code: 'GA-NO1',
       energyUseSettlementAreaRef: EUSA,
+      priceAreaRef: PRICE,
+      taxAreaRef: TAX,
       geometry: GRID.geometry,
     });
   });
