@@ -10,7 +10,7 @@ import {
 } from './domain/entity.js';
 import { LIST_LIMITS, RANGE_ORDER_MESSAGE, TEXT_LIMITS, list, serverText, text } from './limits.js';
 import { MAX_PAGE } from './paging.js';
-import { meteredEnergyAggregationSchema, type MeteredEnergyAggregation } from './processing-config.js';
+import { meteredEnergyAggregationSchema } from './processing-config.js';
 
 /**
  * Processing (issue 9, DOMAIN.md "Processing"): the procedures between a file arriving and a bill,
@@ -109,6 +109,13 @@ export const UNDER_WAY_STATUSES: readonly ProcedureResultStatus[] = ['initial', 
 /** Longest period one run covers (a chunk per area day): a year and a month's margin. */
 export const MAX_RUN_DAYS = 400;
 
+/** The run options a procedure result keeps (what the run's extra params chose). */
+export const procedureRunOptionsSchema = z.object({
+  aggregation: meteredEnergyAggregationSchema.optional(),
+  tpa: z.boolean().optional(),
+});
+export type ProcedureRunOptions = z.infer<typeof procedureRunOptionsSchema>;
+
 /** calls.md §3 "Procedure result", plus what the process pages follow (period, progress, message, job). */
 export const procedureResultSchema = z.object({
   id: z.number().int(),
@@ -130,6 +137,8 @@ export const procedureResultSchema = z.object({
   username: text(TEXT_LIMITS.identifier),
   /** The background job run executing it (GET /jobs/{id}); null once that run is gone. */
   jobId: z.uuid().nullable(),
+  /** What the run's extra params chose (metered-energy-aggregation's aggregation, settlement's tpa). */
+  runOptions: procedureRunOptionsSchema.optional(),
 });
 export type ProcedureResult = z.infer<typeof procedureResultSchema>;
 
@@ -169,13 +178,15 @@ export type ProcedureRunRequest = z.infer<typeof procedureRunRequestSchema>;
  */
 export const procedureRunQuerySchema = zoneQuerySchema.extend({
   aggregation: meteredEnergyAggregationSchema.optional(),
+  /**
+   * settlement only: the run is a version of the TPA settlement (the tpa- twins of the settlement
+   * pages, netherlands only), a chain of versions and approvals of its own beside the plain one.
+   */
+  tpa: z
+    .union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')])
+    .optional(),
 });
 export type ProcedureRunQuery = z.infer<typeof procedureRunQuerySchema>;
-
-/** The run options a procedure result keeps (what the run's extra params chose). */
-export interface ProcedureRunOptions {
-  aggregation?: MeteredEnergyAggregation;
-}
 
 export const procedureParamSchema = z.object({ procedure: procedureNameSchema });
 
@@ -239,6 +250,11 @@ export const processLogFilterSchema = z.object({
    * page read one result through the log's own call rather than a call of their own.
    */
   ids: list(z.number().int().positive().max(Number.MAX_SAFE_INTEGER), LIST_LIMITS.small).optional(),
+  /**
+   * Not in calls.md's filter: true, the TPA settlement's versions only; false, the others only
+   * (the tpa- twin of the settlement process page and the plain one); absent, all.
+   */
+  tpa: z.boolean().optional(),
 });
 export type ProcessLogFilter = z.infer<typeof processLogFilterSchema>;
 

@@ -28,7 +28,7 @@ const RESULT_COLUMNS = sql`r.id::int AS id, r.uuid, r.procedure_name AS "procedu
   rw_iso(r.execute_start_time) AS "executeStartTime", rw_iso(r.execute_end_time) AS "executeEndTime",
   rw_iso(r.ref_time) AS "refTime", r.entity_refs AS "entityRefs", r.entity_name AS "entityName",
   rw_iso(r.period_start) AS "periodStart", rw_iso(r.period_end) AS "periodEnd",
-  r.progress::float8 AS progress, r.message, r.username, r.job_id AS "jobId"`;
+  r.progress::float8 AS progress, r.message, r.username, r.job_id AS "jobId", r.run_options AS "runOptions"`;
 
 export interface NewResult {
   tenant: string;
@@ -193,6 +193,7 @@ function resultClauses(tenant: string, query: ResultQuery, filter: ProcessLogFil
   if (filter.statuses?.length) where.push(sql`r.status = ANY(${sql.param(filter.statuses)}::text[])`);
   if (filter.userId) where.push(sql`r.username = ${filter.userId}`);
   if (filter.ids?.length) where.push(sql`r.id = ANY(${sql.param(filter.ids)}::bigint[])`);
+  if (filter.tpa !== undefined) where.push(sql`coalesce((r.run_options ->> 'tpa')::boolean, false) = ${filter.tpa}`);
   const refs = [
     filter.consumptionPoint,
     ...(filter.tractionUnits ?? []),

@@ -44,6 +44,8 @@ export async function approvedOfSameScope(
            AND p.period_start = a.period_start AND p.period_end = a.period_end
            AND p.status = 'approved' AND p.id <> a.id
            AND ${sortedRefs('p')} = ${sortedRefs('a')}
+           -- The TPA settlement's versions and the plain ones are two chains (settlement's tpa option).
+           AND coalesce(p.run_options ->> 'tpa', 'false') = coalesce(a.run_options ->> 'tpa', 'false')
          WHERE a.tenant = ${tenant}::uuid AND a.id = ANY(${sql.param([...ids])}::bigint[])
          ORDER BY p.id`,
   );

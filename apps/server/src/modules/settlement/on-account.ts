@@ -51,7 +51,9 @@ export async function computeOnAccount(
     ctx.db,
     sql`SELECT max(id)::int AS id FROM procedure_result
          WHERE tenant = ${tenant}::uuid AND procedure_name = 'settlement' AND status = 'approved'
-           AND period_start <= ${P} AND period_end >= ${M}`,
+           AND period_start <= ${P} AND period_end >= ${M}
+           -- The plain settlement's versions only: the TPA settlement (settlement's tpa option) is a chain of its own.
+           AND coalesce(run_options ->> 'tpa', 'false') = 'false'`,
   );
   const basedOn = basis?.id ?? null;
   if (basedOn === null) return { month: month!.start, basedOn, organisations: 0, energy: 0, cost: 0 };

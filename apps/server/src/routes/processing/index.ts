@@ -13,11 +13,14 @@ import { route } from '../register-call.js';
  */
 export const processingRoutes: FastifyPluginAsync = async (app) => {
   const queue = procedureRunQueue(app.jobs);
-  // The run's extra params (calls.md §7): metered-energy-aggregation's FIRST or SECOND aggregation.
-  route(app, calls.run, async (request) =>
-    startRun(request.ctx, queue, request.params.procedure, request.body, {
-      ...(request.query.aggregation ? { runOptions: { aggregation: request.query.aggregation } } : {}),
-    }),
-  );
+  // The run's extra params (calls.md §7): metered-energy-aggregation's FIRST or SECOND aggregation,
+  // settlement's tpa (a version of the TPA settlement).
+  route(app, calls.run, async (request) => {
+    const { aggregation, tpa } = request.query;
+    const runOptions = { ...(aggregation ? { aggregation } : {}), ...(tpa ? { tpa } : {}) };
+    return startRun(request.ctx, queue, request.params.procedure, request.body, {
+      ...(Object.keys(runOptions).length > 0 ? { runOptions } : {}),
+    });
+  });
   route(app, calls.rerun, async (request) => rerun(request.ctx, queue, request.params.procedure, request.body.rows));
 };

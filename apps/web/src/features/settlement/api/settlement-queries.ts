@@ -40,6 +40,8 @@ export interface RecordsQuery {
 export interface SettlementResultsQuery extends SettlementMonth {
   range: MonthRange;
   timeZone: string;
+  /** The TPA settlement's versions (the tpa- twin page) or the plain ones. */
+  tpa: boolean;
 }
 
 /** Query keys of the settlement screens, narrowest last (STYLE.md §4). */
@@ -130,7 +132,7 @@ export const settlementResultsQuery = (query: SettlementResultsQuery) =>
           sortBy: 'executeStartTime',
           descendingOrder: true,
         },
-        body: { observationTimeRange: query.range },
+        body: { observationTimeRange: query.range, tpa: query.tpa },
         headers: { [TENANT_ZONE_HEADER]: query.timeZone },
         signal,
         key: 'settlement-results',
@@ -218,11 +220,12 @@ export const useSetSettlementToFailure = (listKey: QueryKey) =>
  * POST /processing/settlement/run for the month (the area's zone): a new settlement result, a new
  * version of the month's figures; the list follows it live while it runs.
  */
+/** POST /processing/settlement/run for the month; tpa: a version of the TPA settlement (its own chain). */
 export const useRunSettlement = (listKey: QueryKey) =>
-  useResultMutation(listKey, ({ range, timeZone }: { range: MonthRange; timeZone: string }) =>
+  useResultMutation(listKey, ({ range, timeZone, tpa }: { range: MonthRange; timeZone: string; tpa: boolean }) =>
     api.call(processingCalls.run, {
       params: { procedure: 'settlement' },
-      query: { zoneId: timeZone },
+      query: { zoneId: timeZone, ...(tpa ? { tpa: true } : {}) },
       body: { timeRange: range, refs: [] },
     }),
   );

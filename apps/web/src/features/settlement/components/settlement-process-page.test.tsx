@@ -10,6 +10,7 @@ import {
   NO2,
   pageOf,
   PROCESS_PATH,
+  TPA_PROCESS_PATH,
   renderSettlement,
   settlementResult,
   type Call,
@@ -59,6 +60,7 @@ describe('settlement process', { timeout: 45_000 }, () => {
     });
     expect(lookup.body).toEqual({
       observationTimeRange: { start: '2023-12-31T23:00:00Z', end: '2024-01-31T23:00:00Z' },
+      tpa: false,
     });
     const init = fetchMock.mock.calls.find(([url]) => String(url).includes(FIND_BY))![1]!;
     expect(init.headers).toMatchObject({ 'Current-Tenant-ZoneId': 'Europe/Oslo' });
@@ -117,6 +119,32 @@ describe('settlement process', { timeout: 45_000 }, () => {
     expect(screen.getByRole('button', { name: 'Unapprove' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Invalidate' })).toBeEnabled();
     expect(screen.getByRole('button', { name: 'Set to failure' })).toBeEnabled();
+  });
+
+  it('lists and runs the TPA settlement’s versions on the tpa- twin, and only the plain ones on the plain page', async () => {
+    const user = userEvent.setup();
+    const { calls } = mockFetch(
+      answers({ [`POST ${RUN}`]: settlementResult({ id: 9, status: 'initial', executeEndTime: null }) }),
+    );
+    renderSettlement(`${TPA_PROCESS_PATH}?year=2024&month=1`);
+    await screen.findAllByTestId('settlement-line-row');
+    expect(callsTo(calls, FIND_BY)[0]!.body).toMatchObject({ tpa: true });
+    await user.click(screen.getByTestId('run-settlement'));
+    await waitFor(() => expect(callsTo(calls, RUN)).toHaveLength(1));
+    expect(callsTo(calls, RUN)[0]!.url.searchParams.get('tpa')).toBe('true');
+  });
+
+  it('asks the plain page for the plain versions and runs them without tpa', async () => {
+    const user = userEvent.setup();
+    const { calls } = mockFetch(
+      answers({ [`POST ${RUN}`]: settlementResult({ id: 8, status: 'initial', executeEndTime: null }) }),
+    );
+    renderSettlement(JANUARY);
+    await screen.findAllByTestId('settlement-line-row');
+    expect(callsTo(calls, FIND_BY)[0]!.body).toMatchObject({ tpa: false });
+    await user.click(screen.getByTestId('run-settlement'));
+    await waitFor(() => expect(callsTo(calls, RUN)).toHaveLength(1));
+    expect(callsTo(calls, RUN)[0]!.url.searchParams.has('tpa')).toBe(false);
   });
 
   it('approves after a yes, marking the earlier approved settlement corrected when ticked, and reads the month again', async () => {

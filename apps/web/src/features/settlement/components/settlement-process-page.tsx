@@ -67,8 +67,10 @@ const monthOfKey = (key: string): SettlementMonth => {
  * results, one chosen, its lines with totals, and for the process runners approve, unapprove,
  * invalidate and set to failure (the audit roles and the consumer read only). The page warns when
  * the month's prices and supply are not approved, and runs the settlement for the month (a new version).
+ * The tpa- twin (netherlands only) lists and runs the TPA settlement's versions, a chain of versions
+ * and approvals of its own (the run's tpa option); the plain page lists the others.
  */
-export function SettlementProcessPage(props: ScreenProps) {
+export function SettlementProcessPage({ tpa = false, ...props }: ScreenProps & { tpa?: boolean }) {
   const { t } = useSettlementT();
   const timeZone = useSettlementZone();
   const roles = useMarketStore((s) => s.rolesInArea);
@@ -81,8 +83,8 @@ export function SettlementProcessPage(props: ScreenProps) {
   const askedKey = useThrottledKey(monthKey(month), SETTLEMENT_THROTTLE_MS);
   const listQuery = useMemo(() => {
     const asked = monthOfKey(askedKey);
-    return { ...asked, range: monthRange(asked, timeZone), timeZone };
-  }, [askedKey, timeZone]);
+    return { ...asked, range: monthRange(asked, timeZone), timeZone, tpa };
+  }, [askedKey, timeZone, tpa]);
   const results = useQuery(settlementResultsQuery(listQuery));
   const run = useRunSettlement(settlementResultsQuery(listQuery).queryKey);
   const prices = useQuery(pricesApprovedQuery(month, monthRange(month, timeZone), timeZone));
@@ -121,7 +123,7 @@ export function SettlementProcessPage(props: ScreenProps) {
             variant="light"
             data-testid="run-settlement"
             loading={run.isPending}
-            onClick={() => run.mutate({ range: monthRange(month, timeZone), timeZone })}
+            onClick={() => run.mutate({ range: monthRange(month, timeZone), timeZone, tpa })}
           >
             {t('process.runSettlement')}
           </Button>

@@ -15,8 +15,9 @@ function pageOf(titleKey: string): { page: string; tpa: boolean } {
 }
 
 /**
- * The settlement screens (settlement.routes.tsx names them by title key): the base verification and
- * the settlement process (the tpa twins are the same screens: the calls know no tpa), and the
+ * The settlement screens (settlement.routes.tsx names them by title key): the base verification (its
+ * tpa twin the same: the balance is price-and-supply's, one per month) and the settlement process
+ * (its tpa twin lists and runs the TPA settlement's versions), and the
  * settlement configuration's view, edit and segments history (and their tpa twins) on the shared
  * processing-configuration pages. A title key of none of them shows the not-built notice. This module
  * is loaded lazily, in the settlement section's own chunk.
@@ -25,7 +26,7 @@ export function SettlementScreen(props: ScreenProps) {
   const { page, tpa } = pageOf(props.titleKey);
   const base = `/settlementandverification/${tpa ? 'tpa-' : ''}settlementconfiguration`;
   if (page === 'baseVerification') return <BaseVerificationPage key={String(tpa)} {...props} />;
-  if (page === 'process') return <SettlementProcessPage key={String(tpa)} {...props} />;
+  if (page === 'process') return <SettlementProcessPage key={String(tpa)} tpa={tpa} {...props} />;
   if (page === 'configurationView')
     return (
       <ConfigViewPage

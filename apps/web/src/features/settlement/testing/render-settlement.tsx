@@ -28,6 +28,7 @@ export const NORWAY: AreaOption = {
 
 export const BASE_PATH = '/settlementandverification/settlementbaseverification';
 export const PROCESS_PATH = '/settlementandverification/settlementprocess';
+export const TPA_PROCESS_PATH = '/settlementandverification/tpa-settlementprocess';
 
 /** Renders the settlement screens at `path`, signed in with `roles` in the Norwegian area (Europe/Oslo). */
 export function renderSettlement(path: string, roles: Role[] = RUNNER): ReturnType<typeof render> {
@@ -35,6 +36,7 @@ export function renderSettlement(path: string, roles: Role[] = RUNNER): ReturnTy
     [
       { path: BASE_PATH, element: <SettlementScreen titleKey="routes.settlement.baseVerification" /> },
       { path: PROCESS_PATH, element: <SettlementScreen titleKey="routes.settlement.process" /> },
+      { path: TPA_PROCESS_PATH, element: <SettlementScreen titleKey="routes.settlement.tpa.process" /> },
     ],
     path,
     { areas: [NORWAY], area: NORWAY, rolesInArea: roles, timeZone: NORWAY.timeZone },
