@@ -182,9 +182,7 @@ export const procedureRunQuerySchema = zoneQuerySchema.extend({
    * settlement only: the run is a version of the TPA settlement (the tpa- twins of the settlement
    * pages, netherlands only), a chain of versions and approvals of its own beside the plain one.
    */
-  tpa: z
-    .union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')])
-    .optional(),
+  tpa: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]).optional(),
 });
 export type ProcedureRunQuery = z.infer<typeof procedureRunQuerySchema>;
 

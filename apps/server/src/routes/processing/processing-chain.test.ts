@@ -265,7 +265,10 @@ describe('the processing chain', () => {
     const saved = await t.callAs(RESPONSIBLE, {
       method: 'POST',
       url: '/api/domain/processing-config/train-preprocessing',
-      payload: { validFrom: '2026-01-01T00:00:00Z', value: { estimationMethod: 'reported-train-consumption-with-track' } },
+      payload: {
+        validFrom: '2026-01-01T00:00:00Z',
+        value: { estimationMethod: 'reported-train-consumption-with-track' },
+      },
     });
     expect(saved.statusCode, saved.body).toBe(200);
     const before = (await results()).length;
