@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, launch, signedIn as signedInTo } from './browser.js';
+import { api, baseUrl, launch, signedIn as signedInTo } from './browser.js';
 
 /*
  * Issue 7's area journey in Norway as the erex-administrator (an area writer there): the energy use
@@ -78,13 +78,21 @@ async function clickMap(page: Page, testId: string, points: [number, number][]):
 }
 
 /** Registers a grid area in the journey's EUSA by drawing the polygon at the given map fractions. */
-async function drawGridArea(page: Page, name: string, points: [number, number][]): Promise<void> {
+async function drawGridArea(
+  page: Page,
+  name: string,
+  points: [number, number][],
+  areas: { priceArea?: string; taxArea?: string } = {},
+): Promise<void> {
   await page.goto(`${baseUrl()}/infrastructure/areas/registration`);
   const map = page.getByTestId('area-registration-map');
   await expect.poll(() => map.getAttribute('data-ready'), { timeout: 60_000 }).toBe('true');
   await choose(page, 'area-type', 'Grid area');
   await page.getByTestId('area-name').fill(name);
   await choose(page, 'area-parent', EUSA);
+  // The price area and the tax area the grid area lies in (settlement prices and taxes by them).
+  if (areas.priceArea) await choose(page, 'area-pricearea', areas.priceArea);
+  if (areas.taxArea) await choose(page, 'area-taxarea', areas.taxArea);
   // The map fits to the parent (its bounds with the 5 % padding) before anything is drawn.
   await expect.poll(() => map.getAttribute('data-view')).toContain(`[[${WEST},${SOUTH}],[${WEST + 2},${SOUTH + 1}]]`);
   await clickMap(page, 'area-registration-map', points);
@@ -125,13 +133,25 @@ describe('infrastructure areas', () => {
     expect(eusa.status, JSON.stringify(eusa.json)).toBe(200);
 
     // A rectangle in the middle of the parent as the map shows it.
-    await drawGridArea(page, GRID, [
-      [0.4, 0.35],
-      [0.6, 0.35],
-      [0.6, 0.65],
-      [0.4, 0.65],
-    ]);
+    await drawGridArea(
+      page,
+      GRID,
+      [
+        [0.4, 0.35],
+        [0.6, 0.35],
+        [0.6, 0.65],
+        [0.4, 0.65],
+      ],
+      { priceArea: 'NO1', taxArea: 'Norway tax area' },
+    );
     await page.waitForURL(/\/infrastructure\/areas\/overview\?types=gridarea/);
+    // Saved with the price area and the tax area chosen.
+    type Named = { uuid: string; name: string; priceAreaRef?: string; taxAreaRef?: string };
+    const byName = async (type: string, name: string) =>
+      (await api<Named[]>(page, `/api/domain/${type}/all`)).find((e) => e.name === name);
+    const saved = await byName('gridarea', GRID);
+    expect(saved?.priceAreaRef).toBe((await byName('pricearea', 'NO1'))?.uuid);
+    expect(saved?.taxAreaRef).toBe((await byName('taxarea', 'Norway tax area'))?.uuid);
     const row = page.getByTestId('area-row').filter({ hasText: GRID });
     await expect.poll(() => row.count()).toBe(1);
     await expect.poll(() => row.textContent()).toContain(EUSA);

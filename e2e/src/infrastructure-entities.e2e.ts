@@ -15,6 +15,9 @@ const stamp = Date.now().toString().slice(-5);
 const TYPE = `E2E Substation ${stamp}`;
 const POINT = `E2E-SUB-${stamp}`;
 const PRICE_CATEGORY = `E2E Peak ${stamp}`;
+const TAX_CATEGORY = `E2E Tax ${stamp}`;
+// The demo's one tax area of Norway (seed/infrastructure.ts), which every demo grid area lies in.
+const TAX_AREA = 'Norway tax area';
 const LOCATION_MESSAGE = 'The value must be a geographic location (e.g. "1,1")';
 
 let browser: Browser;
@@ -87,6 +90,30 @@ describe('infrastructure and administration entities', () => {
       .toBe('/administration/entities/overview');
     expect(new URL(page.url()).searchParams.get('kind')).toBe('pricecategory');
     await expect.poll(() => page.getByTestId('entity-row').filter({ hasText: PRICE_CATEGORY }).count()).toBe(1);
+    await page.context().close();
+  });
+
+  it('an area responsible registers a tax category with its own rate in a tax area', async () => {
+    const page = await signedIn('settlement-area-responsible', AREA);
+    await page.goto(`${baseUrl()}/administration/entities/registration/taxcategory`);
+    await page.getByTestId('entity-form').waitFor();
+    await field(page, 'Name').fill(TAX_CATEGORY);
+    await field(page, 'Rate').fill('5,46');
+    await page.getByRole('button', { name: 'Add tax area' }).click();
+    await page.locator('input[aria-label="Tax area 1"]').click();
+    await page.getByRole('option', { name: TAX_AREA, exact: true }).click();
+    await page.locator('input[aria-label="Rate 1"]').fill('abc');
+    await save(page);
+    // A rate that is not a number is refused on the list, and nothing is saved.
+    await expect.poll(() => page.getByText('must be a decimal').count()).toBeGreaterThan(0);
+    await page.locator('input[aria-label="Rate 1"]').fill('0');
+    await save(page);
+    await expect
+      .poll(() => new URL(page.url()).pathname, { timeout: 15_000 })
+      .toBe('/administration/entities/overview');
+    const row = page.getByTestId('entity-row').filter({ hasText: TAX_CATEGORY });
+    await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => row.textContent()).toContain(`${TAX_AREA}: 0`);
     await page.context().close();
   });
 });
