@@ -184,6 +184,21 @@ export async function preprocessCebd(
     // One statement per chunk: compiling its few hundred expressions cost more than JIT saved
     // (as in combine); the sorts and hashes of a day's records fit in memory.
     await tx.execute(sql`SET LOCAL jit = off`);
+    // The records whose value replaced another file's (time_series_value_superseded; a value
+    // re-imported as the same entry is not a duplicate): few, found by index (series, start) from
+    // the area's CEBD series before nested loops are off, then handed to the statement as a list
+    // instead of a probe per record.
+    const [found] = await rows<{ replaced: string }>(
+      tx,
+      sql`SELECT coalesce(jsonb_agg(DISTINCT jsonb_build_array(ts.entity_uuid, x.start_time)), '[]')::text AS replaced
+            FROM time_series ts
+            JOIN time_series_value_superseded x ON x.series_id = ts.id
+             AND x.start_time >= ${firstHour}::timestamptz AND x.start_time < ${endHour}::timestamptz
+           WHERE ts.tenant = ${tenant}::uuid AND ts.resolution = 'PT5M' AND ts.type_name IN ${CEBD_TYPES}
+             AND x.superseded_by_data_log_id IS DISTINCT FROM x.data_log_id
+             AND EXISTS (SELECT 1 FROM time_series_value tv WHERE tv.series_id = x.series_id AND tv.start_time = x.start_time)`,
+    );
+    const replaced = found?.replaced ?? '[]';
     await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
     // Every join below is of sets (records, the chunk's segments, positions, edges): hash joins. The
     // planner cannot count the rows of the edges' set-returning functions or of a CTE's filter (it
@@ -203,21 +218,21 @@ export async function preprocessCebd(
                max(tv.value) FILTER (WHERE ts.type_name = ${CEBD_SERIES.reactiveRegenerated}) AS rr,
                max(tv.quality) FILTER (WHERE ts.type_name = ${CEBD_SERIES.activeConsumed}) AS quality,
                min(tv.data_log_id) AS dl_min, max(tv.data_log_id) AS dl_max,
-               bool_or(tv.data_log_id IS NULL) AS dl_null, array_agg(ts.id) AS series
+               bool_or(tv.data_log_id IS NULL) AS dl_null
           FROM time_series ts
           JOIN time_series_value tv ON tv.series_id = ts.id
          WHERE ts.tenant = ${tenant}::uuid AND ts.resolution = 'PT5M' AND ts.type_name IN ${CEBD_TYPES}
            AND tv.start_time >= ${firstHour}::timestamptz AND tv.start_time < ${endHour}::timestamptz
          GROUP BY 1, 2
+      ), replaced AS MATERIALIZED (
+        SELECT DISTINCT (x.e ->> 0)::uuid AS cp, (x.e ->> 1)::timestamptz AS t FROM jsonb_array_elements(${replaced}::jsonb) AS x(e)
       ), hourly AS (
         -- Each record with its position and the counts of its hour (a window, no join).
         SELECT v.cp, v.t + interval '5 minutes' AS period_end, v.t, p.lat, p.lon, p.data_log_id,
                v.ac, v.ar, v.rc, v.rr, v.quality,
                (CASE WHEN p.data_log_id IS NULL THEN v.dl_max IS NOT NULL
                      ELSE v.dl_null OR v.dl_min <> p.data_log_id OR v.dl_max <> p.data_log_id END
-                 OR EXISTS (SELECT 1 FROM time_series_value_superseded x
-                             WHERE x.series_id = ANY(v.series) AND x.start_time = v.t
-                               AND x.superseded_by_data_log_id IS DISTINCT FROM x.data_log_id)) AS duplicate,
+                 OR x.cp IS NOT NULL) AS duplicate,
                count(*) FILTER (WHERE v.quality <> 46) OVER w AS present,
                count(*) FILTER (WHERE v.quality IN (61, 56)) OVER w AS low,
                count(*) OVER w AS received
@@ -226,6 +241,7 @@ export async function preprocessCebd(
           -- in the period index, ~40 times slower per probe.
           LEFT JOIN cebd_position p
             ON p.consumption_point_uuid = v.cp AND p.period_end = v.t + interval '5 minutes'
+          LEFT JOIN replaced x ON x.cp = v.cp AND x.t = v.t
         WINDOW w AS (PARTITION BY v.cp, date_trunc('hour', v.t, 'UTC'))
       ), ems AS MATERIALIZED (
         SELECT s.name, s.valid FROM entity_segment s
