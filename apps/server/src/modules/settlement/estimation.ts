@@ -1,5 +1,5 @@
 import type { EstimationMethod, ProcessEventCode, Severity } from '@railwatt/contracts';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
 import { rows } from '../domain/sql.js';
 import { parameterAt } from '../parameter-overview/service.js';
@@ -52,6 +52,13 @@ import { LATER_DUPLICATE } from '../processing/train-preprocessing.js';
  *   whichever hours they fall in.
  * - Later duplicates (train-preprocessing's rule) and deleted or superseded versions are not estimated.
  */
+
+/** A 'lat,lon' attribute (product.md §5 "location"). */
+const LOCATION_PATTERN = String.raw`^\s*-?[0-9]+(\.[0-9]+)?\s*,\s*-?[0-9]+(\.[0-9]+)?\s*$`;
+const isLocation = (text: SQL) => sql`(${text} ~ ${LOCATION_PATTERN})`;
+/** The latitude or longitude of a 'lat,lon' text, NULL when the text is not one. */
+const coordinate = (text: SQL, part: 'lat' | 'lon') =>
+  sql`(CASE WHEN ${isLocation(text)} THEN trim(split_part(${text}, ',', ${sql.raw(part === 'lat' ? '1' : '2')}))::float8 END)`;
 
 /** Points per leg placed in grid areas: a 100 km leg is placed every 5 km. */
 export const SAMPLES_PER_LEG = 20;
@@ -131,13 +138,13 @@ export async function estimateNonMeteredRuns(
                 FROM runs u
                 CROSS JOIN LATERAL unnest(u.route) WITH ORDINALITY AS place(name, ord)
                 CROSS JOIN LATERAL (
-                  SELECT trim(split_part(p.attributes ->> 'location', ',', 1))::float8 AS lat,
-                         trim(split_part(p.attributes ->> 'location', ',', 2))::float8 AS lon,
+                  SELECT ${coordinate(sql`p.attributes ->> 'location'`, 'lat')} AS lat,
+                         ${coordinate(sql`p.attributes ->> 'location'`, 'lon')} AS lon,
                          rw_uuid(p.attributes ->> 'trackRef') AS track
                     FROM entity_latest p
                    WHERE p.tenant = ${T} AND p.type IN ('reportedtrainmeteringpoint', 'payloadpoint')
                      AND lower(p.name) = lower(place.name)
-                     AND p.attributes ->> 'location' ~ '^\\s*-?[0-9]+(\\.[0-9]+)?\\s*,\\s*-?[0-9]+(\\.[0-9]+)?\\s*$'
+                     AND ${isLocation(sql`p.attributes ->> 'location'`)}
                    ORDER BY p.type DESC, p.entity_uuid LIMIT 1) s
             ), legs AS (
               SELECT id, ord, lat AS lat2, lon AS lon2, track AS track2,
@@ -149,15 +156,13 @@ export async function estimateNonMeteredRuns(
               SELECT l.id, l.ord, l.lat1, l.lon1, l.lat2, l.lon2,
                      rw_km(l.lat1, l.lon1, l.lat2, l.lon2) * coalesce(greatest(1, (
                        SELECT (t.attributes ->> 'lengthKm')::float8
-                              / nullif(rw_km(trim(split_part(t.attributes ->> 'fromLocation', ',', 1))::float8,
-                                             trim(split_part(t.attributes ->> 'fromLocation', ',', 2))::float8,
-                                             trim(split_part(t.attributes ->> 'toLocation', ',', 1))::float8,
-                                             trim(split_part(t.attributes ->> 'toLocation', ',', 2))::float8), 0)
+                              / nullif(rw_km(${coordinate(sql`t.attributes ->> 'fromLocation'`, 'lat')},
+                                             ${coordinate(sql`t.attributes ->> 'fromLocation'`, 'lon')},
+                                             ${coordinate(sql`t.attributes ->> 'toLocation'`, 'lat')},
+                                             ${coordinate(sql`t.attributes ->> 'toLocation'`, 'lon')}), 0)
                          FROM entity_latest t
                         WHERE t.tenant = ${T} AND t.type = 'track' AND t.entity_uuid = l.track1 AND l.track2 = l.track1
-                          AND t.attributes ->> 'lengthKm' IS NOT NULL
-                          AND t.attributes ->> 'fromLocation' ~ '^\\s*-?[0-9]+(\\.[0-9]+)?\\s*,\\s*-?[0-9]+(\\.[0-9]+)?\\s*$'
-                          AND t.attributes ->> 'toLocation' ~ '^\\s*-?[0-9]+(\\.[0-9]+)?\\s*,\\s*-?[0-9]+(\\.[0-9]+)?\\s*$')), 1) AS km
+                          AND t.attributes ->> 'lengthKm' IS NOT NULL)), 1) AS km
                 FROM legs l
                WHERE l.lat1 IS NOT NULL AND (l.lat1, l.lon1) IS DISTINCT FROM (l.lat2, l.lon2)
             ), cum AS (
