@@ -6,10 +6,11 @@ import { rows } from '../domain/sql.js';
 /**
  * cebd-preprocessing (DOMAIN.md "Processing" step 1, issue 9 item 4) for one chunk of an area's
  * period: every CEBD record whose period ends in (start, end] is written to `cebd_preprocessed`
- * (migration 0150) with its grid and price area and its validation codes. Two statements in one
- * transaction, whatever the number of records: the chunk's earlier rows are deleted (a re-run of the
- * chunk replaces them; a crash leaves the earlier rows), then one INSERT ... SELECT places and
- * validates the whole chunk and answers the counts. The caller (the procedure run) splits a period
+ * (migration 0150) with its grid and price area and its validation codes. Three statements in one
+ * transaction, whatever the number of records: the chunk's replaced values are listed (duplicates,
+ * below), its earlier rows are deleted (a re-run of the chunk replaces them; a crash leaves the
+ * earlier rows), then one INSERT ... SELECT places and validates the whole chunk and answers the
+ * counts. The caller (the procedure run) splits a period
  * into chunks and writes the processing events from the rows' codes.
  *
  * Codes (calls.md §8), judged at the start of the record's 5-minute period:
@@ -144,7 +145,8 @@ export async function preprocessCebd(
    * the later sets follow. The records pick theirs by a hash join on the uuid and `valid @> r.t`
    * (segments of one entity never overlap: entity_segment_no_overlap), instead of one index probe
    * per record and kind. The uuids are plain columns of the set before (rw_uuid applied there, see
-   * ARCHITECTURE.md "Indexes under RLS"); no tenant clause (the policy applies).
+   * ARCHITECTURE.md "Indexes under RLS"), as a list: an index condition (entity_segment_entity_idx)
+   * without a nested loop; no tenant clause (the policy applies).
    */
   const segmentsOf = (kind: string, from: SQL) => sql`
     SELECT s.entity_uuid, s.valid, s.name, s.attributes, (s.active AND s.state <> 'INACTIVE') AS active,
@@ -153,7 +155,7 @@ export async function preprocessCebd(
            rw_uuid(s.attributes ->> 'owner') AS owner_ref,
            rw_uuid(s.attributes ->> 'exchangeAdminRef') AS exchange_ref
       FROM entity_segment s
-     WHERE s.entity_uuid IN (${from}) AND s.type = ${kind}
+     WHERE s.entity_uuid = ANY(ARRAY(${from})) AND s.type = ${kind}
        AND s.superseded_at IS NULL AND s.valid && tstzrange(${S} - interval '5 minutes', ${E})`;
   /**
    * The areas of `kind` that hold each position of `positions` (lon, lat), as rw_point_in_geometry
@@ -172,7 +174,7 @@ export async function preprocessCebd(
        WHERE (e.y1 > c.lat) <> (e.y2 > c.lat) AND c.lon < (e.x2 - e.x1) * (c.lat - e.y1) / (e.y2 - e.y1) + e.x1
        GROUP BY c.lon, c.lat, c.id, e.poly
       HAVING count(*) % 2 = 1) x`;
-  /** The first area (by name) of the held ones valid at the record's time, per record of the chunk. */
+  /** The first area (by name) of the held ones valid at the record's time, per record. */
   const firstHolding = (kind: string, held: string) => sql`
     SELECT DISTINCT ON (r.cp, r.t) r.cp, r.t, a.entity_uuid, a.price_ref
       FROM hourly r
@@ -222,6 +224,11 @@ export async function preprocessCebd(
           FROM time_series ts
           JOIN time_series_value tv ON tv.series_id = ts.id
          WHERE ts.tenant = ${tenant}::uuid AND ts.resolution = 'PT5M' AND ts.type_name IN ${CEBD_TYPES}
+           -- The series as a list too: an index condition (series, start) for a month's partition,
+           -- which the join alone could use only as a nested loop.
+           AND tv.series_id = ANY(ARRAY(SELECT t.id FROM time_series t
+                                         WHERE t.tenant = ${tenant}::uuid AND t.resolution = 'PT5M'
+                                           AND t.type_name IN ${CEBD_TYPES}))
            AND tv.start_time >= ${firstHour}::timestamptz AND tv.start_time < ${endHour}::timestamptz
          GROUP BY 1, 2
       ), replaced AS MATERIALIZED (
@@ -237,10 +244,11 @@ export async function preprocessCebd(
                count(*) FILTER (WHERE v.quality IN (61, 56)) OVER w AS low,
                count(*) OVER w AS received
           FROM vals v
-          -- By its key alone (the area's policy applies): with the tenant too, the planner would AND
-          -- in the period index, ~40 times slower per probe.
+          -- The hours' positions by the period index (tenant, period_end), hashed.
           LEFT JOIN cebd_position p
             ON p.consumption_point_uuid = v.cp AND p.period_end = v.t + interval '5 minutes'
+           AND p.tenant = ${tenant}::uuid
+           AND p.period_end > ${firstHour}::timestamptz AND p.period_end <= ${endHour}::timestamptz
           LEFT JOIN replaced x ON x.cp = v.cp AND x.t = v.t
         WINDOW w AS (PARTITION BY v.cp, date_trunc('hour', v.t, 'UTC'))
       ), ems AS MATERIALIZED (
