@@ -34,6 +34,20 @@ const findRows = () => screen.findAllByTestId('process-log-row', {}, { timeout: 
 const logCalls = (calls: Call[]) => calls.filter((c) => c.url.pathname === FIND_BY);
 
 describe('process log', { timeout: 45_000 }, () => {
+  it('shows what a run’s extra params chose under its period', async () => {
+    mockFetch({
+      ...lookups,
+      [`POST ${FIND_BY}`]: pageOf([
+        result({ id: 9, procedureName: 'metered-energy-aggregation', runOptions: { aggregation: 'FIRST' } }),
+        result({ id: 8, procedureName: 'metered-energy-aggregation' }),
+      ]),
+    });
+    renderMonitor('/monitor/processes/metered-energy-aggregation/log');
+    const rows = await findRows();
+    expect(within(rows[0]!).getByTestId('log-run-options')).toHaveTextContent('First aggregation');
+    expect(within(rows[1]!).queryByTestId('log-run-options')).not.toBeInTheDocument();
+  });
+
   it('asks for page 0 of 20 newest first with the screen’s zone, and shows each run with its status, period and links', async () => {
     const { calls, fetchMock } = mockFetch({
       ...lookups,

@@ -94,7 +94,24 @@ export function ProcessLogPage({ procedure, ...props }: Partial<ScreenProps> & {
       {
         id: 'periodStart',
         header: sortable('periodStart', t('result.period')),
-        cell: ({ row }) => periodText(row.original, timeZone),
+        cell: ({ row }) => {
+          // What the run's extra params chose: metered-energy-aggregation's aggregation, settlement's tpa.
+          const options = row.original.runOptions;
+          const chosen = [
+            options?.aggregation ? t(`run.aggregationOption.${options.aggregation}`) : null,
+            options?.tpa ? t('run.tpaOption') : null,
+          ].filter((x) => x !== null);
+          return (
+            <Stack gap={0}>
+              <Text size="sm">{periodText(row.original, timeZone)}</Text>
+              {chosen.length > 0 && (
+                <Text size="xs" c="dimmed" data-testid="log-run-options">
+                  {chosen.join(', ')}
+                </Text>
+              )}
+            </Stack>
+          );
+        },
       },
       {
         id: 'executeStartTime',
