@@ -12,9 +12,9 @@
 // every 5 minutes (passing through the grid areas hour by hour), owned by one vehicle keeper, and
 // six train runs a day of 2 h 15 min (every three hours from 04:00, five RUs), as bench/combine.ts.
 // cebd-preprocessing reads raw CEBD values (four time series per point and cebd_position rows,
-// what the intake stores); at 5,000-9,000 records/s a month of 1,000 units would alone take 15-30
-// minutes, so it is measured over the first BENCH_SETTLEMENT_CEBD_DAYS days (default 1) and scaled
-// to the month; the other days' cebd_preprocessed rows are generated with the same values, places
+// what the intake stores); at 30,000-35,000 records/s (5,000-9,000 before its placement and master
+// data became set-based) a month of 1,000 units would alone take 4-5 minutes, so it is measured over
+// the first BENCH_SETTLEMENT_CEBD_DAYS days (default 1) and scaled to the month; the other days' cebd_preprocessed rows are generated with the same values, places
 // and areas. Hourly supply per grid area (the metered energy plus 3-6 % losses),
 // spot prices per price area and the NOK rate are generated after cebd-preprocessing.
 //
@@ -23,7 +23,7 @@
 // SQL aggregate over the same cebd_preprocessed rows as railwatt_app, as bench/combine.ts) and the
 // ratio. Then the same at BENCH_SETTLEMENT_SMALL_UNITS (default 250) and, from the two sizes, a
 // linear estimate per step of a month of 10,000 units against the goal of 10 minutes. The default
-// run took 15 minutes on the shared 2 cores (BENCH_SETTLEMENT_DAYS=14 roughly halves it).
+// run takes about 10 minutes on the shared 2 cores (BENCH_SETTLEMENT_DAYS=14 roughly halves it).
 // Run alone: node --import tsx bench/settlement.ts (BENCH_SETTLEMENT_UNITS=200
 // BENCH_SETTLEMENT_SMALL_UNITS=50 BENCH_SETTLEMENT_DAYS=3 for a quick look), or
 // npm run bench -- settlement. CI never runs it.

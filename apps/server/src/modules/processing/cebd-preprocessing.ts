@@ -61,11 +61,12 @@ import { rows } from '../domain/sql.js';
  * units, unit types, owners and owners' exchange organisations, each a small set read once per
  * chunk; every record picks its segment of each by a hash join on the uuid and `valid @> t`.
  *
- * Cost (bench/settlement.ts, PostgreSQL 15, a day of 250 units = 72,000 records): 3.5 s, of which
- * the values' pivot and the hour's counts ~1.5 s and the insert ~1 s (9.6 s with a polygon test
- * and five index probes per record; 21 s on distinct positions, now 3.6 s). The statement runs
- * without JIT and nested loops: the planner cannot estimate the set-returning functions or a CTE's
- * filter and chose nested loops over sets of tens of thousands of rows.
+ * Cost (PostgreSQL 15, a day of 250 units = 72,000 records): 1.7 s in bench/settlement.ts, 2-3.5 s
+ * on a busier database, most of it the values' pivot and hourly counts and the insert (9.6 s with
+ * a polygon walk and five index probes per record; 21 s with every position distinct). The
+ * statement runs without JIT and nested loops: the planner cannot estimate the set-returning
+ * functions or a CTE's filter and chose nested loops over sets of tens of thousands of rows; what
+ * must be read by index gets its keys as a list or a range (an index condition, no nested loop).
  */
 
 export interface CebdPreprocessingLimits {
