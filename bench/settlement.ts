@@ -14,7 +14,8 @@
 // cebd-preprocessing reads raw CEBD values (four time series per point and cebd_position rows,
 // what the intake stores); at 30,000-40,000 records/s (5,000-9,000 before its placement and master
 // data became set-based) a month of 1,000 units would alone take 4-5 minutes, so it is measured over
-// the first BENCH_SETTLEMENT_CEBD_DAYS days (default 1) and scaled to the month; the other days' cebd_preprocessed rows are generated with the same values, places
+// the first BENCH_SETTLEMENT_CEBD_DAYS days (default 1) and scaled to the month; the other days'
+// cebd_preprocessed rows are generated with the same values, places
 // and areas. Hourly supply per grid area (the metered energy plus 3-6 % losses),
 // spot prices per price area and the NOK rate are generated after cebd-preprocessing.
 //
