@@ -71,7 +71,11 @@ describe('estimation of non-metered runs and its price', () => {
       toLocation: '60.5,6.5',
     });
     // Stations on the route: reported train metering points in Oslo's and Bergen's grid areas.
-    await entity('reportedtrainmeteringpoint', 'Hønefoss', { gridAreaRef: OSLO, location: '60.5,10.5', trackRef: LINE });
+    await entity('reportedtrainmeteringpoint', 'Hønefoss', {
+      gridAreaRef: OSLO,
+      location: '60.5,10.5',
+      trackRef: LINE,
+    });
     await entity('reportedtrainmeteringpoint', 'Voss', { gridAreaRef: BERGEN, location: '60.5,6.5', trackRef: LINE });
     const RU1 = await entity('organisation', 'RU1', { orgId: 'RU1' });
     const RU2 = await entity('organisation', 'RU2', { orgId: 'RU2' });
