@@ -58,6 +58,10 @@ export async function allocateEnergyOutsideTrainRun(
     // No JIT: compiling the statement costs more than running it once per chunk (bench/settlement.ts:
     // about 1.1-1.8 s of a day's time, as it was for combine).
     await tx.execute(sql`SET LOCAL jit = off`);
+    // No nested loops (as shunting-and-stabling.ts): the chunk's allocated rows read once by the
+    // key's period range, not probed per record; the keepers hash-joined (below).
+    await tx.execute(sql`SET LOCAL enable_nestloop = off`);
+    await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
     await tx.execute(sql`
       DELETE FROM allocated_energy
        WHERE tenant = ${tenant}::uuid AND period_end > ${S} AND period_end <= ${E}
@@ -72,7 +76,7 @@ export async function allocateEnergyOutsideTrainRun(
          WHERE p.tenant = ${tenant}::uuid AND p.period_end > ${S} AND p.period_end <= ${E} AND ${ALLOCATABLE}
            AND NOT EXISTS (SELECT 1 FROM allocated_energy a
                             WHERE a.tenant = p.tenant AND a.consumption_point_uuid = p.consumption_point_uuid
-                              AND a.period_end = p.period_end)
+                              AND a.period_end = p.period_end AND a.period_end > ${S} AND a.period_end <= ${E})
       ), runs AS MATERIALIZED (${tractionRunsNear(tenant, sql`${S} - ${L}`, E)}),
       prev AS MATERIALIZED (
         -- Each record's previous run within the limit: a hash join on the unit over the chunk's
@@ -81,23 +85,26 @@ export async function allocateEnergyOutsideTrainRun(
           FROM recs r
           JOIN runs x ON x.unit = r.unit AND x.arrival <= r.period_end AND x.arrival >= r.period_end - ${L}
          ORDER BY r.cp, r.period_end, x.arrival DESC, x.id DESC
+      ), units AS MATERIALIZED (
+        -- The current segments of the chunk's units and of their owners, each a small set read once
+        -- by uuid and hash-joined to the records without a previous run (bench/settlement.ts: a
+        -- probe per record went through an index of every unit of the area, growing with the
+        -- square of the units).
+        SELECT s.entity_uuid, s.valid, rw_uuid(s.attributes ->> 'owner') AS owner_ref FROM entity_segment s
+         WHERE s.tenant = ${tenant}::uuid AND s.type = 'tractionunit' AND s.superseded_at IS NULL
+           AND s.entity_uuid = ANY(ARRAY(SELECT DISTINCT unit FROM recs))
+      ), owners AS MATERIALIZED (
+        SELECT s.entity_uuid, s.valid FROM entity_segment s
+         WHERE s.tenant = ${tenant}::uuid AND s.type = 'organisation' AND s.superseded_at IS NULL
+           AND s.entity_uuid = ANY(ARRAY(SELECT DISTINCT owner_ref FROM units WHERE owner_ref IS NOT NULL))
       ), keepers AS (
-        -- The vehicle keeper, looked up only for the records without a previous run (bench/
-        -- settlement.ts: looked up for every record, most answers were thrown away): the unit's
-        -- segment at the record's start, then its owner's (plain uuid probes, like
-        -- cebd-preprocessing.ts segmentAt: rw_uuid on the previous probe's column).
-        SELECT r.cp, r.period_end, keeper.entity_uuid AS keeper
+        -- The vehicle keeper, looked up only for the records without a previous run: the unit's
+        -- segment at the record's start, then its owner's (current segments of one entity never
+        -- overlap: one of each at most).
+        SELECT r.cp, r.period_end, o.entity_uuid AS keeper
           FROM recs r
-          LEFT JOIN LATERAL (
-            SELECT rw_uuid(s.attributes ->> 'owner') AS owner_ref FROM entity_segment s
-             WHERE s.entity_uuid = r.unit AND s.type = 'tractionunit' AND s.superseded_at IS NULL
-               AND s.valid @> (r.period_end - interval '5 minutes')
-             LIMIT 1) u ON true
-          LEFT JOIN LATERAL (
-            SELECT s.entity_uuid FROM entity_segment s
-             WHERE s.entity_uuid = u.owner_ref AND s.type = 'organisation' AND s.superseded_at IS NULL
-               AND s.valid @> (r.period_end - interval '5 minutes')
-             LIMIT 1) keeper ON true
+          JOIN units u ON u.entity_uuid = r.unit AND u.valid @> (r.period_end - interval '5 minutes')
+          JOIN owners o ON o.entity_uuid = u.owner_ref AND o.valid @> (r.period_end - interval '5 minutes')
          WHERE NOT EXISTS (SELECT 1 FROM prev WHERE prev.cp = r.cp AND prev.period_end = r.period_end)
       ), payers AS (
         SELECT r.*, prev.id AS run_id, prev.ru_uuid, k.keeper

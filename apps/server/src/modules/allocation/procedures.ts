@@ -1,6 +1,6 @@
 import { PROCESS_EVENT_CODES } from '@railwatt/contracts';
 import { currentConfig } from '../processing-config/service.js';
-import { registerProcedure } from '../processing/registry.js';
+import { DAYS_AT_ONCE, registerProcedure } from '../processing/registry.js';
 import { allocateEnergyOutsideTrainRun } from './energy-outside-train-run.js';
 import { allocateShuntingAndStabling } from './shunting-and-stabling.js';
 
@@ -23,6 +23,7 @@ export function registerAllocationProcedures(): void {
   if (registered) return;
   registered = true;
   registerProcedure('shunting-and-stabling', {
+    concurrency: DAYS_AT_ONCE,
     async run(ctx, scope, report) {
       const config = await currentConfig(ctx, 'shunting-and-stabling', scope.start);
       const late = await currentConfig(ctx, 'train-preprocessing', scope.start);
@@ -52,6 +53,7 @@ export function registerAllocationProcedures(): void {
     },
   });
   registerProcedure('energy-outside-train-run', {
+    concurrency: DAYS_AT_ONCE,
     async run(ctx, scope, report) {
       const config = await currentConfig(ctx, 'energy-outside-train-run', scope.start);
       const result = await allocateEnergyOutsideTrainRun(

@@ -24,6 +24,8 @@ export function isoRange(chunk: { start: string; end: string }): { start: string
  * traction unit of their composition: unit, id, ru_uuid, departure, arrival. Read through
  * train_run_day_idx: a run's operating day is its departure's day, and a run lasts less than two
  * days, so operating days from two days before `from` up to `to` hold every run that can overlap.
+ * Their vehicles are read by key from the runs' ids as a list (bench/settlement.ts: a hash join
+ * scanned the month's train_run_vehicle for every chunk).
  */
 export const tractionRunsNear = (tenant: string, from: SQL, to: SQL) => sql`
   SELECT v.traction_unit_uuid AS unit, r.id, r.ru_uuid, r.departure, r.arrival
@@ -32,4 +34,9 @@ export const tractionRunsNear = (tenant: string, from: SQL, to: SQL) => sql`
    WHERE r.tenant = ${tenant}::uuid AND r.superseded_at IS NULL AND NOT r.deleted
      AND r.operating_day BETWEEN (${from})::date - 2 AND (${to})::date + 1
      AND r.departure <= ${to} AND r.arrival >= ${from}
-     AND v.traction_unit_uuid IS NOT NULL`;
+     AND v.traction_unit_uuid IS NOT NULL
+     AND v.tenant = ${tenant}::uuid AND v.train_run_id = ANY(ARRAY(
+           SELECT x.id FROM train_run x
+            WHERE x.tenant = ${tenant}::uuid AND x.superseded_at IS NULL AND NOT x.deleted
+              AND x.operating_day BETWEEN (${from})::date - 2 AND (${to})::date + 1
+              AND x.departure <= ${to} AND x.arrival >= ${from}))`;

@@ -4,7 +4,7 @@ import { registerSettlementProcedures } from '../settlement/procedures.js';
 import { currentConfig } from '../processing-config/service.js';
 import { preprocessCebd } from './cebd-preprocessing.js';
 import { combine, COMBINE_CONCURRENCY, COMBINE_SEVERITY } from './combine.js';
-import { registerProcedure } from './registry.js';
+import { DAYS_AT_ONCE, registerProcedure } from './registry.js';
 import { preprocessTrainRuns, TRAIN_CHECK_SEVERITY } from './train-preprocessing.js';
 
 /**
@@ -26,6 +26,7 @@ export function registerImplementedProcedures(): void {
   // cebd-preprocessing.ts) with the configuration valid at the chunk's start; one event per code
   // found, its incidents the number of records.
   registerProcedure('cebd-preprocessing', {
+    concurrency: DAYS_AT_ONCE,
     async run(ctx, scope, report) {
       const config = await currentConfig(ctx, 'cebd-preprocessing', scope.start);
       const result = await preprocessCebd(
@@ -55,6 +56,7 @@ export function registerImplementedProcedures(): void {
   // train-preprocessing: the current train runs of the chunk's operating day checked
   // (modules/processing/train-preprocessing.ts); one event per code, its incidents the runs.
   registerProcedure('train-preprocessing', {
+    concurrency: DAYS_AT_ONCE,
     async run(ctx, scope, report) {
       const config = await currentConfig(ctx, 'train-preprocessing', scope.start);
       const result = await preprocessTrainRuns(ctx, scope.chunk.day, config, {

@@ -54,6 +54,15 @@ export interface ProcedureImplementation {
   concurrency?: number;
 }
 
+/**
+ * The `concurrency` of the procedures whose area days are independent: each chunk deletes and writes
+ * only rows of its own period (cebd-preprocessing, train-preprocessing by operating day, combine,
+ * shunting-and-stabling, energy-outside-train-run and their delayed tasks, price-and-supply by hour,
+ * settlement by day) and reads nothing another chunk of the same run writes. Two: each chunk's
+ * statements run in one backend on one core, and the server has two (bench/settlement.ts).
+ */
+export const DAYS_AT_ONCE = 2;
+
 const PROCEDURES = new Map<ProcedureName, ProcedureImplementation>();
 
 /**

@@ -97,7 +97,7 @@ export async function preprocessTrainRuns(
     const found = await rows<{ code: string | null; runs: string | number; examples: string[] | null }>(
       tx,
       sql`
-      WITH runs AS (
+      WITH runs AS MATERIALIZED (
         SELECT r.* FROM train_run r
          WHERE r.tenant = ${tenant}::uuid AND r.operating_day = ${D} AND r.superseded_at IS NULL AND NOT r.deleted
       ), vehicles AS MATERIALIZED (
@@ -111,6 +111,7 @@ export async function preprocessTrainRuns(
                   LIMIT 1)) AS unit,
                r.departure, r.arrival, r.operating_day
           FROM runs r JOIN train_run_vehicle v ON v.train_run_id = r.id AND v.tenant = r.tenant
+         WHERE v.tenant = ${tenant}::uuid AND v.train_run_id = ANY(ARRAY(SELECT id FROM runs))
       ), per_run AS (
         -- The vehicle checks in one pass, grouped by run (bench/settlement.ts: an EXISTS per run over
         -- the day's vehicles grew with the square of the runs of a day).
@@ -120,16 +121,27 @@ export async function preprocessTrainRuns(
                bool_or(tractive AND unit IS NULL) AS unknown,
                NOT bool_or(tractive OR unit IS NOT NULL) AS no_tractive
           FROM vehicles GROUP BY train_run_id
+      ), near AS MATERIALIZED (
+        -- The current runs of D-2..D+2 with their vehicles, read once by the operating-day index and
+        -- their vehicles by key (bench/settlement.ts: probing every run of an EVN read the whole
+        -- month's runs of each unit, 185 per vehicle at day 20, and the vehicles were a scan of the
+        -- month's table).
+        SELECT o.id, o.departure, o.arrival, ov.evn
+          FROM train_run o
+          JOIN train_run_vehicle ov ON ov.train_run_id = o.id AND ov.tenant = o.tenant
+         WHERE o.tenant = ${tenant}::uuid AND o.superseded_at IS NULL AND NOT o.deleted
+           AND o.operating_day BETWEEN ${D} - 2 AND ${D} + 2
+           AND ov.tenant = ${tenant}::uuid AND ov.train_run_id = ANY(ARRAY(
+                 SELECT x.id FROM train_run x
+                  WHERE x.tenant = ${tenant}::uuid AND x.superseded_at IS NULL AND NOT x.deleted
+                    AND x.operating_day BETWEEN ${D} - 2 AND ${D} + 2))
       ), shared AS (
         -- Runs whose tractive vehicle (or known unit) is in another current run overlapping in time:
-        -- index probes by EVN (train_run_vehicle_evn_idx), not a scan per run.
+        -- a hash join on the EVN over those few days' runs.
         SELECT DISTINCT v.train_run_id
           FROM vehicles v
-          JOIN train_run_vehicle ov ON ov.tenant = ${tenant}::uuid AND ov.evn = v.evn AND ov.train_run_id <> v.train_run_id
-          JOIN train_run o ON o.id = ov.train_run_id AND o.tenant = ov.tenant
+          JOIN near o ON o.evn = v.evn AND o.id <> v.train_run_id
          WHERE (v.tractive OR v.unit IS NOT NULL)
-           AND o.superseded_at IS NULL AND NOT o.deleted
-           AND o.operating_day BETWEEN v.operating_day - 2 AND v.operating_day + 2
            AND tstzrange(o.departure, o.arrival) && tstzrange(v.departure, v.arrival)
       ), judged AS (
         SELECT r.id, r.train_number,

@@ -1,7 +1,7 @@
 import { ESTIMATION_METHODS, PROCESS_EVENT_CODES } from '@railwatt/contracts';
 import { settlementAreaCurrency } from '../../formats/nordpool/nordpool-format.js';
 import { currentConfig } from '../processing-config/service.js';
-import { registerProcedure, type ChunkReport } from '../processing/registry.js';
+import { DAYS_AT_ONCE, registerProcedure, type ChunkReport } from '../processing/registry.js';
 import { deriveConsumptionFactors } from './consumption-factor.js';
 import { estimateNonMeteredRuns, estimationSeverity } from './estimation.js';
 import { queueAggregationDelivery } from './aggregation-delivery.js';
@@ -19,6 +19,7 @@ import { settleDay } from './settle.js';
  */
 export function registerSettlementProcedures(): void {
   registerProcedure('price-and-supply', {
+    concurrency: DAYS_AT_ONCE,
     async run(ctx, scope, report) {
       const config = await currentConfig(ctx, 'price-and-supply', scope.start);
       const result = await priceAndSupply(
@@ -151,6 +152,7 @@ export function registerSettlementProcedures(): void {
     });
 
   registerProcedure('settlement', {
+    concurrency: DAYS_AT_ONCE,
     async run(ctx, scope, report) {
       const result = await settleDay(
         ctx,
