@@ -61,6 +61,7 @@ export async function allocateEnergyOutsideTrainRun(
     // No nested loops (as shunting-and-stabling.ts): the chunk's allocated rows read once by the
     // key's period range, not probed per record; the keepers hash-joined (below).
     await tx.execute(sql`SET LOCAL enable_nestloop = off`);
+    await tx.execute(sql`SET LOCAL enable_mergejoin = off`);
     await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
     await tx.execute(sql`
       DELETE FROM allocated_energy

@@ -82,6 +82,7 @@ export async function allocateShuntingAndStabling(
     // 400 units: 115,200 probes, 0.5 s of a day's 0.9 s); the chunk's rows are read once by the key's
     // period range and merged. 64 MB keeps the day's sorts in memory.
     await tx.execute(sql`SET LOCAL enable_nestloop = off`);
+    await tx.execute(sql`SET LOCAL enable_mergejoin = off`);
     await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
     await tx.execute(sql`
       DELETE FROM allocated_energy
