@@ -2,7 +2,7 @@
 // for 10,000 units settled end to end in under 10 minutes on these 2 cores"; BENCH_DATABASE_URL
 // overrides the server). Each step runs through the procedure framework itself
 // (modules/processing/run.ts executeRun: a procedure result, one transaction per area day with its
-// events and done-mark, the registry's concurrency: combine two days at once, the others one), as
+// events and done-mark, the registry's concurrency: two days at once, every step), as
 // railwatt_app under row-level security: cebd-preprocessing, train-preprocessing, combine,
 // shunting-and-stabling, energy-outside-train-run, price-and-supply, settlement.
 //
@@ -12,11 +12,12 @@
 // every 5 minutes (passing through the grid areas hour by hour), owned by one vehicle keeper, and
 // six train runs a day of 2 h 15 min (every three hours from 04:00, five RUs), as bench/combine.ts.
 // cebd-preprocessing reads raw CEBD values (four time series per point and cebd_position rows,
-// what the intake stores); at 30,000-40,000 records/s (5,000-9,000 before its placement and master
-// data became set-based) a month of 1,000 units would alone take 4-5 minutes, so it is measured over
-// the first BENCH_SETTLEMENT_CEBD_DAYS days (default 1) and scaled to the month; the other days'
-// cebd_preprocessed rows are generated with the same values, places
-// and areas. Hourly supply per grid area (the metered energy plus 3-6 % losses),
+// what the intake stores); at 55,000-65,000 records/s two days at once (30,000-40,000 one day at a
+// time, 5,000-9,000 before its placement and master data became set-based) a month of 1,000 units
+// would alone take about 3 minutes, so it is measured over the first BENCH_SETTLEMENT_CEBD_DAYS
+// days (default 2: the days run side by side, one day alone would use one core) and scaled to the
+// month; the other days' cebd_preprocessed rows are generated with the same values, places and
+// areas. Hourly supply per grid area (the metered energy plus 3-6 % losses),
 // spot prices per price area and the NOK rate are generated after cebd-preprocessing.
 //
 // Over BENCH_SETTLEMENT_DAYS days (default 31: October 2026 in Oslo, a 25-hour day included; fewer
@@ -24,7 +25,7 @@
 // SQL aggregate over the same cebd_preprocessed rows as railwatt_app, as bench/combine.ts) and the
 // ratio. Then the same at BENCH_SETTLEMENT_SMALL_UNITS (default 250) and, from the two sizes, a
 // linear estimate per step of a month of 10,000 units against the goal of 10 minutes. The default
-// run takes about 10 minutes on the shared 2 cores (BENCH_SETTLEMENT_DAYS=14 roughly halves it).
+// run takes about 7 minutes on the shared 2 cores (BENCH_SETTLEMENT_DAYS=14 roughly halves it).
 // Run alone: node --import tsx bench/settlement.ts (BENCH_SETTLEMENT_UNITS=200
 // BENCH_SETTLEMENT_SMALL_UNITS=50 BENCH_SETTLEMENT_DAYS=3 for a quick look), or
 // npm run bench -- settlement. CI never runs it.
@@ -52,7 +53,7 @@ const UNITS = envNumber('BENCH_SETTLEMENT_UNITS', 1000);
 const SMALL_UNITS = envNumber('BENCH_SETTLEMENT_SMALL_UNITS', 250);
 const MONTH_DAYS = 31;
 const DAYS = Math.min(envNumber('BENCH_SETTLEMENT_DAYS', MONTH_DAYS), MONTH_DAYS);
-const CEBD_DAYS = Math.min(envNumber('BENCH_SETTLEMENT_CEBD_DAYS', 1), DAYS);
+const CEBD_DAYS = Math.min(envNumber('BENCH_SETTLEMENT_CEBD_DAYS', 2), DAYS);
 /** ANALYZE before each step (default), as autovacuum would; 0 runs the chain on the statistics of the load. */
 const ANALYZE = process.env.BENCH_SETTLEMENT_ANALYZE !== '0';
 const TARGET_UNITS = 10_000;
@@ -329,7 +330,7 @@ function printSteps(steps: readonly StepFigures[], records: number): void {
     pad('days', 5),
     padStart('rows read', 20),
     padStart('time s', 8),
-    padStart('rows/s', 9),
+    padStart('rows/s', 11),
     padStart(`${MONTH_DAYS} days s`, 10),
     '  written',
   ].join('');
@@ -343,14 +344,14 @@ function printSteps(steps: readonly StepFigures[], records: number): void {
         pad(String(s.days), 5),
         padStart(`${count(s.rows)} ${s.input}`, 20),
         padStart(seconds(s.ms), 8),
-        padStart(perS(s.rows, s.ms), 9),
+        padStart(perS(s.rows, s.ms), 11),
         padStart(seconds(monthMs(s)), 10),
         `  ${s.written}`,
       ].join(''),
     );
   }
   console.log(
-    [pad('total', 31), padStart(`${count(records)} records`, 20), ''.padStart(17), padStart(seconds(total), 10)].join(
+    [pad('total', 31), padStart(`${count(records)} records`, 20), ''.padStart(19), padStart(seconds(total), 10)].join(
       '',
     ),
   );

@@ -58,8 +58,8 @@ export async function allocateEnergyOutsideTrainRun(
     // No JIT: compiling the statement costs more than running it once per chunk (bench/settlement.ts:
     // about 1.1-1.8 s of a day's time, as it was for combine).
     await tx.execute(sql`SET LOCAL jit = off`);
-    // No nested loops (as shunting-and-stabling.ts): the chunk's allocated rows read once by the
-    // key's period range, not probed per record; the keepers hash-joined (below).
+    // No nested or merge joins (as shunting-and-stabling.ts): the chunk's allocated rows read once by
+    // the key's period range, not probed per record; the keepers hash-joined (below).
     await tx.execute(sql`SET LOCAL enable_nestloop = off`);
     await tx.execute(sql`SET LOCAL enable_mergejoin = off`);
     await tx.execute(sql`SET LOCAL work_mem = '64MB'`);

@@ -80,7 +80,8 @@ export async function allocateShuntingAndStabling(
     await tx.execute(sql`SET LOCAL jit = off`);
     // No nested loops: the planner probed allocated_energy by key once per record (bench/settlement.ts,
     // 400 units: 115,200 probes, 0.5 s of a day's 0.9 s); the chunk's rows are read once by the key's
-    // period range and merged. 64 MB keeps the day's sorts in memory.
+    // period range and hash-joined (a merge join sorted both of the day's sets: 1,000 units, 20 % of
+    // the day). 64 MB keeps the day's hashes and sorts in memory.
     await tx.execute(sql`SET LOCAL enable_nestloop = off`);
     await tx.execute(sql`SET LOCAL enable_mergejoin = off`);
     await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
