@@ -8,9 +8,8 @@ import { DAYS_AT_ONCE, registerProcedure } from './registry.js';
 import { preprocessTrainRuns, TRAIN_CHECK_SEVERITY } from './train-preprocessing.js';
 
 /**
- * The procedures implemented so far, registered with the procedure runs (jobs/procedure-run.ts
- * imports this module). Every other procedure of contracts PROCEDURES still runs as "nothing to do
- * yet" (run.ts nothingToDoYet).
+ * Every procedure of contracts PROCEDURES, registered with the procedure runs (jobs/procedure-run.ts
+ * imports this module; procedures.test.ts holds that none is missing).
  */
 
 let registered = false;

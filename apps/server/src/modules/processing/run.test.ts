@@ -6,7 +6,7 @@ import { procedureRunJob } from '../../jobs/procedure-run.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { waitForRun } from '../../test/jobs.js';
 import { overrideProcedure, type ChunkScope } from './registry.js';
-import { nothingToDoYet } from './run.js';
+import { noImplementation } from './run.js';
 
 /** While true, the freight-consumption-factor test procedure keeps failing (its run stays under way). */
 let holdFreight = false;
@@ -136,13 +136,13 @@ describe('procedure runs (the procedure-run job)', () => {
     expect(calls.get('profile')).toHaveLength(62);
   });
 
-  it('answers a procedure without an implementation yet as success, saying there was nothing to do', async () => {
-    // Every runnable procedure without a module of its own is overridden above: take one away.
+  it('fails a run of a procedure without an implementation, saying so', async () => {
+    // Every procedure registers one (procedures.test.ts); take one away.
     const restore = overrideProcedure('profile', null);
     try {
       const result = await started('profile', { start: '2024-01-01T00:00:00Z', end: '2024-02-01T00:00:00Z' });
       await waitForRun(t.database, result.jobId!);
-      expect(await stored(result.id)).toMatchObject({ status: 'success', message: nothingToDoYet('profile') });
+      expect(await stored(result.id)).toMatchObject({ status: 'failure', message: noImplementation('profile') });
     } finally {
       restore();
     }

@@ -17,12 +17,12 @@ import {
 } from './repository.js';
 
 /**
- * The message of a run of a procedure that has no implementation yet. Issue 9 brings the real
- * procedures one by one (cebd-preprocessing first); the others are declared, runnable and logged,
- * and their run says plainly that it did nothing rather than pretending to have worked.
+ * The message of a run of a procedure without an implementation: every procedure of contracts
+ * PROCEDURES registers one (procedures.test.ts holds it), so this is a build without its modules
+ * (a worker started without registerImplementedProcedures), and the run fails rather than pretend.
  */
-export const nothingToDoYet = (procedureName: string): string =>
-  `Nothing to do yet: ${procedureName} has no implementation in this version`;
+export const noImplementation = (procedureName: string): string =>
+  `${procedureName} has no implementation registered in this process`;
 
 const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -78,9 +78,8 @@ export async function executeRun(
   const withCause = (message: string) => (cause ? `${message}; ${cause}` : message);
   const implementation = procedureImplementation(result.procedureName);
   if (!implementation) {
-    const message = withCause(nothingToDoYet(result.procedureName));
-    await updateResult(ctx.db, result.id, { status: 'success', progress: 1, message, finished: true });
-    await queueFollowers(ctx, result);
+    const message = withCause(noImplementation(result.procedureName));
+    await updateResult(ctx.db, result.id, { status: 'failure', message, finished: true });
     return message;
   }
 
