@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/client.js';
+import { insertEntity } from '../../test/entities.js';
 
 /**
  * A small known day for shunting-and-stabling and energy-outside-train-run (tests only), relative to
@@ -29,20 +29,8 @@ const hm = (h: number, m = 0) => h * 60 + m;
 
 export async function seedAllocationDay(database: Database, tenant: string, day: string): Promise<AllocationDay> {
   const at = (minutes: number) => new Date(Date.parse(day) + minutes * 60_000).toISOString();
-  const entity = async (type: string, name: string, attributes: Record<string, unknown>) => {
-    const uuid = randomUUID();
-    await database.query(`INSERT INTO entity (uuid, tenant, type, created_by) VALUES ($1, $2, $3, 'test')`, [
-      uuid,
-      tenant,
-      type,
-    ]);
-    await database.query(
-      `INSERT INTO entity_segment (entity_uuid, tenant, type, valid, name, attributes, last_modified_by)
-       VALUES ($1, $2, $3, tstzrange('2000-01-01', NULL), $4, $5::jsonb, 'test')`,
-      [uuid, tenant, type, name, JSON.stringify(attributes)],
-    );
-    return uuid;
-  };
+  const entity = (type: string, name: string, attributes: Record<string, unknown>) =>
+    insertEntity(database, tenant, type, name, attributes);
   const RU1 = await entity('organisation', 'RU1', { orgId: 'RU1' });
   const RU2 = await entity('organisation', 'RU2', { orgId: 'RU2' });
   const K = await entity('organisation', 'K', { orgId: 'K' });

@@ -7,6 +7,7 @@ import type { CebdRecord, IntakeFormat, ParseItem } from '../../formats/timeseri
 import { areaUuid } from '../../seed/areas.js';
 import { serviceContext } from '../../test/context.js';
 import { openTestDatabase } from '../../test/database.js';
+import { insertEntity } from '../../test/entities.js';
 import { ADMIN_ACTOR } from '../../test/records.js';
 import { rows } from '../domain/sql.js';
 import { importParsedStream } from '../timeseries/intake.js';
@@ -71,19 +72,11 @@ describe('cebd-preprocessing', () => {
     attributes: Record<string, unknown>,
     options: { from?: string; until?: string; tenant?: string } = {},
   ) => {
-    const uuid = randomUUID();
+    const uuid = await insertEntity(database, options.tenant ?? NORWAY, type, key, attributes, {
+      from: options.from ?? FROM,
+      until: options.until ?? null,
+    });
     ids[key] = uuid;
-    const tenant = options.tenant ?? NORWAY;
-    await database.query(`INSERT INTO entity (uuid, tenant, type, created_by) VALUES ($1, $2, $3, 'test')`, [
-      uuid,
-      tenant,
-      type,
-    ]);
-    await database.query(
-      `INSERT INTO entity_segment (entity_uuid, tenant, type, valid, name, attributes, last_modified_by)
-       VALUES ($1, $2, $3, tstzrange($4::timestamptz, $5::timestamptz), $6, $7::jsonb, 'test')`,
-      [uuid, tenant, type, options.from ?? FROM, options.until ?? null, key, JSON.stringify(attributes)],
-    );
     return uuid;
   };
 

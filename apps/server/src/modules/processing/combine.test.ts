@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.js';
@@ -6,6 +5,7 @@ import { tenantExecutor } from '../../db/tenant.js';
 import { areaUuid } from '../../seed/areas.js';
 import { serviceContext } from '../../test/context.js';
 import { openTestDatabase } from '../../test/database.js';
+import { insertEntity } from '../../test/entities.js';
 import { ADMIN_ACTOR } from '../../test/records.js';
 import { rows } from '../domain/sql.js';
 import { combine } from './combine.js';
@@ -40,18 +40,8 @@ describe('train-preprocessing and combine', () => {
   const at = (time: string) => new Date(`2026-10-01T${time}:00Z`).toISOString();
 
   const addEntity = async (key: string, type: string, attributes: Record<string, unknown>) => {
-    const uuid = randomUUID();
+    const uuid = await insertEntity(database, NORWAY, type, key, attributes, { from: FROM });
     ids[key] = uuid;
-    await database.query(`INSERT INTO entity (uuid, tenant, type, created_by) VALUES ($1, $2, $3, 'test')`, [
-      uuid,
-      NORWAY,
-      type,
-    ]);
-    await database.query(
-      `INSERT INTO entity_segment (entity_uuid, tenant, type, valid, name, attributes, last_modified_by)
-       VALUES ($1, $2, $3, tstzrange($4::timestamptz, NULL), $5, $6::jsonb, 'test')`,
-      [uuid, NORWAY, type, FROM, key, JSON.stringify(attributes)],
-    );
     return uuid;
   };
 

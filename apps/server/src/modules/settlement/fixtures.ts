@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/client.js';
+import { insertEntity } from '../../test/entities.js';
 
 /**
  * Test data for the settlement procedures (tests only): entities with one open version and time
@@ -11,17 +11,7 @@ export function settlementFixtures(database: Pick<Database, 'query'>, tenant: st
   const ids: Record<string, string> = {};
   /** An entity of `type` named `name`, valid from 2000 on. */
   const entity = async (type: string, name: string, attributes: Record<string, unknown> = {}) => {
-    const uuid = randomUUID();
-    await database.query(`INSERT INTO entity (uuid, tenant, type, created_by) VALUES ($1, $2, $3, 'test')`, [
-      uuid,
-      tenant,
-      type,
-    ]);
-    await database.query(
-      `INSERT INTO entity_segment (entity_uuid, tenant, type, valid, name, attributes, last_modified_by)
-       VALUES ($1, $2, $3, tstzrange('2000-01-01', NULL), $4, $5::jsonb, 'test')`,
-      [uuid, tenant, type, name, JSON.stringify(attributes)],
-    );
+    const uuid = await insertEntity(database, tenant, type, name, attributes);
     ids[name] = uuid;
     return uuid;
   };

@@ -1,4 +1,4 @@
-import { ESTIMATION_METHODS, PROCESS_EVENT_CODES } from '@railwatt/contracts';
+import { ESTIMATION_METHODS, PROCESS_EVENT_CODES, type ProcessEventCode, type Severity } from '@railwatt/contracts';
 import { settlementAreaCurrency } from '../../formats/nordpool/nordpool-format.js';
 import { currentConfig } from '../processing-config/service.js';
 import { DAYS_AT_ONCE, registerProcedure, type ChunkReport } from '../processing/registry.js';
@@ -27,17 +27,7 @@ export function registerSettlementProcedures(): void {
         { start: scope.start, end: scope.end },
         { lossSharePercent: config.lossSharePercent, procedureResultId: scope.run.procedureResultId },
       );
-      for (const [code, found] of Object.entries(result.events)) {
-        if (found.incidents === 0) continue;
-        const key = code as keyof typeof PRICE_AND_SUPPLY_SEVERITY;
-        report.event({
-          errorCode: code,
-          severity: PRICE_AND_SUPPLY_SEVERITY[key],
-          incidents: found.incidents,
-          message: `${PROCESS_EVENT_CODES[key]}: ${found.incidents} of ${result.gridHours} grid-area hours of ${scope.chunk.day} (${found.examples.join(', ')})`,
-          time: scope.start,
-        });
-      }
+      reportCounted(report, scope, result.events, PRICE_AND_SUPPLY_SEVERITY, `${result.gridHours} grid-area hours`);
     },
   });
 
@@ -51,18 +41,13 @@ export function registerSettlementProcedures(): void {
           procedureResultId: scope.run.procedureResultId,
           method,
         });
-        const severity = estimationSeverity(method);
-        for (const [code, found] of Object.entries(result.events)) {
-          if (found.incidents === 0) continue;
-          const key = code as keyof typeof severity;
-          report.event({
-            errorCode: code,
-            severity: severity[key],
-            incidents: found.incidents,
-            message: `${PROCESS_EVENT_CODES[key]}: ${found.incidents} of ${result.runs} non-metered train runs of ${scope.chunk.day} (${found.examples.join(', ')})`,
-            time: scope.start,
-          });
-        }
+        reportCounted(
+          report,
+          scope,
+          result.events,
+          estimationSeverity(method),
+          `${result.runs} non-metered train runs`,
+        );
       },
     });
 
@@ -175,6 +160,30 @@ export function registerSettlementProcedures(): void {
       }
     },
   });
+}
+
+/**
+ * One event per code found in the chunk: its incidents "of" the chunk's `total` (e.g. "24 grid-area
+ * hours"), with a few examples, at the code's severity.
+ */
+function reportCounted<C extends ProcessEventCode>(
+  report: ChunkReport,
+  scope: { start: string; chunk: { day: string } },
+  events: Record<C, { incidents: number; examples: string[] }>,
+  severity: Record<C, Severity>,
+  total: string,
+): void {
+  for (const code of Object.keys(events) as C[]) {
+    const found = events[code];
+    if (found.incidents === 0) continue;
+    report.event({
+      errorCode: code,
+      severity: severity[code],
+      incidents: found.incidents,
+      message: `${PROCESS_EVENT_CODES[code]}: ${found.incidents} of ${total} of ${scope.chunk.day} (${found.examples.join(', ')})`,
+      time: scope.start,
+    });
+  }
 }
 
 /** One LOW event naming the factors stored, and one MEDIUM naming those with too few runs. */

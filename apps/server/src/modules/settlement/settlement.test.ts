@@ -6,6 +6,7 @@ import { tenantDatabase, tenantExecutor } from '../../db/tenant.js';
 import { areaUuid } from '../../seed/areas.js';
 import { serviceContext } from '../../test/context.js';
 import { openTestDatabase } from '../../test/database.js';
+import { insertEntity } from '../../test/entities.js';
 import { ADMIN_ACTOR } from '../../test/records.js';
 import { rows } from '../domain/sql.js';
 import { settledConsumption } from '../processing/tasks-repository.js';
@@ -413,20 +414,8 @@ describe('price-and-supply and settlement', () => {
     // Thursday; RU1's NO1 energy lies in 10:00 UTC = 12:00 Oslo: 0.044 MWh x 10 = 0.44 more energy
     // fee (1.012 + 0.44 = 1.452); VAT (25.30 + 4.40 + 1.452 + 0.44) x 25 % = 7.898; total 39.49.
     const db = tenantDatabase(database, NORWAY);
-    const add = async (type: string, name: string, attributes: Record<string, unknown>) => {
-      const uuid = randomUUID();
-      await db.query(`INSERT INTO entity (uuid, tenant, type, created_by) VALUES ($1, $2, $3, 'test')`, [
-        uuid,
-        NORWAY,
-        type,
-      ]);
-      await db.query(
-        `INSERT INTO entity_segment (entity_uuid, tenant, type, valid, name, attributes, last_modified_by)
-         VALUES ($1, $2, $3, tstzrange('2000-01-01', NULL), $4, $5::jsonb, 'test')`,
-        [uuid, NORWAY, type, name, JSON.stringify(attributes)],
-      );
-      return uuid;
-    };
+    const add = (type: string, name: string, attributes: Record<string, unknown>) =>
+      insertEntity(db, NORWAY, type, name, attributes);
     const PEAK = await add('pricecategory', 'PEAK', {});
     await add('pricecategorytimeinterval', 'PEAK weekdays', {
       priceCategoryRef: PEAK,
@@ -457,16 +446,7 @@ describe('price-and-supply and settlement', () => {
     // G1 lies in tax area NORTH, where TX is 4 NOK/MWh instead of 10: RU1's 0.044 MWh in G1 pay
     // 0.176 tax; VAT (25.30 + 4.40 + 1.012 + 0.176) x 25 % = 7.722; total 38.61. G2 has no tax area.
     const db = tenantDatabase(database, NORWAY);
-    const NORTH = randomUUID();
-    await db.query(`INSERT INTO entity (uuid, tenant, type, created_by) VALUES ($1, $2, 'taxarea', 'test')`, [
-      NORTH,
-      NORWAY,
-    ]);
-    await db.query(
-      `INSERT INTO entity_segment (entity_uuid, tenant, type, valid, name, attributes, last_modified_by)
-       VALUES ($1, $2, 'taxarea', tstzrange('2000-01-01', NULL), 'NORTH', '{}', 'test')`,
-      [NORTH, NORWAY],
-    );
+    const NORTH = await insertEntity(db, NORWAY, 'taxarea', 'NORTH');
     const setAttribute = (uuid: string, key: string, value: unknown) =>
       db.query(
         `UPDATE entity_segment SET attributes = jsonb_set(attributes, $2::text[], $3::jsonb) WHERE entity_uuid = $1`,

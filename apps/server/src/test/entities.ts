@@ -1,0 +1,30 @@
+import { randomUUID } from 'node:crypto';
+import type { Database } from '../db/client.js';
+
+/**
+ * An entity of `type` with one version, written straight into the tables of `tenant` (tests of
+ * procedures that read master data without going through the save call): by the owner before a
+ * test switches to the app's role, or through db/tenant.ts tenantDatabase after. The version is
+ * valid over [from, until) (default: from 2000 on, open). Answers the new uuid.
+ */
+export async function insertEntity(
+  database: Pick<Database, 'query'>,
+  tenant: string,
+  type: string,
+  name: string,
+  attributes: Record<string, unknown> = {},
+  valid: { from?: string; until?: string | null } = {},
+): Promise<string> {
+  const uuid = randomUUID();
+  await database.query(`INSERT INTO entity (uuid, tenant, type, created_by) VALUES ($1, $2, $3, 'test')`, [
+    uuid,
+    tenant,
+    type,
+  ]);
+  await database.query(
+    `INSERT INTO entity_segment (entity_uuid, tenant, type, valid, name, attributes, last_modified_by)
+     VALUES ($1, $2, $3, tstzrange($4::timestamptz, $5::timestamptz), $6, $7::jsonb, 'test')`,
+    [uuid, tenant, type, valid.from ?? '2000-01-01', valid.until ?? null, name, JSON.stringify(attributes)],
+  );
+  return uuid;
+}
