@@ -1,4 +1,5 @@
 import type { ReactElement } from 'react';
+import type { ProcedureResult } from '@railwatt/contracts';
 import { render } from '@testing-library/react';
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
@@ -91,4 +92,32 @@ export function renderScreens(
       </MantineProvider>
     </I18nextProvider>,
   );
+}
+
+let nextResultId = 100;
+/**
+ * A procedure result as the calls answer it: a finished success of January 2024 in Oslo; `over`
+ * sets any field (the features' fixtures set their procedure and user).
+ */
+export function procedureResult(over: Partial<ProcedureResult> = {}): ProcedureResult {
+  const id = over.id ?? nextResultId++;
+  return {
+    id,
+    uuid: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
+    procedureName: 'cebd-preprocessing',
+    status: 'success',
+    executeStartTime: '2024-02-01T08:00:00Z',
+    executeEndTime: '2024-02-01T08:05:00Z',
+    refTime: null,
+    entityRefs: [],
+    entityName: null,
+    // January 2024 in Oslo.
+    periodStart: '2023-12-31T23:00:00Z',
+    periodEnd: '2024-01-31T23:00:00Z',
+    progress: 1,
+    message: null,
+    username: 'settlement-area-responsible',
+    jobId: null,
+    ...over,
+  };
 }

@@ -2,23 +2,9 @@ import { Badge, Group, Progress, Text, UnstyledButton } from '@mantine/core';
 import { eventCodeText, type ProcedureResult, type ProcedureResultStatus, type Severity } from '@railwatt/contracts';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../../lib/format';
+import { resultStatusColor } from '../../../lib/result-status';
 import { isUnderWay } from '../api/processing-queries';
 import { useMonitorT } from '../hooks/use-monitor-t';
-
-const STATUS_COLORS: Partial<Record<ProcedureResultStatus, string>> = {
-  success: 'green',
-  approved: 'teal',
-  corrected: 'teal',
-  failure: 'red',
-  rejected: 'red',
-  invalid: 'red',
-  running: 'blue',
-  initial: 'gray',
-  rerun: 'indigo',
-  update: 'indigo',
-  cancelled: 'yellow',
-  dismissed: 'yellow',
-};
 
 const BADGE_STYLES = {
   root: { minWidth: 'max-content', overflow: 'visible' },
@@ -31,7 +17,7 @@ export function ResultStatusBadge({ status }: { status: ProcedureResultStatus })
   return (
     <Badge
       variant="light"
-      color={STATUS_COLORS[status] ?? 'gray'}
+      color={resultStatusColor(status)}
       styles={BADGE_STYLES}
       data-testid="result-status"
       data-status={status}

@@ -1,5 +1,5 @@
 import type { render } from '@testing-library/react';
-import type { AreaKind, ProcedureResult, ProcessingEvent, Role } from '@railwatt/contracts';
+import type { AreaKind, ProcessingEvent, Role } from '@railwatt/contracts';
 import { renderScreens } from '../../../components/ui/screen-harness';
 import { EventMonitorPage } from '../components/event-monitor-page';
 import { ParameterOverviewPage } from '../components/parameter-overview/parameter-overview-page';
@@ -8,7 +8,7 @@ import { ProcessRunPage } from '../components/process-run-page';
 import { ErrorViewPage, EventViewPage, ProcessResultViewPage } from '../components/process-views';
 import { ProcessesPage } from '../components/processes-page';
 
-export { mockFetch, type Call } from '../../../components/ui/screen-harness';
+export { mockFetch, procedureResult as result, type Call } from '../../../components/ui/screen-harness';
 
 export const RUNNER: Role[] = ['settlement-area-responsible'];
 export const AUDIT: Role[] = ['audit-settlement-area-responsible'];
@@ -50,29 +50,6 @@ export function renderMonitor(
 }
 
 let nextId = 100;
-export function result(overrides: Partial<ProcedureResult> = {}): ProcedureResult {
-  const id = overrides.id ?? nextId++;
-  return {
-    id,
-    uuid: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
-    procedureName: 'cebd-preprocessing',
-    status: 'success',
-    executeStartTime: '2024-02-01T08:00:00Z',
-    executeEndTime: '2024-02-01T08:05:00Z',
-    refTime: null,
-    entityRefs: [],
-    entityName: null,
-    // January 2024 in Oslo.
-    periodStart: '2023-12-31T23:00:00Z',
-    periodEnd: '2024-01-31T23:00:00Z',
-    progress: 1,
-    message: null,
-    username: 'settlement-area-responsible',
-    jobId: null,
-    ...overrides,
-  };
-}
-
 export function event(overrides: Partial<ProcessingEvent> = {}): ProcessingEvent {
   const id = overrides.id ?? nextId++;
   return {

@@ -2,16 +2,11 @@ import { useMemo } from 'react';
 import { Alert, Badge, Button, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
-import {
-  policyAdmits,
-  POLICIES,
-  SETTLEMENT_THROTTLE_MS,
-  type ProcedureResult,
-  type ProcedureResultStatus,
-} from '@railwatt/contracts';
+import { policyAdmits, POLICIES, SETTLEMENT_THROTTLE_MS, type ProcedureResult } from '@railwatt/contracts';
 import { ApiErrorText } from '../../../components/ui/api-error';
 import { PageTitle } from '../../../components/ui/page-title';
 import { formatDateTime } from '../../../lib/format';
+import { resultStatusColor } from '../../../lib/result-status';
 import type { ScreenProps } from '../../../lib/routes';
 import { useMarketStore } from '../../../lib/stores/market-store';
 import { useUrlSearch } from '../../../lib/use-url-search';
@@ -42,19 +37,6 @@ const searchSchema = z.object({
  */
 export const resultLabel = (result: ProcedureResult, timeZone: string): string =>
   `${result.id}, ${formatDateTime(result.executeEndTime, timeZone)}, ${result.status}`;
-
-const STATUS_COLORS: Partial<Record<ProcedureResultStatus, string>> = {
-  success: 'green',
-  approved: 'teal',
-  corrected: 'teal',
-  failure: 'red',
-  rejected: 'red',
-  invalid: 'red',
-  running: 'blue',
-  initial: 'gray',
-  cancelled: 'yellow',
-  dismissed: 'yellow',
-};
 
 const monthKey = ({ year, month }: SettlementMonth) => `${year}-${month}`;
 const monthOfKey = (key: string): SettlementMonth => {
@@ -172,7 +154,7 @@ export function SettlementProcessPage({ tpa = false, ...props }: ScreenProps & {
               <Title order={2}>{t('process.resultTitle', { id: selected.id })}</Title>
               <Badge
                 variant="light"
-                color={STATUS_COLORS[selected.status] ?? 'gray'}
+                color={resultStatusColor(selected.status)}
                 data-testid="settlement-status"
                 data-status={selected.status}
               >

@@ -7,7 +7,7 @@ import type {
   SettlementHour,
   SettlementLine,
 } from '@railwatt/contracts';
-import { renderScreens } from '../../../components/ui/screen-harness';
+import { procedureResult, renderScreens } from '../../../components/ui/screen-harness';
 import type { AreaOption } from '../../../lib/stores/area-selection';
 import { SettlementScreen } from '../components/settlement-screen';
 
@@ -90,29 +90,9 @@ export function hour(hourStart: string, energy: number): SettlementHour {
   return { hourStart, gridArea: GRID, energy, price: 500, cost: (energy * 500) / 1000 };
 }
 
-let nextId = 100;
-export function settlementResult(over: Partial<ProcedureResult> = {}): ProcedureResult {
-  const id = over.id ?? nextId++;
-  return {
-    id,
-    uuid: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
-    procedureName: 'settlement',
-    status: 'success',
-    executeStartTime: '2024-02-01T08:00:00Z',
-    executeEndTime: '2024-02-01T08:05:00Z',
-    refTime: null,
-    entityRefs: [],
-    entityName: null,
-    // January 2024 in Oslo.
-    periodStart: '2023-12-31T23:00:00Z',
-    periodEnd: '2024-01-31T23:00:00Z',
-    progress: 1,
-    message: null,
-    username: 'erex-settlement-operator',
-    jobId: null,
-    ...over,
-  };
-}
+/** A settlement result, run by the settlement operator. */
+export const settlementResult = (over: Partial<ProcedureResult> = {}): ProcedureResult =>
+  procedureResult({ procedureName: 'settlement', username: 'erex-settlement-operator', ...over });
 
 export function line(over: Partial<SettlementLine> = {}): SettlementLine {
   return {
