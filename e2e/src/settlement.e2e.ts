@@ -183,4 +183,40 @@ describe('settlement', () => {
     console.info(`settlement journey: ${((Date.now() - started) / 1000).toFixed(1)} s`);
     await page.context().close();
   }, 900_000);
+
+  it('runs the TPA settlement on its tpa- twin in the Netherlands, apart from the plain one, and offers the aggregations', async () => {
+    const page = await signedIn(browser, 'erex-settlement-operator', 'Netherlands');
+    // September 2026 in Amsterdam: no other journey settles it.
+    const SEPTEMBER = 'year=2026&month=9';
+    const panel = page.getByTestId('settlement-result-panel');
+    await page.goto(`${baseUrl()}/settlementandverification/tpa-settlementprocess?${SEPTEMBER}`);
+    await page.getByTestId('run-settlement').click();
+    await expect
+      .poll(
+        async () =>
+          (await panel.count()) > 0 ? panel.getByTestId('settlement-status').getAttribute('data-status') : 'waiting',
+        {
+          timeout: WAIT,
+          interval: 1_000,
+        },
+      )
+      .toBe('success');
+    const tpa = Number(await panel.getAttribute('data-result-id'));
+    const found = await api<{ content: { id: number; runOptions?: { tpa?: boolean } }[] }>(
+      page,
+      '/api/eventlog/procedure-result/findBy?procedureName=settlement&page=0&size=1000',
+      { method: 'POST', json: { tpa: true } },
+    );
+    expect(found.content.find((r) => r.id === tpa)?.runOptions).toEqual({ tpa: true });
+    // The plain page lists only the plain versions: none for September.
+    await page.goto(`${baseUrl()}/settlementandverification/settlementprocess?${SEPTEMBER}`);
+    await page.getByTestId('settlement-no-results').waitFor({ timeout: 15_000 });
+
+    // metered-energy-aggregation's run page: the second aggregation preselected (calls.md §7).
+    await page.goto(`${baseUrl()}/monitor/processes/metered-energy-aggregation/run`);
+    await expect
+      .poll(() => page.getByTestId('run-aggregation').inputValue(), { timeout: 15_000 })
+      .toBe('Second aggregation');
+    await page.context().close();
+  }, 300_000);
 });
