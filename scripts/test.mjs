@@ -6,20 +6,63 @@
 //  4. browser journeys in Debian's chromium; skipped with a plain notice when chromium is missing,
 //     a failure when CI=true.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 
 const ci = process.env.CI === 'true';
 const results = [];
+const reports = mkdtempSync(join(tmpdir(), 'railwatt-test-'));
 
-function step(name, cmd, args, env = {}) {
+function step(name, cmd, args, env = {}, report) {
   console.log(`\n=== ${name} ===`);
   const started = Date.now();
   const { TEST_DATABASE_URL: _ignored, ...base } = process.env;
   const run = spawnSync(cmd, args, { stdio: 'inherit', env: { ...base, ...env } });
   const ok = run.status === 0;
-  results.push({ name, ok, seconds: (Date.now() - started) / 1000 });
+  results.push({ name, ok, seconds: (Date.now() - started) / 1000, failures: ok && report ? [] : failuresIn(report) });
   return ok;
 }
+
+// A vitest step also writes a JSON report, so the summary at the very end (often all a CI log keeps)
+// names the tests that failed and the first line of why, not only the step.
+function vitest(name, args, env = {}) {
+  const report = join(reports, `${results.length}.json`);
+  return step(
+    name,
+    'npx',
+    ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+    env,
+    report,
+  );
+}
+
+function failuresIn(report) {
+  if (!report) return [];
+  if (!existsSync(report)) return ['(no report written: the run ended before vitest could write it)'];
+  let testResults;
+  try {
+    ({ testResults = [] } = JSON.parse(readFileSync(report, 'utf8')));
+  } catch (error) {
+    return [`(the report could not be read: ${error.message})`];
+  }
+  const failures = [];
+  for (const file of testResults) {
+    const failed = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
+    for (const a of failed)
+      failures.push(`${relative(process.cwd(), file.name)}: ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+    if (!failed.length && file.status === 'failed')
+      failures.push(`${relative(process.cwd(), file.name)}: ${firstLine(file.message)}`);
+  }
+  return failures;
+}
+
+const colours = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
+const firstLine = (text) =>
+  (text ?? '')
+    .replace(colours, '')
+    .split('\n')
+    .find((l) => l.trim()) ?? '';
 
 export function findChromium() {
   const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
@@ -38,9 +81,9 @@ step('file sizes', process.execPath, [
 step('lint', 'npx', ['eslint', '.']);
 step('format', 'npx', ['prettier', '--check', '.']);
 step('typecheck', 'npx', ['tsc', '-b']);
-step('unit and integration tests (PGlite)', 'npx', ['vitest', 'run']);
+vitest('unit and integration tests (PGlite)', []);
 if (process.env.TEST_DATABASE_URL) {
-  step('server tests (PostgreSQL)', 'npx', ['vitest', 'run', '--project', 'server'], {
+  vitest('server tests (PostgreSQL)', ['--project', 'server'], {
     TEST_DATABASE_URL: process.env.TEST_DATABASE_URL,
   });
 } else {
@@ -50,7 +93,7 @@ if (process.env.TEST_DATABASE_URL) {
 const chromium = findChromium();
 if (chromium) {
   step('build web app', 'npm', ['run', 'build']);
-  step('browser journeys', 'npx', ['vitest', 'run', '--config', 'e2e/vitest.config.ts'], { CHROMIUM_PATH: chromium });
+  vitest('browser journeys', ['--config', 'e2e/vitest.config.ts'], { CHROMIUM_PATH: chromium });
 } else if (ci) {
   console.error('\nBrowser journeys cannot run: chromium is missing and CI=true (apt-get install -y chromium).');
   results.push({ name: 'browser journeys', ok: false, seconds: 0 });
@@ -59,7 +102,10 @@ if (chromium) {
 }
 
 console.log('\n=== summary ===');
-for (const r of results) console.log(`${r.ok ? 'ok  ' : 'FAIL'}  ${r.name} (${r.seconds.toFixed(1)} s)`);
+for (const r of results) {
+  console.log(`${r.ok ? 'ok  ' : 'FAIL'}  ${r.name} (${r.seconds.toFixed(1)} s)`);
+  for (const f of r.failures ?? []) console.log(`        ${f.slice(0, 400)}`);
+}
 const failed = results.filter((r) => !r.ok).length;
 console.log(`${results.length - failed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
