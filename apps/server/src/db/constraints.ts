@@ -57,6 +57,12 @@ export const CONSTRAINT_ERRORS: Readonly<Record<string, ConstraintError>> = {
     message: INTERFACE_ROUTE_MESSAGES.backupPathNotAllowed,
     field: 'backupPath',
   },
+  // migration 0320: the pinned host key (the contract checks the format first)
+  interface_route_host_key_check: {
+    code: 'invalid_input',
+    message: INTERFACE_ROUTE_MESSAGES.hostKeyFormat,
+    field: 'hostKeyFingerprint',
+  },
   // migration 0120: train runs (modules/trainrun checks first; two files stored at once meet here)
   train_run_current_key: { code: 'uniqueproperties', message: 'Duplicate train run' },
   // migration 0130: one run under way per (area, procedure, period) (modules/processing checks first)

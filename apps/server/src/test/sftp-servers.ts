@@ -212,6 +212,8 @@ export interface OpenSshServer extends TestSftpServer {
    * for the run and removed by close(); only when the tests run as root (CI does), else undefined.
    */
   passwordUser: { username: string; password: string } | undefined;
+  /** The server's host key as `ssh-keygen -lf` prints it (SHA256:...): what a route pins. */
+  hostKeyFingerprint: string;
 }
 
 /** A throwaway account with a password and no shell, for sshd's password authentication (root only). */
@@ -262,6 +264,10 @@ export async function startOpenSshServer(): Promise<OpenSshServer> {
     if (result.status !== 0) throw new Error(`ssh-keygen failed: ${result.stderr.toString()}`);
   };
   keygen(join(root, 'host_ed25519'), '');
+  // OpenSSH's own reading of the host key, so the tests compare with it rather than with our hash.
+  const listed = spawnSync('/usr/bin/ssh-keygen', ['-l', '-E', 'sha256', '-f', join(root, 'host_ed25519.pub')]);
+  const hostKeyFingerprint = /SHA256:[A-Za-z0-9+/]{43}/.exec(listed.stdout.toString())?.[0];
+  if (!hostKeyFingerprint) throw new Error(`ssh-keygen -l printed no fingerprint: ${listed.stderr.toString()}`);
   keygen(join(root, 'client_ed25519'), '');
   const passphrase = 'correct horse battery';
   keygen(join(root, 'client_protected'), passphrase);
@@ -321,6 +327,7 @@ export async function startOpenSshServer(): Promise<OpenSshServer> {
     key,
     protectedKey,
     passwordUser: passwordUser && { username: passwordUser.username, password: passwordUser.password },
+    hostKeyFingerprint,
     async close() {
       if (sshd.exitCode === null) {
         sshd.kill('SIGTERM');

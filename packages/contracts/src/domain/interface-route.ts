@@ -50,7 +50,21 @@ export const INTERFACE_ROUTE_MESSAGES = {
   routeIdExists: 'An interface route with this route id already exists',
   credentialsRequired: 'Credentials are required: a password, or a private key with its passphrase',
   testTarget: 'Give the route id of a saved route, or the route to test',
+  hostKeyFormat: 'The host key fingerprint must be SHA256: and 43 base64 characters, as ssh-keygen -l prints it',
 } as const;
+
+/**
+ * The server's host key as OpenSSH prints it (`ssh-keygen -lf key.pub`, `ssh-keyscan host | ssh-keygen
+ * -lf -`): SHA256: and the unpadded base64 of the key's SHA-256. A route pins the key it was first
+ * reached with (or the one its administrator entered); every later connection must meet the same key.
+ */
+export const HOST_KEY_FINGERPRINT = /^SHA256:[A-Za-z0-9+/]{43}$/;
+/** Empty is no pin (the next connection pins the key it meets); null clears one; undefined keeps the stored one. */
+const hostKeyFingerprintSchema = text(TEXT_LIMITS.code)
+  .trim()
+  .refine((v) => v === '' || HOST_KEY_FINGERPRINT.test(v), INTERFACE_ROUTE_MESSAGES.hostKeyFormat)
+  .nullish()
+  .transform((v) => (v === undefined ? undefined : emptyToNull(v)));
 
 /** The route's name: also the key of its history, so kept to characters that read well in a file name. */
 export const routeIdSchema = text(TEXT_LIMITS.identifier)
@@ -126,6 +140,11 @@ export const INTERFACE_ROUTE_FIELDS = {
   enabled: z.boolean().default(true),
   changeComment: optionalText(TEXT_LIMITS.comment),
   subFolders: list(subFolderSchema, LIST_LIMITS.small).default([]),
+  /**
+   * The pinned host key (our addition: the spec's route has none). On update, left out keeps the
+   * stored pin unless hostname or port change (a new server has another key); empty or null clears it.
+   */
+  hostKeyFingerprint: hostKeyFingerprintSchema,
 };
 
 /** product.md §5: "backupPath only for internal servers with direction IN". */
@@ -172,6 +191,8 @@ export const interfaceRouteSchema = z.object({
   enabled: z.boolean(),
   changeComment: text(TEXT_LIMITS.comment).nullable(),
   subFolders: list(text(TEXT_LIMITS.name), LIST_LIMITS.small),
+  /** The pinned host key, null until the first connection pins it. */
+  hostKeyFingerprint: text(TEXT_LIMITS.code).nullable(),
   credentialsKind: z.enum(CREDENTIALS_KINDS),
   createdAt: text(TEXT_LIMITS.code),
   createdBy: text(TEXT_LIMITS.identifier),
@@ -263,6 +284,7 @@ export const INTERFACE_TEST_OUTCOMES = [
   'host_unreachable',
   'path_missing',
   'timeout',
+  'host_key_mismatch',
   'failed',
 ] as const;
 export const interfaceRouteTestResultSchema = z.object({
@@ -272,5 +294,9 @@ export const interfaceRouteTestResultSchema = z.object({
   message: serverText(TEXT_LIMITS.comment),
   /** Names in the route's path (at most 100), when the connection worked. */
   entries: list(serverText(TEXT_LIMITS.name), LIST_LIMITS.small).optional(),
+  /** The host key the server presented (SHA256:...), whenever the handshake got that far. */
+  hostKeyFingerprint: text(TEXT_LIMITS.code).optional(),
+  /** True when this test pinned that key on the saved route (it had none). */
+  hostKeyPinned: z.boolean().optional(),
 });
 export type InterfaceRouteTestResult = z.infer<typeof interfaceRouteTestResultSchema>;

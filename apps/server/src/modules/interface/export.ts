@@ -27,6 +27,7 @@ export const INTERFACE_EXPORT_COLUMNS: readonly {
   { label: 'Sub folders', value: (r) => r.subFolders.join(', ') },
   { label: 'Enabled', value: (r) => r.enabled },
   { label: 'Credentials', value: (r) => (r.credentialsKind === 'password' ? 'Password' : 'Private key') },
+  { label: 'Host key', value: (r) => r.hostKeyFingerprint },
   { label: 'Change comment', value: (r) => r.changeComment },
   { label: 'Changed by', value: (r) => r.updatedBy },
   { label: 'Changed', value: (r, zone) => formatAreaInstant(r.updatedAt, zone) },

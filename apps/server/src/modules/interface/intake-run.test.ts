@@ -259,6 +259,56 @@ describe.skipIf(!hasSshd())('automatic SFTP intake from the IN routes', () => {
     expect(readdirSync(dir('nowhere/atlantis'))).toEqual(['lost.xml']);
   });
 
+  it('pins the host key on the first fetch, and fetches nothing from a server with another key', async () => {
+    const hostKey = async (routeId: string) =>
+      (
+        await t.allAreas.query<{ key: string | null }>(
+          `SELECT host_key_fingerprint AS key FROM interface_route WHERE route_id = $1`,
+          [routeId],
+        )
+      )[0]!.key;
+    // cebd-in was saved without a key: the first run pinned the one sshd presented.
+    expect(await hostKey('cebd-in')).toBe(server.hostKeyFingerprint);
+    const pinned = `SHA256:${'C'.repeat(43)}`;
+    await createRoute({
+      routeId: 'cebd-in-impostor',
+      path: dir('impostor'),
+      backupPath: null,
+      subFolders: ['norway'],
+      hostKeyFingerprint: pinned,
+    });
+    mkdirSync(dir('impostor/norway'), { recursive: true });
+    writeFileSync(dir('impostor/norway/cebd-x.xml'), cebdFile());
+    const summary = await runSftpIntake(
+      {
+        database: t.database,
+        credentialsKey: testConfig().interfaceCredentialsKey,
+        queue: { enqueueImport: () => Promise.reject(new Error('nothing should be queued')) },
+        maxFileBytes: 1_000_000,
+        log: pino({ level: 'silent' }),
+      },
+      { interfaceTypes: ['CEBD'] },
+    );
+    const impostor = summary.routes.find((r) => r.routeId === 'cebd-in-impostor')!;
+    expect(impostor.outcome).toMatchObject({ fetched: 0 });
+    expect(impostor.outcome.error).toMatch(
+      `presented the host key ${server.hostKeyFingerprint}, not the route's ${pinned}`,
+    );
+    expect(readdirSync(dir('impostor/norway'))).toEqual(['cebd-x.xml']);
+    expect(await hostKey('cebd-in-impostor')).toBe(pinned);
+    // Disabled again, so the later runs of this file read only the routes they expect.
+    const res = await t.callAs(
+      ADMIN,
+      {
+        method: 'POST',
+        url: '/api/sftpintegration/interface-configuration/enable-disable',
+        payload: { routeIds: ['cebd-in-impostor'], enabled: false },
+      },
+      'administration',
+    );
+    expect(res.statusCode, res.body).toBe(200);
+  });
+
   it('fetches at most maxFiles files in a run; the rest wait on the server for the next', async () => {
     writeFileSync(dir('in/norway/cebd-a.xml'), cebdFile());
     writeFileSync(dir('in/norway/cebd-b.xml'), cebdFile());

@@ -10,6 +10,7 @@ import { startFile } from '../datalog/datalog-service.js';
 import { rows } from '../domain/sql.js';
 import { attachAggregationResponse } from '../settlement/aggregation-delivery.js';
 import { decryptCredentials, interfaceCredentialsKey } from './credentials.js';
+import { pinRouteHostKey } from './service.js';
 import { fetchRouteFiles, type FetchOutcome, type IntakeRoute } from './sftp-intake.js';
 
 /**
@@ -88,10 +89,11 @@ const MAX_FILES_PER_ROUTE = 100;
 export async function runSftpIntake(deps: SftpIntakeDeps, filter: SftpIntakeFilter = {}): Promise<SftpIntakeSummary> {
   // Interface routes are system-wide configuration (no tenant); areas are read across the board.
   const all = allAreasExecutor(deps.database, 'SFTP intake reads every route and area');
-  const routes = await rows<IntakeRoute & { interfaceType: string; encrypted: string }>(
+  const routes = await rows<Omit<IntakeRoute, 'credentials'> & { interfaceType: string; encrypted: string }>(
     all,
     sql`SELECT route_id AS "routeId", interface_type AS "interfaceType", hostname, port, username, path,
-               backup_path AS "backupPath", folder, sub_folders AS "subFolders", credentials_encrypted AS encrypted
+               backup_path AS "backupPath", folder, sub_folders AS "subFolders",
+               host_key_fingerprint AS "hostKeyFingerprint", credentials_encrypted AS encrypted
           FROM interface_route
          WHERE enabled AND direction = 'IN'
            AND (${!filter.interfaceTypes} OR interface_type = ANY(${sql.param([...(filter.interfaceTypes ?? [])])}::text[]))
@@ -110,7 +112,11 @@ export async function runSftpIntake(deps: SftpIntakeDeps, filter: SftpIntakeFilt
     const credentials = decryptCredentials(key, route.routeId, route.encrypted);
     const outcome = await inTurn(route.routeId, () =>
       fetchRouteFiles(
-        { ...route, credentials },
+        {
+          ...route,
+          credentials,
+          onNewHostKey: (fingerprint) => pinRouteHostKey(all, route.routeId, fingerprint, `sftp:${route.routeId}`),
+        },
         async (file) => {
           const area = areaByKey.get(file.area.toLowerCase());
           if (!area) throw new Error(`The folder ${file.area} names no area`);

@@ -12,7 +12,8 @@ import { rows, type Executor } from '../domain/sql.js';
 /** The route's columns as the contract names them; the encrypted credentials are never selected here. */
 const ROUTE_COLUMNS = sql`route_id AS "routeId", description, interface_type AS "interfaceType", direction,
   folder, server_type AS "serverType", username, path, backup_path AS "backupPath", hostname, port, enabled,
-  change_comment AS "changeComment", sub_folders AS "subFolders", credentials_kind AS "credentialsKind",
+  change_comment AS "changeComment", sub_folders AS "subFolders", host_key_fingerprint AS "hostKeyFingerprint",
+  credentials_kind AS "credentialsKind",
   rw_iso(created_at) AS "createdAt", created_by AS "createdBy", rw_iso(updated_at) AS "updatedAt",
   updated_by AS "updatedBy"`;
 
@@ -32,6 +33,7 @@ export interface RouteRecord {
   enabled: boolean;
   changeComment: string | null;
   subFolders: string[];
+  hostKeyFingerprint: string | null;
 }
 
 export async function findRoute(ex: Executor, routeId: string, forUpdate = false): Promise<InterfaceRoute | undefined> {
@@ -65,11 +67,12 @@ export async function insertRoute(
   const [row] = await rows<InterfaceRoute>(
     ex,
     sql`INSERT INTO interface_route (route_id, description, interface_type, direction, folder, server_type, username,
-          path, backup_path, hostname, port, enabled, change_comment, sub_folders, credentials_kind,
+          path, backup_path, hostname, port, enabled, change_comment, sub_folders, host_key_fingerprint, credentials_kind,
           credentials_encrypted, created_by, updated_by)
         VALUES (${route.routeId}, ${route.description}, ${route.interfaceType}, ${route.direction}, ${route.folder},
           ${route.serverType}, ${route.username}, ${route.path}, ${route.backupPath}, ${route.hostname}, ${route.port},
-          ${route.enabled}, ${route.changeComment}, ${sql.param(route.subFolders)}::text[], ${credentials.kind},
+          ${route.enabled}, ${route.changeComment}, ${sql.param(route.subFolders)}::text[], ${route.hostKeyFingerprint},
+          ${credentials.kind},
           ${credentials.encrypted}, ${actor}, ${actor})
         RETURNING ${ROUTE_COLUMNS}`,
   );
@@ -92,11 +95,31 @@ export async function updateRoute(
           username = ${route.username}, path = ${route.path}, backup_path = ${route.backupPath},
           hostname = ${route.hostname}, port = ${route.port}, enabled = ${route.enabled},
           change_comment = ${route.changeComment}, sub_folders = ${sql.param(route.subFolders)}::text[],
-          updated_at = now(), updated_by = ${actor}${credentialsSet}
+          host_key_fingerprint = ${route.hostKeyFingerprint}, updated_at = now(), updated_by = ${actor}${credentialsSet}
         WHERE route_id = ${route.routeId}
         RETURNING ${ROUTE_COLUMNS}`,
   );
   return row!;
+}
+
+/**
+ * Pins the host key a connection met on a route that had none (accept-new); answers the route when
+ * this call pinned it, undefined when the route already had a key (then the connection was checked
+ * against it) or is gone.
+ */
+export async function pinHostKey(
+  ex: Executor,
+  routeId: string,
+  fingerprint: string,
+  actor: string,
+): Promise<InterfaceRoute | undefined> {
+  const [row] = await rows<InterfaceRoute>(
+    ex,
+    sql`UPDATE interface_route SET host_key_fingerprint = ${fingerprint}, updated_at = now(), updated_by = ${actor}
+        WHERE lower(route_id) = lower(${routeId}) AND host_key_fingerprint IS NULL
+        RETURNING ${ROUTE_COLUMNS}`,
+  );
+  return row;
 }
 
 /** Sets `enabled` on the given routes that differ; answers the routes it changed. */

@@ -30,6 +30,7 @@ import {
   listHistory,
   listRouteIds,
   listRoutes,
+  pinHostKey,
   setEnabled,
   updateRoute,
   type RouteRecord,
@@ -62,6 +63,7 @@ const COMPARED_FIELDS = [
   'port',
   'enabled',
   'subFolders',
+  'hostKeyFingerprint',
 ] as const satisfies readonly (keyof RouteRecord)[];
 
 const toRecord = (route: InterfaceRouteCreate | InterfaceRouteUpdate): RouteRecord => ({
@@ -79,6 +81,7 @@ const toRecord = (route: InterfaceRouteCreate | InterfaceRouteUpdate): RouteReco
   enabled: route.enabled,
   changeComment: route.changeComment,
   subFolders: route.subFolders,
+  hostKeyFingerprint: route.hostKeyFingerprint ?? null,
 });
 
 const notFound = () => ApiError.notFound(INTERFACE_ROUTE_MESSAGES.routeNotFound);
@@ -120,8 +123,12 @@ export async function updateInterfaceRoute(
   return ctx.db.transaction(async (tx) => {
     const before = await findRoute(tx, input.routeId, true);
     if (!before) throw notFound();
-    // The stored spelling of the id stays (ids differ in more than case).
-    const record = { ...toRecord(input), routeId: before.routeId };
+    // The stored spelling of the id stays (ids differ in more than case). A pin left out stays,
+    // unless the route now names another server (hostname or port): that one has a key of its own.
+    const moved = before.hostname.toLowerCase() !== input.hostname.toLowerCase() || before.port !== input.port;
+    const hostKeyFingerprint =
+      input.hostKeyFingerprint === undefined ? (moved ? null : before.hostKeyFingerprint) : input.hostKeyFingerprint;
+    const record = { ...toRecord(input), routeId: before.routeId, hostKeyFingerprint };
     let credentials: { kind: 'password' | 'privateKey'; encrypted: string } | undefined;
     if (input.credentials) {
       const key = await interfaceCredentialsKey(tx, ctx.credentialsKey);
@@ -227,23 +234,76 @@ async function storedCredentials(ctx: InterfaceContext, routeId: string): Promis
   return decryptCredentials(key, stored.routeId, stored.encrypted);
 }
 
-/** POST .../test-connection (our addition): a saved route, or an unsaved one (stored credentials when it has none). */
+/**
+ * Pins the host key a connection met on a route that had none, with a history entry naming the
+ * field, in one transaction. The intake, the deliveries and the connection test of a saved route
+ * call it; answers whether this call pinned it (false: the route had a key already, or is gone).
+ */
+export async function pinRouteHostKey(
+  db: TxExecutor,
+  routeId: string,
+  fingerprint: string,
+  actor: string,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const route = await pinHostKey(tx, routeId, fingerprint, actor);
+    if (!route) return false;
+    await insertHistory(
+      tx,
+      [
+        {
+          route: { ...route, changeComment: 'Host key pinned on the first connection' },
+          change: 'UPDATED',
+          changedFields: ['hostKeyFingerprint'],
+          credentialsChanged: false,
+        },
+      ],
+      actor,
+    );
+    return true;
+  });
+}
+
+/**
+ * POST .../test-connection (our addition): a saved route, or an unsaved one (stored credentials
+ * when it has none). Either way the server must present the route's pinned host key; a saved route
+ * without one gets the key the test met pinned, an unsaved form gets it in the answer to keep.
+ */
 export async function testInterfaceConnection(
   ctx: InterfaceContext,
   input: InterfaceRouteTest,
   connect: (target: SftpTarget) => Promise<InterfaceRouteTestResult> = testSftpConnection,
 ): Promise<InterfaceRouteTestResult> {
   let target: SftpTarget;
+  let pinned = false;
   if (input.routeId) {
     const route = await getInterfaceRoute(ctx, input.routeId);
     const credentials = await storedCredentials(ctx, route.routeId);
     if (!credentials) throw notFound();
-    target = { hostname: route.hostname, port: route.port, username: route.username, path: route.path, credentials };
+    target = {
+      hostname: route.hostname,
+      port: route.port,
+      username: route.username,
+      path: route.path,
+      credentials,
+      hostKeyFingerprint: route.hostKeyFingerprint,
+      onNewHostKey: async (fingerprint) => {
+        pinned = await pinRouteHostKey(ctx.db, route.routeId, fingerprint, ctx.username);
+      },
+    };
   } else {
     const route = input.route!;
     const credentials = route.credentials ?? (await storedCredentials(ctx, route.routeId));
     if (!credentials) throw ApiError.badRequest('invalid_input', INTERFACE_ROUTE_MESSAGES.credentialsRequired);
-    target = { hostname: route.hostname, port: route.port, username: route.username, path: route.path, credentials };
+    target = {
+      hostname: route.hostname,
+      port: route.port,
+      username: route.username,
+      path: route.path,
+      credentials,
+      hostKeyFingerprint: route.hostKeyFingerprint ?? null,
+    };
   }
-  return connect(target);
+  const result = await connect(target);
+  return pinned ? { ...result, hostKeyPinned: true } : result;
 }

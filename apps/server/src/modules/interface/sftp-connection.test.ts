@@ -8,6 +8,7 @@ import {
   type OpenSshServer,
   type TestSftpServer,
 } from '../../test/sftp-servers.js';
+import { HOST_KEY_FINGERPRINT } from '@railwatt/contracts';
 import { testSftpConnection } from './sftp-connection.js';
 
 /**
@@ -75,6 +76,7 @@ describe('test connection against the ssh2 SFTP server', () => {
       ok: false,
       outcome: 'path_missing',
       message: `The path /nowhere does not exist on 127.0.0.1:${server.port}`,
+      hostKeyFingerprint: expect.stringMatching(/^SHA256:[A-Za-z0-9+/]{43}$/),
     });
   });
 
@@ -161,5 +163,44 @@ describe.skipIf(sshdMissing && process.env.CI !== 'true')('test connection again
       target({ privateKey: sshd.key.privateKey, passphrase: '' }, '/no/such/dir'),
     );
     expect(result).toMatchObject({ ok: false, outcome: 'path_missing' });
+  });
+
+  it('names the host key OpenSSH prints for the server, and keeps to the pinned one', async () => {
+    const credentials = { privateKey: sshd.key.privateKey, passphrase: '' };
+    const met: string[] = [];
+    const onNewHostKey = async (fingerprint: string) => void met.push(fingerprint);
+    // No pin yet: the key is accepted, named, and handed over to be pinned.
+    const first = await testSftpConnection({ ...target(credentials), onNewHostKey });
+    expect(first).toMatchObject({ ok: true, hostKeyFingerprint: sshd.hostKeyFingerprint });
+    expect(sshd.hostKeyFingerprint).toMatch(HOST_KEY_FINGERPRINT);
+    expect(met).toEqual([sshd.hostKeyFingerprint]);
+    // Pinned: the same key passes and nothing is pinned again.
+    const pinned = await testSftpConnection({
+      ...target(credentials),
+      hostKeyFingerprint: sshd.hostKeyFingerprint,
+      onNewHostKey,
+    });
+    expect(pinned).toMatchObject({ ok: true, outcome: 'ok' });
+    expect(met).toHaveLength(1);
+    // Another pin: refused, before authentication (a key sshd would refuse still reads as a host
+    // key mismatch, not as an authentication failure), naming both keys.
+    const other = `SHA256:${'x'.repeat(43)}`;
+    const stranger = generateKeyPair();
+    const refused = await testSftpConnection({
+      ...target({ privateKey: stranger.privateKey, passphrase: '' }),
+      hostKeyFingerprint: other,
+      onNewHostKey,
+    });
+    expect(refused).toMatchObject({
+      ok: false,
+      outcome: 'host_key_mismatch',
+      hostKeyFingerprint: sshd.hostKeyFingerprint,
+    });
+    expect(refused.message).toBe(
+      `The server at ${sshd.hostname}:${sshd.port} presented the host key ${sshd.hostKeyFingerprint}, not the route's ${other}: ` +
+        'it may have been replaced, or another machine answers in its place. Nothing was sent. Check the key with the ' +
+        "server's administrator; if the new key is right, enter it (or clear the host key) on the route.",
+    );
+    expect(met).toHaveLength(1);
   });
 });

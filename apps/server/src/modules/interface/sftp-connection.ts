@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { InterfaceCredentials, InterfaceRouteTestResult } from '@railwatt/contracts';
 import SftpClient from 'ssh2-sftp-client';
 
@@ -12,14 +13,48 @@ export interface SftpTarget {
   username: string;
   path: string;
   credentials: InterfaceCredentials;
+  /** The route's pinned host key (SHA256:...); null or left out: none yet, the key met is accepted. */
+  hostKeyFingerprint?: string | null;
+  /**
+   * Called with the key met when the route had none, once authentication succeeded: the caller pins
+   * it (accept-new, as OpenSSH's StrictHostKeyChecking=accept-new), so every later connection must
+   * meet the same key.
+   */
+  onNewHostKey?: (fingerprint: string) => Promise<unknown>;
 }
 
 type Outcome = InterfaceRouteTestResult['outcome'];
 
+/** A host key as OpenSSH prints it (ssh-keygen -l): SHA256: and the unpadded base64 of the key blob's SHA-256. */
+export const hostKeyFingerprint = (key: Buffer): string =>
+  `SHA256:${createHash('sha256').update(key).digest('base64').replace(/=+$/, '')}`;
+
+/** What the handshake met: the server's host key, and whether it was refused for not being the pinned one. */
+export interface HostKeyCheck {
+  seen?: string;
+  mismatch: boolean;
+}
+
+/** A connection refused because the server presented another key than the route's pinned one. */
+export class HostKeyMismatchError extends Error {
+  constructor(
+    readonly where: string,
+    readonly pinned: string,
+    readonly seen: string,
+  ) {
+    super(
+      `The server at ${where} presented the host key ${seen}, not the route's ${pinned}: it may have been ` +
+        `replaced, or another machine answers in its place. Nothing was sent. Check the key with the ` +
+        `server's administrator; if the new key is right, enter it (or clear the host key) on the route.`,
+    );
+  }
+}
+
 /** ssh2-sftp-client's connect options for a route: one attempt, password or private key (with passphrase). */
 export function sftpConnectOptions(
-  target: Pick<SftpTarget, 'hostname' | 'port' | 'username' | 'credentials'>,
+  target: Pick<SftpTarget, 'hostname' | 'port' | 'username' | 'credentials' | 'hostKeyFingerprint'>,
   timeoutMs: number = SFTP_TEST_TIMEOUT_MS,
+  check: HostKeyCheck = { mismatch: false },
 ): SftpClient.ConnectOptions {
   return {
     host: target.hostname,
@@ -27,6 +62,12 @@ export function sftpConnectOptions(
     username: target.username,
     readyTimeout: timeoutMs,
     retries: 0,
+    // Without hostHash, ssh2 hands over the raw key blob, the bytes OpenSSH's fingerprint hashes.
+    hostVerifier: (key: Buffer) => {
+      check.seen = hostKeyFingerprint(key);
+      check.mismatch = Boolean(target.hostKeyFingerprint) && check.seen !== target.hostKeyFingerprint;
+      return !check.mismatch;
+    },
     ...('password' in target.credentials
       ? { password: target.credentials.password, tryKeyboard: false }
       : {
@@ -34,6 +75,28 @@ export function sftpConnectOptions(
           ...(target.credentials.passphrase ? { passphrase: target.credentials.passphrase } : {}),
         }),
   };
+}
+
+/**
+ * Connects the client to the route's server: the host key must be the pinned one (else a
+ * HostKeyMismatchError, before any credentials are sent); a route without a pin gets the key it met
+ * through `onNewHostKey`. Answers what the handshake met.
+ */
+export async function connectSftp(
+  client: SftpClient,
+  target: Pick<SftpTarget, 'hostname' | 'port' | 'username' | 'credentials' | 'hostKeyFingerprint' | 'onNewHostKey'>,
+  timeoutMs: number,
+  check: HostKeyCheck = { mismatch: false },
+): Promise<HostKeyCheck> {
+  try {
+    await client.connect(sftpConnectOptions(target, timeoutMs, check));
+  } catch (error) {
+    if (check.mismatch && check.seen && target.hostKeyFingerprint)
+      throw new HostKeyMismatchError(`${target.hostname}:${target.port}`, target.hostKeyFingerprint, check.seen);
+    throw error;
+  }
+  if (!target.hostKeyFingerprint && check.seen) await target.onNewHostKey?.(check.seen);
+  return check;
 }
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
@@ -46,6 +109,7 @@ export function classifySftpError(
   outcome: Outcome;
   message: string;
 } {
+  if (error instanceof HostKeyMismatchError) return { outcome: 'host_key_mismatch', message: error.message };
   const err = error as { code?: unknown; message?: unknown; level?: unknown };
   const code = typeof err.code === 'string' || typeof err.code === 'number' ? String(err.code) : '';
   const detail = typeof err.message === 'string' ? err.message : String(error);
@@ -90,8 +154,8 @@ export function classifySftpError(
 /**
  * Connects to the route's SFTP server, checks that its path is a directory and lists it. Every
  * failure is an answer (ok false, the outcome and a message), never a thrown error: the caller
- * answers 200 whatever the remote server does. The host key is not checked (routes hold no
- * fingerprint yet); a test says only that host, credentials and path work.
+ * answers 200 whatever the remote server does. The host key must be the target's pinned one; the
+ * answer names the key the server presented whenever the handshake got that far.
  */
 export async function testSftpConnection(
   target: SftpTarget,
@@ -101,8 +165,9 @@ export async function testSftpConnection(
   const quiet = () => undefined;
   const client = new SftpClient('railwatt-interface-test', { error: quiet, end: quiet, close: quiet });
   let timer: NodeJS.Timeout | undefined;
+  const check: HostKeyCheck = { mismatch: false };
   const work = async (): Promise<InterfaceRouteTestResult> => {
-    await client.connect(sftpConnectOptions(target, timeoutMs));
+    await connectSftp(client, target, timeoutMs, check);
     const kind = await client.exists(target.path);
     if (kind === false) {
       return {
@@ -143,7 +208,11 @@ export async function testSftpConnection(
       work().catch((error: unknown) => ({ ok: false, ...classifySftpError(error, target) })),
       timeout,
     ]);
-    return { ...result, message: clip(result.message, 4000) };
+    return {
+      ...result,
+      message: clip(result.message, 4000),
+      ...(check.seen ? { hostKeyFingerprint: check.seen } : {}),
+    };
   } finally {
     clearTimeout(timer);
     // end() of a client that never connected rejects; the test's answer is already decided.

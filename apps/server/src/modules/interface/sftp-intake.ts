@@ -1,7 +1,6 @@
 import { posix } from 'node:path';
-import type { InterfaceCredentials } from '@railwatt/contracts';
 import SftpClient from 'ssh2-sftp-client';
-import { classifySftpError } from './sftp-connection.js';
+import { classifySftpError, connectSftp, type SftpTarget } from './sftp-connection.js';
 
 /**
  * Automatic intake (issue 8 item 5): fetches the files waiting on an enabled IN route and hands
@@ -15,16 +14,11 @@ import { classifySftpError } from './sftp-connection.js';
  * then shows it twice, which a person can see; a lost file nobody would).
  */
 
-export interface IntakeRoute {
+export interface IntakeRoute extends SftpTarget {
   routeId: string;
-  hostname: string;
-  port: number;
-  username: string;
-  path: string;
   backupPath: string | null;
   folder: string | null;
   subFolders: string[];
-  credentials: InterfaceCredentials;
 }
 
 export interface FetchedFile {
@@ -72,19 +66,7 @@ export async function fetchRouteFiles(
         : []
   ).filter((f) => !options.areas || options.areas.includes(f.area.toLowerCase()));
   try {
-    await client.connect({
-      host: route.hostname,
-      port: route.port,
-      username: route.username,
-      readyTimeout: options.timeoutMs ?? 10_000,
-      retries: 0,
-      ...('password' in route.credentials
-        ? { password: route.credentials.password, tryKeyboard: false }
-        : {
-            privateKey: route.credentials.privateKey,
-            ...(route.credentials.passphrase ? { passphrase: route.credentials.passphrase } : {}),
-          }),
-    });
+    await connectSftp(client, route, options.timeoutMs ?? 10_000);
     for (const { area, dir } of folders) {
       if ((await client.exists(dir)) !== 'd') {
         outcome.skipped.push({ remotePath: dir, reason: 'not a directory on the server' });

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import SftpClient from 'ssh2-sftp-client';
-import { classifySftpError, sftpConnectOptions, type SftpTarget } from './sftp-connection.js';
+import { classifySftpError, connectSftp, type SftpTarget } from './sftp-connection.js';
 
 /**
  * Delivery of files to an OUT route (metered-energy-aggregation's exports): one connection per
@@ -31,7 +31,7 @@ export async function uploadFiles(
   const client = new SftpClient(`railwatt-upload-${target.routeId}`, { error: quiet, end: quiet, close: quiet });
   const pathOf = (file: UploadFile) => posix.join(file.dir, file.fileName);
   try {
-    await client.connect(sftpConnectOptions(target, timeoutMs));
+    await connectSftp(client, target, timeoutMs);
   } catch (error) {
     const { message } = classifySftpError(error, { ...target, path: files[0]?.dir ?? '/' });
     await client.end().catch(() => undefined);

@@ -89,6 +89,16 @@ describe.skipIf(!hasSshd())('metered-energy-aggregation delivery over SFTP', () 
     expect(res.statusCode, res.body).toBe(200);
   };
 
+  const readRoute = async (routeId: string) => {
+    const res = await t.callAs(
+      ADMIN,
+      { method: 'GET', url: `${ROUTES}/route-by-routeid?routeId=${routeId}` },
+      'administration',
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<{ hostKeyFingerprint: string | null }>();
+  };
+
   const dataLog = async (): Promise<DataLogEntry[]> => {
     const res = await t.callAs(
       READER,
@@ -185,6 +195,8 @@ describe.skipIf(!hasSshd())('metered-energy-aggregation delivery over SFTP', () 
       /;2026-10-01T08:00:00Z;2026-10-01T09:00:00Z;100;10;90$/,
     );
     expect(readdirSync(dir('out', 'netherlands', 'TPA'))).toEqual([`MEA_TPA_${DAY}_FIRST.csv`]);
+    // The route had no host key: the delivery pinned the one it met (OpenSSH's own reading of it).
+    expect((await readRoute('mea-out')).hostKeyFingerprint).toBe(server.hostKeyFingerprint);
   }, 60_000);
 
   it('records a failed upload as ERROR with the reason, and a re-export sends the file again', async () => {
@@ -288,5 +300,27 @@ describe.skipIf(!hasSshd())('metered-energy-aggregation delivery over SFTP', () 
     );
     expect(reexport.statusCode, reexport.body).toBe(200);
     await deliveries();
+  }, 60_000);
+
+  it('sends nothing to a server that presents another host key than the pinned one, and says so', async () => {
+    const before = readdirSync(dir('out', 'netherlands', org));
+    // As if the machine at the route's address had been replaced: the route's pin no longer matches.
+    const pinned = `SHA256:${'A'.repeat(43)}`;
+    await saveRoute('update-route', {
+      routeId: 'mea-out',
+      path: dir('out'),
+      credentials: undefined,
+      hostKeyFingerprint: pinned,
+    });
+    await runAggregation('&aggregation=FIRST');
+    const refused = (await dataLog()).filter((e) => e.messageStatus === 'ERROR' && e.fileName!.endsWith('_FIRST.csv'));
+    expect(refused).toHaveLength(2);
+    for (const entry of refused)
+      expect(entry.messageText).toContain(
+        `delivery failed: mea-out: The server at ${server.hostname}:${server.port} presented the host key ${server.hostKeyFingerprint}, not the route's ${pinned}`,
+      );
+    expect(readdirSync(dir('out', 'netherlands', org))).toEqual(before);
+    // The pin stays as the administrator set it: a refused key is never pinned over it.
+    expect((await readRoute('mea-out')).hostKeyFingerprint).toBe(pinned);
   }, 60_000);
 });

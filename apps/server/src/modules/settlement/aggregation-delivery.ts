@@ -7,6 +7,7 @@ import { registerReexporter } from '../datalog/registry.js';
 import type { StoredEntry } from '../datalog/repository.js';
 import { rows, type Executor } from '../domain/sql.js';
 import { decryptCredentials, interfaceCredentialsKey, type CredentialsKeySource } from '../interface/credentials.js';
+import { pinRouteHostKey } from '../interface/service.js';
 import { uploadFiles } from '../interface/sftp-upload.js';
 import { aggregationExportKey, AWAITING_DELIVERY } from './metered-energy-aggregation.js';
 
@@ -102,6 +103,7 @@ interface OutRoute {
   path: string;
   folder: string | null;
   subFolders: string[];
+  hostKeyFingerprint: string | null;
   encrypted: string;
 }
 
@@ -149,7 +151,7 @@ export async function deliverAggregationFiles(
   const routes = await rows<OutRoute>(
     ctx.db,
     sql`SELECT route_id AS "routeId", hostname, port, username, path, folder, sub_folders AS "subFolders",
-               credentials_encrypted AS encrypted
+               host_key_fingerprint AS "hostKeyFingerprint", credentials_encrypted AS encrypted
           FROM interface_route
          WHERE enabled AND direction = 'OUT' AND interface_type = ${DELIVERY_INTERFACE_TYPE}
          ORDER BY route_id`,
@@ -180,7 +182,14 @@ export async function deliverAggregationFiles(
     let outcomes;
     try {
       const credentials = decryptCredentials(key, route.routeId, route.encrypted);
-      outcomes = await uploadFiles({ ...route, credentials }, files);
+      outcomes = await uploadFiles(
+        {
+          ...route,
+          credentials,
+          onNewHostKey: (fingerprint) => pinRouteHostKey(ctx.db, route.routeId, fingerprint, `sftp:${route.routeId}`),
+        },
+        files,
+      );
     } catch (error) {
       // Credentials that no longer decrypt (the key changed): every file fails on this route.
       const reason = `the credentials could not be read (${error instanceof Error ? error.message : String(error)})`;

@@ -1,5 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { EXPORT_FILE_NAMES, INTERFACE_ROUTE_MESSAGES, INTERFACE_TYPES } from '@railwatt/contracts';
+import {
+  EXPORT_FILE_NAMES,
+  HOST_KEY_FINGERPRINT,
+  INTERFACE_ROUTE_MESSAGES,
+  INTERFACE_TYPES,
+} from '@railwatt/contracts';
 import ExcelJS from 'exceljs';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -245,6 +250,7 @@ describe('SFTP interface configuration', () => {
       'Sub folders',
       'Enabled',
       'Credentials',
+      'Host key',
       'Change comment',
       'Changed by',
       'Changed',
@@ -322,6 +328,76 @@ describe('SFTP interface configuration', () => {
         outcome: 'ok',
         entries: ['archive/', 'cebd-001.xml', 'cebd-002.xml'],
       });
+    });
+
+    it('pins the host key the first test meets, keeps to it, and lets the administrator change or clear it', async () => {
+      const test = async () =>
+        (await call({ method: 'POST', url: `${BASE}/test-connection`, payload: { routeId: 'ssh2-test' } })).json<{
+          ok: boolean;
+          outcome: string;
+          message: string;
+          hostKeyFingerprint?: string;
+          hostKeyPinned?: boolean;
+        }>();
+      const stored = async () =>
+        (await call({ method: 'GET', url: `${BASE}/route-by-routeid?routeId=ssh2-test` })).json<{
+          hostKeyFingerprint: string | null;
+        }>().hostKeyFingerprint;
+      const update = (over: Record<string, unknown>) =>
+        call({
+          method: 'POST',
+          url: `${BASE}/update-route`,
+          payload: route({
+            routeId: 'ssh2-test',
+            hostname: server.hostname,
+            port: server.port,
+            path: 'data',
+            backupPath: null,
+            credentials: undefined,
+            ...over,
+          }),
+        });
+
+      // The route was saved without a key: the test before pinned the one it met (accept-new).
+      const key = await stored();
+      expect(key).toMatch(HOST_KEY_FINGERPRINT);
+      const history = (await call({ method: 'GET', url: `${BASE}/route-history?routeId=ssh2-test` })).json<
+        { changedFields: string[]; changeComment: string | null; changedBy: string }[]
+      >();
+      expect(history[0]).toMatchObject({
+        changedFields: ['hostKeyFingerprint'],
+        changeComment: 'Host key pinned on the first connection',
+        changedBy: ADMIN,
+      });
+      // Tested again: the same key passes, nothing new pinned.
+      expect(await test()).toMatchObject({ ok: true, hostKeyFingerprint: key });
+      expect((await test()).hostKeyPinned).toBeUndefined();
+
+      // An update that leaves the key out keeps it; a malformed one is refused on its field.
+      expect((await update({ description: 'kept' })).statusCode).toBe(200);
+      expect(await stored()).toBe(key);
+      const malformed = await update({ hostKeyFingerprint: 'MD5:ab:cd' });
+      expect(malformed.statusCode).toBe(400);
+      expect(malformed.json()).toMatchObject({
+        errors: [expect.objectContaining({ message: INTERFACE_ROUTE_MESSAGES.hostKeyFormat })],
+      });
+
+      // Another key entered by hand: the same server is now refused, and says which key it showed.
+      const other = `SHA256:${'B'.repeat(43)}`;
+      expect((await update({ hostKeyFingerprint: other })).statusCode).toBe(200);
+      expect(await test()).toMatchObject({ ok: false, outcome: 'host_key_mismatch', hostKeyFingerprint: key });
+      expect(await stored()).toBe(other);
+
+      // Cleared (empty): the next test pins the key it meets again.
+      expect((await update({ hostKeyFingerprint: '' })).statusCode).toBe(200);
+      expect(await stored()).toBeNull();
+      expect(await test()).toMatchObject({ ok: true, hostKeyPinned: true, hostKeyFingerprint: key });
+      expect(await stored()).toBe(key);
+
+      // Another server (hostname or port changed) has a key of its own: the pin goes with the old one.
+      expect((await update({ port: server.port + 1 })).statusCode).toBe(200);
+      expect(await stored()).toBeNull();
+      expect((await update({})).statusCode).toBe(200);
     });
 
     it('connects to an unsaved route, with its own credentials or the stored ones of its id', async () => {
