@@ -274,6 +274,17 @@ export async function testInterfaceConnection(
   input: InterfaceRouteTest,
   connect: (target: SftpTarget) => Promise<InterfaceRouteTestResult> = testSftpConnection,
 ): Promise<InterfaceRouteTestResult> {
+  const targetOf = (
+    route: Pick<SftpTarget, 'hostname' | 'port' | 'username' | 'path'> & { hostKeyFingerprint?: string | null },
+    credentials: InterfaceCredentials,
+  ): SftpTarget => ({
+    hostname: route.hostname,
+    port: route.port,
+    username: route.username,
+    path: route.path,
+    credentials,
+    hostKeyFingerprint: route.hostKeyFingerprint ?? null,
+  });
   let target: SftpTarget;
   let pinned = false;
   if (input.routeId) {
@@ -281,12 +292,7 @@ export async function testInterfaceConnection(
     const credentials = await storedCredentials(ctx, route.routeId);
     if (!credentials) throw notFound();
     target = {
-      hostname: route.hostname,
-      port: route.port,
-      username: route.username,
-      path: route.path,
-      credentials,
-      hostKeyFingerprint: route.hostKeyFingerprint,
+      ...targetOf(route, credentials),
       onNewHostKey: async (fingerprint) => {
         pinned = await pinRouteHostKey(ctx.db, route.routeId, fingerprint, ctx.username);
       },
@@ -295,14 +301,7 @@ export async function testInterfaceConnection(
     const route = input.route!;
     const credentials = route.credentials ?? (await storedCredentials(ctx, route.routeId));
     if (!credentials) throw ApiError.badRequest('invalid_input', INTERFACE_ROUTE_MESSAGES.credentialsRequired);
-    target = {
-      hostname: route.hostname,
-      port: route.port,
-      username: route.username,
-      path: route.path,
-      credentials,
-      hostKeyFingerprint: route.hostKeyFingerprint ?? null,
-    };
+    target = targetOf(route, credentials);
   }
   const result = await connect(target);
   return pinned ? { ...result, hostKeyPinned: true } : result;

@@ -302,20 +302,20 @@ describe('SFTP interface configuration', () => {
       server = await startSsh2SftpServer({ username: 'railwatt', password: PASSWORD, publicKey: KEY.publicKey });
     });
     afterAll(async () => server?.close());
+    /** The route of these tests, to the ssh2 server, with `over`. */
+    const ssh2Route = (over: Record<string, unknown> = {}) =>
+      route({
+        routeId: 'ssh2-test',
+        hostname: server.hostname,
+        port: server.port,
+        path: 'data',
+        backupPath: null,
+        credentials: { privateKey: KEY.privateKey, passphrase: 'key-passphrase-never-leaks' },
+        ...over,
+      });
 
     it('connects to a saved route with its stored (decrypted) credentials', async () => {
-      const saved = await call({
-        method: 'POST',
-        url: `${BASE}/create-route`,
-        payload: route({
-          routeId: 'ssh2-test',
-          hostname: server.hostname,
-          port: server.port,
-          path: 'data',
-          backupPath: null,
-          credentials: { privateKey: KEY.privateKey, passphrase: 'key-passphrase-never-leaks' },
-        }),
-      });
+      const saved = await call({ method: 'POST', url: `${BASE}/create-route`, payload: ssh2Route() });
       expect(saved.statusCode).toBe(200);
       const response = await call({
         method: 'POST',
@@ -344,19 +344,7 @@ describe('SFTP interface configuration', () => {
           hostKeyFingerprint: string | null;
         }>().hostKeyFingerprint;
       const update = (over: Record<string, unknown>) =>
-        call({
-          method: 'POST',
-          url: `${BASE}/update-route`,
-          payload: route({
-            routeId: 'ssh2-test',
-            hostname: server.hostname,
-            port: server.port,
-            path: 'data',
-            backupPath: null,
-            credentials: undefined,
-            ...over,
-          }),
-        });
+        call({ method: 'POST', url: `${BASE}/update-route`, payload: ssh2Route({ credentials: undefined, ...over }) });
 
       // The route was saved without a key: the test before pinned the one it met (accept-new).
       const key = await stored();
