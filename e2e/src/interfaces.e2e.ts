@@ -3,14 +3,15 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, field, launch, signIn } from './browser.js';
+import { api, baseUrl, field, launch, signIn } from './browser.js';
 
 /*
  * Issue 7 item 3: the erex-administrator registers an SFTP interface route with a private key
  * against a real OpenSSH server this test starts (apps/server/src/test/sftp-servers.ts, the helper
- * the server tests use), tests the connection and finds the route in the overview. Without
- * /usr/sbin/sshd the ssh2 package's in-process SFTP server stands in, except on CI (CI=true),
- * where a missing sshd fails the journey.
+ * the server tests use), tests the connection, which fills the route's host key with the one the
+ * server presented (OpenSSH's own ssh-keygen -l reading), saves it pinned and finds the route in
+ * the overview. Without /usr/sbin/sshd the ssh2 package's in-process SFTP server stands in, except
+ * on CI (CI=true), where a missing sshd fails the journey.
  */
 
 interface SftpTarget {
@@ -22,7 +23,9 @@ interface SftpTarget {
 }
 interface SftpServersModule {
   hasSshd(): boolean;
-  startOpenSshServer(): Promise<SftpTarget & { protectedKey: { privateKey: string; passphrase: string } }>;
+  startOpenSshServer(): Promise<
+    SftpTarget & { protectedKey: { privateKey: string; passphrase: string }; hostKeyFingerprint: string }
+  >;
   generateKeyPair(passphrase?: string): { privateKey: string; publicKey: string };
   startSsh2SftpServer(options: { username: string; publicKey?: string }): Promise<SftpTarget>;
 }
@@ -33,6 +36,8 @@ const ROUTE_ID = `e2e-cebd-${Date.now().toString().slice(-6)}`;
 let browser: Browser;
 let server: SftpTarget;
 let key: { privateKey: string; passphrase: string };
+/** The server's host key as ssh-keygen -l prints it; undefined for the ssh2 stand-in (its key is made per run). */
+let hostKey: string | undefined;
 
 beforeAll(async () => {
   // Loaded by path: the helper belongs to the server's test code, not to this package's sources.
@@ -41,6 +46,7 @@ beforeAll(async () => {
     const sshd = await helper.startOpenSshServer();
     server = sshd;
     key = sshd.protectedKey;
+    hostKey = sshd.hostKeyFingerprint;
   } else {
     console.warn('OpenSSH server (/usr/sbin/sshd) not installed: the journey uses the ssh2 SFTP server.');
     const pair = helper.generateKeyPair('e2e passphrase');
@@ -56,7 +62,7 @@ afterAll(async () => {
 });
 
 describe('interfaces', () => {
-  it('the administrator registers an SFTP route with a private key, tests it and finds it in the overview', async () => {
+  it('the administrator registers an SFTP route with a private key, tests it, saves it with its host key pinned and finds it in the overview', async () => {
     expect(existsSync(HELPER)).toBe(true);
     const context = await browser.newContext();
     const page = await context.newPage();
@@ -85,6 +91,12 @@ describe('interfaces', () => {
     await result.waitFor({ timeout: 20_000 });
     expect(await result.textContent()).toContain('Connection succeeded');
     expect(await page.getByTestId('test-connection-entries').textContent()).toContain('cebd-001.xml');
+    // The empty host key field took the key the server presented: the one OpenSSH reads from its key file.
+    const presented = await page.getByTestId('test-connection-host-key').textContent();
+    expect(presented).toMatch(/^SHA256:[A-Za-z0-9+/]{43}$/);
+    if (hostKey) expect(presented).toBe(hostKey);
+    expect(await page.getByTestId('hostKeyFingerprint').inputValue()).toBe(presented);
+    await page.getByTestId('test-connection-host-key-filled').waitFor();
 
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect
@@ -96,12 +108,27 @@ describe('interfaces', () => {
     expect(text).toContain(server.hostname);
     expect(text).toContain(server.path);
     expect(text).toContain('Enabled');
+    // Saved with the host key pinned.
+    const saved = await api<{ hostKeyFingerprint: string | null }>(
+      page,
+      `/api/sftpintegration/interface-configuration/route-by-routeid?routeId=${ROUTE_ID}`,
+    );
+    expect(saved.hostKeyFingerprint).toBe(presented);
 
-    // The saved route tests with its stored (encrypted) key too.
+    // The saved route tests with its stored (encrypted) key too, and its server presents the pinned key.
     await row.getByRole('button', { name: 'Test connection' }).click();
     await expect
       .poll(() => page.getByTestId('test-connection-result').textContent(), { timeout: 20_000 })
       .toContain(`${ROUTE_ID}: Connection succeeded`);
+    expect(await page.getByTestId('test-connection-host-key').textContent()).toBe(presented);
+    // It had its key already: this test pinned nothing.
+    expect(await page.getByTestId('test-connection-host-key-pinned').count()).toBe(0);
+
+    // The information page names the pinned key with the route's connection.
+    await page.goto(`${baseUrl()}/administration/interface/config/information`);
+    const info = page.getByTestId('interface-information').getByRole('row').filter({ hasText: ROUTE_ID });
+    await info.waitFor();
+    expect(await info.getByTestId('interface-host-key').textContent()).toBe(presented);
     await context.close();
   });
 });

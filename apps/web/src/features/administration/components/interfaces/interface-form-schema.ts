@@ -14,8 +14,9 @@ import {
 /**
  * The registration form: the contract's route fields and rules (contracts domain/interface-route.ts:
  * paths forced to start with '/', empty description and comment as null, backupPath only for
- * INTERNAL + IN), with the credentials as flat fields a form can hold: which kind, the password, or
- * the private key and its passphrase. When editing, credentials are only sent if replaced.
+ * INTERNAL + IN, the pinned host key as SHA256:... or empty), with the credentials as flat fields a
+ * form can hold: which kind, the password, or the private key and its passphrase. When editing,
+ * credentials are only sent if replaced.
  */
 export const interfaceFormSchema = z
   .object({
@@ -61,6 +62,7 @@ export function emptyInterfaceForm(): InterfaceFormInput {
     enabled: true,
     changeComment: '',
     subFolders: [],
+    hostKeyFingerprint: '',
     credentialsKind: 'password',
     replaceCredentials: true,
     password: '',
@@ -88,6 +90,7 @@ export function toInterfaceForm(route: InterfaceRoute): InterfaceFormInput {
     // A change comment describes one change; the next one starts empty.
     changeComment: '',
     subFolders: route.subFolders,
+    hostKeyFingerprint: route.hostKeyFingerprint ?? '',
     credentialsKind: route.credentialsKind,
     replaceCredentials: false,
   };
@@ -101,7 +104,10 @@ export function credentialsOf(values: InterfaceFormOutput): InterfaceCredentials
     : { privateKey: values.privateKey.trim(), passphrase: values.passphrase };
 }
 
-/** The route body of create-route / update-route / test-connection. */
+/**
+ * The route body of create-route / update-route / test-connection. The host key is always sent: the
+ * form shows the stored pin, so an empty field (null after the contract's transform) clears it.
+ */
 export function toRouteBody(values: InterfaceFormOutput): InterfaceRouteUpdate {
   const {
     credentialsKind: _kind,
@@ -118,6 +124,14 @@ export function toRouteBody(values: InterfaceFormOutput): InterfaceRouteUpdate {
     interfaceType: interfaceType as InterfaceRouteUpdate['interfaceType'],
     ...(credentials ? { credentials } : {}),
   };
+}
+
+/** One server is one hostname (any case, as DNS reads it) and port: another one has its own host key. */
+export function sameServer(
+  a: { hostname: string; port?: number | undefined },
+  b: { hostname: string; port?: number | undefined },
+): boolean {
+  return a.hostname.trim().toLowerCase() === b.hostname.trim().toLowerCase() && a.port === b.port;
 }
 
 /** The i18n key (under interfaces.rules) of a contract rule message, if it is one. */

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   Button,
   Checkbox,
@@ -31,6 +31,7 @@ import { interfaceTypesQuery, useSaveInterfaceRoute, useTestConnection } from '.
 import {
   interfaceFormSchema,
   ruleKeyOf,
+  sameServer,
   toRouteBody,
   type InterfaceFormInput,
   type InterfaceFormOutput,
@@ -63,24 +64,51 @@ export function InterfaceForm({ initial, editing, onSaved }: InterfaceFormProps)
   const save = useSaveInterfaceRoute();
   const test = useTestConnection();
   const [serverErrors, setServerErrors] = useState<string[]>([]);
-  const [testResult, setTestResult] = useState<InterfaceRouteTestResult | null>(null);
+  const [testResult, setTestResult] = useState<{ result: InterfaceRouteTestResult; hostKeyFilled: boolean } | null>(
+    null,
+  );
   const form = useForm<InterfaceFormInput, unknown, InterfaceFormOutput>({
     resolver: zodResolver(interfaceFormSchema),
     defaultValues: initial,
     mode: 'onTouched',
   });
-  const { register, control, watch, formState, setValue } = form;
-  const [direction, serverType, credentialsKind, replaceCredentials] = watch([
+  const { register, control, watch, formState, setValue, getValues } = form;
+  const [direction, serverType, credentialsKind, replaceCredentials, hostname, port] = watch([
     'direction',
     'serverType',
     'credentialsKind',
     'replaceCredentials',
+    'hostname',
+    'port',
   ]);
   const showBackupPath = backupPathAllowed({ direction, serverType });
   // A backup path exists only for INTERNAL + IN (product.md §5): a hidden one is dropped, not sent.
   useEffect(() => {
     if (!showBackupPath) setValue('backupPath', '', { shouldValidate: formState.isSubmitted });
   }, [showBackupPath, setValue, formState.isSubmitted]);
+
+  // A host key belongs to the server it was met on (the stored route's, or the one a test reached).
+  // When hostname or port name another server, a field still holding that key is cleared: the new
+  // server has its own (saved empty, the route's next connection pins the key it meets). Back on the
+  // same server, a key cleared this way returns, so a mistyped and corrected hostname keeps the pin.
+  const keyOwner = useRef({
+    hostname: initial.hostname,
+    port: initial.port,
+    key: initial.hostKeyFingerprint ?? '',
+    cleared: false,
+  });
+  useEffect(() => {
+    const owner = keyOwner.current;
+    if (!owner.key) return;
+    const shown = getValues('hostKeyFingerprint') ?? '';
+    if (!sameServer(owner, { hostname, port }) && shown === owner.key) {
+      setValue('hostKeyFingerprint', '', { shouldDirty: true });
+      owner.cleared = true;
+    } else if (sameServer(owner, { hostname, port }) && owner.cleared && shown === '') {
+      setValue('hostKeyFingerprint', owner.key, { shouldDirty: true });
+      owner.cleared = false;
+    }
+  }, [hostname, port, getValues, setValue]);
 
   /** A field's error in the user's language: the contract's rules by key, a missing value as required. */
   const errorText = (field: string, error: FieldError | undefined): string | undefined => {
@@ -132,7 +160,17 @@ export function InterfaceForm({ initial, editing, onSaved }: InterfaceFormProps)
     setServerErrors([]);
     setTestResult(null);
     try {
-      setTestResult(await test.mutateAsync({ route: toRouteBody(values) }));
+      const result = await test.mutateAsync({ route: toRouteBody(values) });
+      // An empty field takes the key the server presented (accept-new), so saving pins it; unless
+      // the form names another server by now.
+      const seen = result.hostKeyFingerprint;
+      const hostKeyFilled =
+        seen !== undefined && (getValues('hostKeyFingerprint') ?? '').trim() === '' && sameServer(values, getValues());
+      if (hostKeyFilled) {
+        setValue('hostKeyFingerprint', seen, { shouldDirty: true, shouldValidate: true });
+        keyOwner.current = { hostname: values.hostname, port: values.port, key: seen, cleared: false };
+      }
+      setTestResult({ result, hostKeyFilled });
     } catch (error) {
       showServerError(error);
     }
@@ -251,6 +289,18 @@ export function InterfaceForm({ initial, editing, onSaved }: InterfaceFormProps)
             )}
           />
         </SimpleGrid>
+        <TextInput
+          id="hostKeyFingerprint"
+          data-testid="hostKeyFingerprint"
+          label={t('field.hostKeyFingerprint')}
+          description={t('help.hostKeyFingerprint')}
+          placeholder={t('hostKey.not_pinned')}
+          spellCheck={false}
+          autoComplete="off"
+          styles={{ input: { fontFamily: 'monospace' } }}
+          {...register('hostKeyFingerprint')}
+          error={fieldError('hostKeyFingerprint')}
+        />
         <Textarea label={t('field.description')} autosize minRows={2} {...register('description')} />
         <Controller
           control={control}
@@ -337,7 +387,7 @@ export function InterfaceForm({ initial, editing, onSaved }: InterfaceFormProps)
         <Textarea label={t('field.changeComment')} autosize minRows={2} {...register('changeComment')} />
 
         <ServerErrors messages={serverErrors} testId="interface-form-errors" />
-        {testResult && <TestConnectionResult result={testResult} />}
+        {testResult && <TestConnectionResult result={testResult.result} hostKeyFilled={testResult.hostKeyFilled} />}
 
         <Group>
           <Button type="submit" loading={save.isPending}>

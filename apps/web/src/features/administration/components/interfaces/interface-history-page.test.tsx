@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
-import { interfaceRoute, mockFetch, pageOf, renderInterfaces } from './testing/render-interfaces';
+import { HOST_KEY, interfaceRoute, mockFetch, pageOf, renderInterfaces } from './testing/render-interfaces';
 
 const BASE = '/api/sftpintegration/interface-configuration';
 
@@ -26,7 +26,12 @@ describe('interface history and information', () => {
   it('lists every change of a route with comment, who and when', async () => {
     const { calls } = mockFetch({
       [`GET ${BASE}/route-history`]: [
-        entry(2, 'UPDATED', { changedFields: ['hostname'], credentialsChanged: true, changeComment: 'New server' }),
+        // A new server drops the old one's pinned host key.
+        entry(2, 'UPDATED', {
+          changedFields: ['hostname', 'hostKeyFingerprint'],
+          credentialsChanged: true,
+          changeComment: 'New server',
+        }),
         entry(1, 'CREATED'),
       ],
     });
@@ -35,7 +40,9 @@ describe('interface history and information', () => {
     expect(rows).toHaveLength(2);
     expect(within(rows[0]!).getByText('01.03.2026 10:30')).toBeInTheDocument();
     expect(within(rows[0]!).getByText('Updated')).toBeInTheDocument();
-    expect(within(rows[0]!).getByText('Hostname, Credentials replaced')).toBeInTheDocument();
+    expect(
+      within(rows[0]!).getByText('Hostname, Host key (SHA256 fingerprint), Credentials replaced'),
+    ).toBeInTheDocument();
     expect(within(rows[0]!).getByText('New server')).toBeInTheDocument();
     expect(within(rows[1]!).getByText('Created')).toBeInTheDocument();
     expect(calls[0]!.url.searchParams.get('routeId')).toBe('cebd-in-no');
@@ -44,7 +51,7 @@ describe('interface history and information', () => {
   it('explains each configured route in words', async () => {
     mockFetch({
       [`GET ${BASE}/filtered-routes`]: pageOf([
-        interfaceRoute(),
+        interfaceRoute({ hostKeyFingerprint: HOST_KEY }),
         interfaceRoute({ routeId: 'report-out', interfaceType: 'REPORT', direction: 'OUT', backupPath: null }),
       ]),
     });
@@ -54,5 +61,8 @@ describe('interface history and information', () => {
       'CEBD files are fetched from /incoming on the Internal server sftp.example.org:22 as railwatt. Read files are kept in /backup.',
     );
     expect(table).toHaveTextContent('Reports files are delivered to /incoming');
+    const [pinned, notPinned] = within(table).getAllByTestId('interface-host-key');
+    expect(pinned).toHaveTextContent(HOST_KEY);
+    expect(notPinned).toHaveTextContent('Not pinned yet');
   });
 });

@@ -1,4 +1,4 @@
-import { Alert, Badge, Stack, Table, Text } from '@mantine/core';
+import { Alert, Badge, Code, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { PageTitle } from '../../../../components/ui/page-title';
 import type { ScreenProps } from '../../../../lib/routes';
@@ -11,7 +11,8 @@ const INFORMATION_PAGE_SIZE = 1000;
 
 /**
  * /administration/interface/config/information: a read-only explanation of the configured routes:
- * what a route is, and for each one where its files come from or go to.
+ * what a route is, and for each one where its files come from or go to, and the host key its
+ * server must present.
  */
 export function InterfaceInformationPage(props: ScreenProps) {
   const { t, tRoot } = useInterfacesT();
@@ -33,6 +34,7 @@ export function InterfaceInformationPage(props: ScreenProps) {
             <Table.Tr>
               <Table.Th>{t('field.routeId')}</Table.Th>
               <Table.Th>{t('information.explanation')}</Table.Th>
+              <Table.Th>{t('field.hostKeyFingerprint')}</Table.Th>
               <Table.Th>{t('field.enabled')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
@@ -50,6 +52,15 @@ export function InterfaceInformationPage(props: ScreenProps) {
                   })}
                   {r.backupPath ? ` ${t('information.backup', { path: r.backupPath })}` : ''}
                   {r.description ? ` (${r.description})` : ''}
+                </Table.Td>
+                <Table.Td data-testid="interface-host-key">
+                  {r.hostKeyFingerprint ? (
+                    <Code>{r.hostKeyFingerprint}</Code>
+                  ) : (
+                    <Text size="sm" c="dimmed">
+                      {t('hostKey.not_pinned')}
+                    </Text>
+                  )}
                 </Table.Td>
                 <Table.Td>
                   <Badge color={r.enabled ? 'green' : 'gray'} variant="light">

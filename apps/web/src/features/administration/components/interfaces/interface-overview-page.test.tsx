@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { interfaceRoute, mockFetch, pageOf, renderInterfaces } from './testing/render-interfaces';
+import { HOST_KEY, interfaceRoute, mockFetch, pageOf, renderInterfaces } from './testing/render-interfaces';
 
 const BASE = '/api/sftpintegration/interface-configuration';
 const ROUTES = [
@@ -98,6 +98,30 @@ describe('interface overview', { timeout: 20_000 }, () => {
     expect(result).toHaveTextContent('Connected to sftp.example.org:22; 2 entries in /incoming');
     expect(screen.getByTestId('test-connection-entries')).toHaveTextContent('a.xml');
     expect(calls.find((c) => c.url.pathname === `${BASE}/test-connection`)?.body).toEqual({ routeId: 'cebd-in-no' });
+  });
+
+  it('tells when the test of a saved route pinned the host key the server presented', async () => {
+    const user = userEvent.setup();
+    mockFetch({
+      [`GET ${BASE}/filtered-routes`]: pageOf(ROUTES),
+      [`POST ${BASE}/test-connection`]: {
+        ok: true,
+        outcome: 'ok',
+        message: 'Connected to sftp.example.org:22; 0 entries in /incoming',
+        entries: [],
+        hostKeyFingerprint: HOST_KEY,
+        hostKeyPinned: true,
+      },
+    });
+    renderInterfaces('/administration/interface/overview');
+    const rows = await screen.findAllByTestId('interface-row');
+    await user.click(within(rows[0]!).getByRole('button', { name: 'Test connection' }));
+    await screen.findByTestId('test-connection-result');
+    expect(screen.getByTestId('test-connection-host-key')).toHaveTextContent(HOST_KEY);
+    expect(screen.getByTestId('test-connection-host-key-pinned')).toHaveTextContent(
+      'The route had no host key: this one is now pinned, and a server presenting another key will be refused.',
+    );
+    expect(screen.queryByTestId('test-connection-host-key-filled')).toBeNull();
   });
 
   it('shows a failed test in red with the reason', async () => {

@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { INTERFACE_ROUTE_MESSAGES, INTERFACE_TYPES, LANGUAGES } from '@railwatt/contracts';
+import { INTERFACE_ROUTE_MESSAGES, INTERFACE_TEST_OUTCOMES, INTERFACE_TYPES, LANGUAGES } from '@railwatt/contracts';
 import { describe, expect, it } from 'vitest';
 import { loadMessages } from '../../../../lib/i18n';
 
@@ -11,10 +11,12 @@ function keys(tree: unknown, prefix = ''): string[] {
 type Tree = Record<string, Record<string, Record<string, string>>>;
 
 describe('interfaces texts (locales/<lng>/interfaces.json)', () => {
-  it('English holds the contract rule messages verbatim and a label for every interface type', async () => {
+  it('English holds the contract rule messages verbatim, a label for every interface type and test outcome', async () => {
     const en = ((await loadMessages('en')) as Tree).interfaces!;
     expect(en.rules).toMatchObject(INTERFACE_ROUTE_MESSAGES);
     expect(Object.keys(en.type!).sort()).toEqual([...INTERFACE_TYPES].sort());
+    const outcomes = (en.test as unknown as Record<string, Record<string, string>>).outcome!;
+    expect(Object.keys(outcomes).sort()).toEqual([...INTERFACE_TEST_OUTCOMES].sort());
   });
 
   it.each(LANGUAGES.filter((l) => l !== 'en'))('%s has every key of English, translated', async (lng) => {

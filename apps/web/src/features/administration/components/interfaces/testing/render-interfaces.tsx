@@ -46,6 +46,7 @@ export function interfaceRoute(over: Partial<InterfaceRoute> = {}): InterfaceRou
     enabled: true,
     changeComment: null,
     subFolders: [],
+    hostKeyFingerprint: null,
     credentialsKind: 'password',
     createdAt: '2026-01-05T10:00:00.000Z',
     createdBy: 'erex-administrator',
@@ -62,6 +63,11 @@ export const pageOf = (content: InterfaceRoute[]) => ({
   number: 0,
   size: 20,
 });
+
+/** A host key fingerprint as ssh-keygen -l prints it (SHA256: and 43 base64 characters). */
+export const HOST_KEY = 'SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s';
+/** Another server's key: what a replaced (or impostor) server presents. */
+export const OTHER_HOST_KEY = 'SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8';
 
 export const TEST_KEY =
   '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----';
