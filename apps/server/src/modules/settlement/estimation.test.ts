@@ -64,6 +64,21 @@ describe('estimation of non-metered runs and its price', () => {
     });
     const OSLO = await entity('gridarea', 'Oslo', { priceAreaRef: NO1, geometry: rectangle(8.3, 11) });
     const BERGEN = await entity('gridarea', 'Bergen', { priceAreaRef: NO2, geometry: rectangle(5, 8.3) });
+    // Redrawn from 4 October: Oslo reaches west to longitude 5, Bergen lies west of it. Runs before
+    // keep the border at 8.3 (run G), runs after meet the new one (run I).
+    await database.query(
+      `UPDATE entity_segment SET valid = tstzrange(lower(valid), '2026-10-04T00:00:00Z') WHERE entity_uuid IN ($1, $2)`,
+      [OSLO, BERGEN],
+    );
+    for (const [uuid, name, priceAreaRef, geometry] of [
+      [OSLO, 'Oslo', NO1, rectangle(5, 11)],
+      [BERGEN, 'Bergen', NO2, rectangle(3, 5)],
+    ] as const)
+      await database.query(
+        `INSERT INTO entity_segment (entity_uuid, tenant, type, valid, name, attributes, last_modified_by)
+         VALUES ($1, $2, 'gridarea', tstzrange('2026-10-04T00:00:00Z', NULL), $3, $4::jsonb, 'test')`,
+        [uuid, NORWAY, name, JSON.stringify({ priceAreaRef, geometry })],
+      );
     // A track of 300 km between its two stations (straight, it would be ~217 km).
     const LINE = await entity('track', 'Bergensbanen', {
       lengthKm: 300,
@@ -123,6 +138,8 @@ describe('estimation of non-metered runs and its price', () => {
     // profile, one station with a location only.
     await run('G', RU1, TC, TP2, ['Hønefoss', 'Voss'], ['2026-10-03T10:00Z', '2026-10-03T12:00Z'], 5_000);
     await run('H', RU2, TC, null, ['Hønefoss', 'Nowhere'], ['2026-10-03T10:00Z', '2026-10-03T11:00Z'], 1_000);
+    // 5 October, after the grid areas were redrawn: G's route again.
+    await run('I', RU1, TC, TP2, ['Hønefoss', 'Voss'], ['2026-10-05T10:00Z', '2026-10-05T12:00Z'], 5_000);
 
     // For the price: Oslo's supply and spot prices, and RU1's metered 40 kWh at 10:00 (no exchange rate: 1).
     await hourly('supply_energy', S1, [
@@ -263,14 +280,16 @@ describe('estimation of non-metered runs and its price', () => {
    *   Payload: the composition's 80 t x the track's 300 km = 24,000 gtkm x 0.04 = 960 kWh, the same shares.
    * H (no profile, TC): one located place, no leg: by stations only (Oslo); the other two keep it.
    */
-  const day3 = () =>
+  /** A run's estimate per hour, grid area and method. */
+  const estimateOf = (train: string) =>
     table(
       sql`SELECT r.train_number || ' ' || to_char(x.hour_start AT TIME ZONE 'UTC', 'HH24:MI') || ' ' || g.name || ' ' || x.method AS key,
                  round(x.energy_kwh, 6)::text AS value
             FROM estimated_energy x JOIN train_run r ON r.id = x.train_run_id
             JOIN entity_latest g ON g.entity_uuid = x.grid_area_uuid
-           WHERE x.operating_day = '2026-10-03' AND r.train_number = 'G'`,
+           WHERE r.train_number = ${train}`,
     );
+  const day3 = () => estimateOf('G');
   const methodsOf = (train: string) =>
     table(
       sql`SELECT x.method AS key, count(*)::text AS value FROM estimated_energy x JOIN train_run r ON r.id = x.train_run_id
@@ -325,5 +344,22 @@ describe('estimation of non-metered runs and its price', () => {
     expect(await methodsOf('G')).toEqual({ 'reported-train-consumption': 4 });
     await estimateNonMeteredRuns(ctx(), '2026-10-03', { method: 'payload-with-trainprofile' });
     expect(await methodsOf('G')).toEqual({ 'payload-with-trainprofile': 3 });
+  });
+
+  it('places a run by the grid areas as they were when it left, not as they were redrawn later', async () => {
+    // G (3 October) was placed above by the border at 8.3 although Oslo has been redrawn since.
+    // I (5 October) runs the same route after the redraw: all of it lies in Oslo.
+    const result = await estimateNonMeteredRuns(ctx(), '2026-10-05', { method: 'payload-with-trainprofile' });
+    expect(result).toMatchObject({ runs: 1, estimated: 1, energy: expect.closeTo(960, 6) });
+    expect(await estimateOf('I')).toEqual({
+      'I 10:00 Oslo payload-with-trainprofile': 480,
+      'I 11:00 Oslo payload-with-trainprofile': 480,
+    });
+    await estimateNonMeteredRuns(ctx(), '2026-10-03', { method: 'payload-with-trainprofile' });
+    expect(await day3()).toEqual({
+      'G 10:00 Oslo payload-with-trainprofile': 480,
+      'G 11:00 Oslo payload-with-trainprofile': 48,
+      'G 11:00 Bergen payload-with-trainprofile': 432,
+    });
   });
 });

@@ -47,7 +47,10 @@ import { LATER_DUPLICATE } from '../processing/train-preprocessing.js';
  *   or the user sets), the train profile's own consumptionFactor, the traffic category's parameter
  *   (consumption_factor_trafficcategory), the traffic category's own factor (payload-with-
  *   trainprofile: the first two only). None: event 'consumption-factor-missing', no estimate.
- * - Grid areas: each lies in one price area (its priceAreaRef); the geometry is the area's newest.
+ * - Master data as it was when the run left: the version (current segment) valid at its departure
+ *   of each grid area (geometry, priceAreaRef), station, payload point, track, train profile and
+ *   traffic category, so a grid area redrawn or a factor changed later does not move or reprice the
+ *   runs before the change. Each grid area lies in one price area (its priceAreaRef).
  * - Time: the hours may reach into the next day. A chunk handles the runs of its operating day,
  *   whichever hours they fall in.
  * - Later duplicates (train-preprocessing's rule) and deleted or superseded versions are not estimated.
@@ -59,6 +62,9 @@ const isLocation = (text: SQL) => sql`(${text} ~ ${LOCATION_PATTERN})`;
 /** The latitude or longitude of a 'lat,lon' text, NULL when the text is not one. */
 const coordinate = (text: SQL, part: 'lat' | 'lon') =>
   sql`(CASE WHEN ${isLocation(text)} THEN trim(split_part(${text}, ',', ${sql.raw(part === 'lat' ? '1' : '2')}))::float8 END)`;
+
+/** The version of `s` (an entity_segment alias) valid at `time`: current segments never overlap. */
+const validAt = (s: SQL, time: SQL) => sql`(${s}.superseded_at IS NULL AND ${s}.valid @> ${time})`;
 
 /** Points per leg placed in grid areas: a 100 km leg is placed every 5 km. */
 export const SAMPLES_PER_LEG = 20;
@@ -115,9 +121,9 @@ export async function estimateNonMeteredRuns(
               SELECT DISTINCT u.id, g.entity_uuid AS grid, rw_uuid(g.attributes ->> 'priceAreaRef') AS price_area
                 FROM runs u
                 CROSS JOIN LATERAL unnest(u.route) AS place(name)
-                JOIN entity_latest p ON p.tenant = ${T} AND p.type IN ('reportedtrainmeteringpoint', 'gridarea')
-                 AND lower(p.name) = lower(place.name)
-                JOIN entity_latest g ON g.tenant = ${T} AND g.type = 'gridarea'
+                JOIN entity_segment p ON p.tenant = ${T} AND p.type IN ('reportedtrainmeteringpoint', 'gridarea')
+                 AND ${validAt(sql`p`, sql`u.departure`)} AND lower(p.name) = lower(place.name)
+                JOIN entity_segment g ON g.tenant = ${T} AND g.type = 'gridarea' AND ${validAt(sql`g`, sql`u.departure`)}
                  AND g.entity_uuid = CASE WHEN p.type = 'gridarea' THEN p.entity_uuid ELSE rw_uuid(p.attributes ->> 'gridAreaRef') END
                WHERE g.attributes ->> 'priceAreaRef' IS NOT NULL
             ), hours AS (
@@ -134,34 +140,35 @@ export async function estimateNonMeteredRuns(
             )`
       : sql`places AS (
               -- The route's places with a location, in order: stations and payload points.
-              SELECT u.id, place.ord, s.lat, s.lon, s.track
+              SELECT u.id, u.departure, place.ord, s.lat, s.lon, s.track
                 FROM runs u
                 CROSS JOIN LATERAL unnest(u.route) WITH ORDINALITY AS place(name, ord)
                 CROSS JOIN LATERAL (
                   SELECT ${coordinate(sql`p.attributes ->> 'location'`, 'lat')} AS lat,
                          ${coordinate(sql`p.attributes ->> 'location'`, 'lon')} AS lon,
                          rw_uuid(p.attributes ->> 'trackRef') AS track
-                    FROM entity_latest p
+                    FROM entity_segment p
                    WHERE p.tenant = ${T} AND p.type IN ('reportedtrainmeteringpoint', 'payloadpoint')
-                     AND lower(p.name) = lower(place.name)
+                     AND ${validAt(sql`p`, sql`u.departure`)} AND lower(p.name) = lower(place.name)
                      AND ${isLocation(sql`p.attributes ->> 'location'`)}
                    ORDER BY p.type DESC, p.entity_uuid LIMIT 1) s
             ), legs AS (
-              SELECT id, ord, lat AS lat2, lon AS lon2, track AS track2,
+              SELECT id, departure, ord, lat AS lat2, lon AS lon2, track AS track2,
                      lag(lat) OVER w AS lat1, lag(lon) OVER w AS lon1, lag(track) OVER w AS track1
                 FROM places WINDOW w AS (PARTITION BY id ORDER BY ord)
             ), legs_km AS (
               -- A leg on one track with the track's length and ends: the great circle times the
               -- track's length over the great circle between its ends (never shorter than straight).
-              SELECT l.id, l.ord, l.lat1, l.lon1, l.lat2, l.lon2,
+              SELECT l.id, l.departure, l.ord, l.lat1, l.lon1, l.lat2, l.lon2,
                      rw_km(l.lat1, l.lon1, l.lat2, l.lon2) * coalesce(greatest(1, (
                        SELECT (t.attributes ->> 'lengthKm')::float8
                               / nullif(rw_km(${coordinate(sql`t.attributes ->> 'fromLocation'`, 'lat')},
                                              ${coordinate(sql`t.attributes ->> 'fromLocation'`, 'lon')},
                                              ${coordinate(sql`t.attributes ->> 'toLocation'`, 'lat')},
                                              ${coordinate(sql`t.attributes ->> 'toLocation'`, 'lon')}), 0)
-                         FROM entity_latest t
+                         FROM entity_segment t
                         WHERE t.tenant = ${T} AND t.type = 'track' AND t.entity_uuid = l.track1 AND l.track2 = l.track1
+                          AND ${validAt(sql`t`, sql`l.departure`)}
                           AND t.attributes ->> 'lengthKm' IS NOT NULL)), 1) AS km
                 FROM legs l
                WHERE l.lat1 IS NOT NULL AND (l.lat1, l.lon1) IS DISTINCT FROM (l.lat2, l.lon2)
@@ -170,11 +177,13 @@ export async function estimateNonMeteredRuns(
                      sum(k.km) OVER (PARTITION BY k.id) AS total
                 FROM legs_km k
             ), areas AS MATERIALIZED (
-              SELECT a.entity_uuid AS grid, rw_uuid(a.attributes ->> 'priceAreaRef') AS price_area,
+              -- Every version of the grid areas valid at some run's departure; a sample picks the one of its run.
+              SELECT a.entity_uuid AS grid, rw_uuid(a.attributes ->> 'priceAreaRef') AS price_area, a.valid,
                      a.attributes -> 'geometry' AS geom, rw_geometry_bbox(a.attributes -> 'geometry') AS bb
-                FROM entity_latest a
-               WHERE a.tenant = ${T} AND a.type = 'gridarea' AND jsonb_typeof(a.attributes -> 'geometry') = 'object'
-                 AND a.attributes ->> 'priceAreaRef' IS NOT NULL
+                FROM entity_segment a
+               WHERE a.tenant = ${T} AND a.type = 'gridarea' AND a.superseded_at IS NULL
+                 AND a.valid && (SELECT tstzrange(min(u.departure), max(u.departure), '[]') FROM runs u)
+                 AND jsonb_typeof(a.attributes -> 'geometry') = 'object' AND a.attributes ->> 'priceAreaRef' IS NOT NULL
             ), placed AS (
               -- Each sample (the middle of one of SAMPLES_PER_LEG equal parts of a leg) in its grid area.
               SELECT c.id, (c.before + c.km * f.f) / c.total AS along, c.km / ${SAMPLES_PER_LEG} AS km, a.grid, a.price_area
@@ -183,7 +192,8 @@ export async function estimateNonMeteredRuns(
                                       FROM generate_series(0, ${SAMPLES_PER_LEG - 1}) AS i) f
                 CROSS JOIN LATERAL (
                   SELECT a.grid, a.price_area FROM areas a
-                   WHERE c.lon1 + (c.lon2 - c.lon1) * f.f BETWEEN a.bb[1] AND a.bb[3]
+                   WHERE a.valid @> c.departure
+                     AND c.lon1 + (c.lon2 - c.lon1) * f.f BETWEEN a.bb[1] AND a.bb[3]
                      AND c.lat1 + (c.lat2 - c.lat1) * f.f BETWEEN a.bb[2] AND a.bb[4]
                      AND rw_point_in_geometry(a.geom, c.lon1 + (c.lon2 - c.lon1) * f.f, c.lat1 + (c.lat2 - c.lat1) * f.f)
                    ORDER BY a.grid LIMIT 1) a
@@ -229,8 +239,8 @@ export async function estimateNonMeteredRuns(
                  (SELECT sum(v.gross_weight) FROM train_run_vehicle v WHERE v.train_run_id = r.id AND v.tenant = r.tenant) AS tonnes,
                  f.factor, f.source AS factor_source
             FROM candidates r
-            LEFT JOIN entity_latest tp ON tp.entity_uuid = r.train_profile_uuid
-            LEFT JOIN entity_latest tc ON tc.entity_uuid = r.traffic_category_uuid
+            LEFT JOIN entity_segment tp ON tp.entity_uuid = r.train_profile_uuid AND ${validAt(sql`tp`, sql`r.departure`)}
+            LEFT JOIN entity_segment tc ON tc.entity_uuid = r.traffic_category_uuid AND ${validAt(sql`tc`, sql`r.departure`)}
             LEFT JOIN LATERAL (
               SELECT x.factor, x.source FROM (VALUES ${factors}) AS x(rank, factor, source)
                WHERE x.factor IS NOT NULL ORDER BY x.rank LIMIT 1
