@@ -30,8 +30,9 @@ import { rows } from '../domain/sql.js';
  *   the losses' shares like metered energy, and is priced at the average price of what remains
  *   (supply beyond the metered energy) in its price area over the chunk's hours.
  *
- * Master data is read as it is now (entity_latest): a supply metering point moved to another grid
- * area moves its whole history. Readings of versioned master data per hour come with the fees.
+ * Master data is read as it was at each value's time (the current segment valid then): a supply or
+ * fixed metering point moved to another grid area, or a grid area moved to another price area,
+ * keeps its earlier hours where they were.
  */
 
 export const PRICE_AND_SUPPLY_CODES = [
@@ -117,9 +118,11 @@ export async function priceAndSupply(
              min(g.attributes ->> 'priceAreaRef')::uuid, rw_uuid(f.attributes ->> 'organisationRef'), 'other',
              sum(v.value), ${resultId}
         FROM time_series ts
-        JOIN entity_latest f ON f.entity_uuid = ts.entity_uuid AND f.tenant = ts.tenant AND f.type = 'fixedmeteringpoint'
-        JOIN entity_latest g ON g.entity_uuid = rw_uuid(f.attributes ->> 'gridAreaRef') AND g.tenant = ts.tenant
         JOIN time_series_value v ON v.tenant = ts.tenant AND v.series_id = ts.id
+        JOIN entity_segment f ON f.entity_uuid = ts.entity_uuid AND f.tenant = ts.tenant AND f.type = 'fixedmeteringpoint'
+         AND f.superseded_at IS NULL AND f.valid @> v.start_time
+        JOIN entity_segment g ON g.entity_uuid = rw_uuid(f.attributes ->> 'gridAreaRef') AND g.tenant = ts.tenant
+         AND g.superseded_at IS NULL AND g.valid @> v.start_time
        WHERE ts.tenant = ${tenant}::uuid AND ts.type_name = 'fixed_installation_energy' AND ts.resolution IN ('PT1H', 'PT15M')
          AND v.start_time >= ${S} AND v.start_time < ${E} AND v.value IS NOT NULL
          AND rw_uuid(f.attributes ->> 'organisationRef') IS NOT NULL
@@ -133,8 +136,9 @@ export async function priceAndSupply(
         SELECT rw_uuid(l.attributes ->> 'gridAreaRef') AS grid, date_trunc('hour', v.start_time, 'UTC') AS hour,
                sum(v.value) AS kwh
           FROM time_series ts
-          JOIN entity_latest l ON l.entity_uuid = ts.entity_uuid AND l.tenant = ts.tenant
           JOIN time_series_value v ON v.tenant = ts.tenant AND v.series_id = ts.id
+          JOIN entity_segment l ON l.entity_uuid = ts.entity_uuid AND l.tenant = ts.tenant
+           AND l.superseded_at IS NULL AND l.valid @> v.start_time
          WHERE ts.tenant = ${tenant}::uuid AND ts.type_name = 'supply_energy'
            AND v.start_time >= ${S} AND v.start_time < ${E} AND v.value IS NOT NULL
            AND l.attributes ->> 'gridAreaRef' IS NOT NULL
@@ -146,14 +150,16 @@ export async function priceAndSupply(
          WHERE tenant = ${tenant}::uuid AND hour_start >= ${S} AND hour_start < ${E}
          GROUP BY 1, 2
       ), grids AS (
-        SELECT l.entity_uuid AS grid, rw_uuid(l.attributes ->> 'priceAreaRef') AS price_area
-          FROM entity_latest l WHERE l.tenant = ${tenant}::uuid AND l.type = 'gridarea'
+        SELECT l.entity_uuid AS grid, l.valid, rw_uuid(l.attributes ->> 'priceAreaRef') AS price_area
+          FROM entity_segment l
+         WHERE l.tenant = ${tenant}::uuid AND l.type = 'gridarea' AND l.superseded_at IS NULL
+           AND l.valid && tstzrange(${S}, ${E})
       ), hours AS (
         SELECT coalesce(s.grid, a.grid) AS grid, coalesce(s.hour, a.hour) AS hour,
                coalesce(a.price_area, g.price_area) AS price_area,
                s.kwh AS supply, coalesce(a.kwh, 0) AS allocated
           FROM supply s FULL JOIN allocated a ON a.grid = s.grid AND a.hour = s.hour
-          LEFT JOIN grids g ON g.grid = coalesce(s.grid, a.grid)
+          LEFT JOIN grids g ON g.grid = coalesce(s.grid, a.grid) AND g.valid @> coalesce(s.hour, a.hour)
       ), prices AS (
         SELECT ts.entity_uuid AS price_area, date_trunc('hour', v.start_time, 'UTC') AS hour, avg(v.value) AS eur_mwh
           FROM time_series ts JOIN time_series_value v ON v.tenant = ts.tenant AND v.series_id = ts.id

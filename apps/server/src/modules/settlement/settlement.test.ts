@@ -134,6 +134,32 @@ describe('price-and-supply and settlement', () => {
     await allocate(NORWAY, RU2, G1, NO1, '12:05', [10, 0]);
     // Another area's energy in the same hours: no run of Norway may read it.
     await allocate(BELGIUM, RU1, G1, NO1, '10:05', [1000, 0]);
+    // 5 October (the last test), master data that changed at 12:00 UTC: S3 measures in G1, then in
+    // G2; grid area G3 (supplied by S4) lies in NO1, then in NO2.
+    const moved = async (type: string, uuid: string, name: string, after: Record<string, unknown>) => {
+      await database.query(
+        `UPDATE entity_segment SET valid = tstzrange(lower(valid), '2026-10-05T12:00:00Z') WHERE entity_uuid = $1`,
+        [uuid],
+      );
+      await database.query(
+        `INSERT INTO entity_segment (entity_uuid, tenant, type, valid, name, attributes, last_modified_by)
+         VALUES ($1, $2, $3, tstzrange('2026-10-05T12:00:00Z', NULL), $4, $5::jsonb, 'test')`,
+        [uuid, NORWAY, type, name, JSON.stringify(after)],
+      );
+    };
+    const S3 = await entity('supplymeteringpoint', 'S3', { gridAreaRef: G1 });
+    await moved('supplymeteringpoint', S3, 'S3', { gridAreaRef: G2 });
+    const G3 = await entity('gridarea', 'G3', { priceAreaRef: NO1 });
+    await moved('gridarea', G3, 'G3', { priceAreaRef: NO2 });
+    const S4 = await entity('supplymeteringpoint', 'S4', { gridAreaRef: G3 });
+    for (const [meter, before, after] of [
+      [S3, 7, 9],
+      [S4, 3, 4],
+    ] as const)
+      await seriesOf('supply_energy', meter, [
+        ['2026-10-05T10:00:00Z', before],
+        ['2026-10-05T13:00:00Z', after],
+      ]);
     const [result] = await database.query<{ id: number }>(
       `INSERT INTO procedure_result (tenant, procedure_name, status, period_start, period_end, username)
        VALUES ($1, 'settlement', 'running', '2026-09-30T22:00:00Z', '2026-10-31T23:00:00Z', 'test') RETURNING id`,
@@ -489,5 +515,29 @@ describe('price-and-supply and settlement', () => {
     // NO1: supply 110 + 0, metered 100 + 10 + 7, losses 10 - 10 (14:00 has none): 110 - 117 - 0 = -7.
     const [no1] = await priceAreaBalances(ctx(), OCTOBER);
     expect(no1).toMatchObject({ hoursWithoutSupply: 1, lossesEnergy: 0, difference: -7 });
+  });
+
+  it('reads metering points and grid areas as they were at each hour: a move keeps the earlier hours where they were', async () => {
+    await priceAndSupply(
+      ctx(),
+      { start: '2026-10-05T00:00:00Z', end: '2026-10-06T00:00:00Z' },
+      { lossSharePercent: 100 },
+    );
+    const balances = await rows<{ key: string; supply: string }>(
+      tenantExecutor(database, NORWAY),
+      sql`SELECT g.name || ' ' || to_char(b.hour_start AT TIME ZONE 'UTC', 'HH24:MI') || ' ' || p.name AS key,
+                 b.supply_kwh::text AS supply
+            FROM supply_balance b
+            JOIN entity_latest g ON g.entity_uuid = b.grid_area_uuid
+            JOIN entity_latest p ON p.entity_uuid = b.price_area_uuid
+           WHERE b.hour_start >= '2026-10-05T00:00:00Z' AND b.hour_start < '2026-10-06T00:00:00Z'
+           ORDER BY 1`,
+    );
+    expect(Object.fromEntries(balances.map((b) => [b.key, Number(b.supply)]))).toEqual({
+      'G1 10:00 NO1': 7,
+      'G2 13:00 NO2': 9,
+      'G3 10:00 NO1': 3,
+      'G3 13:00 NO2': 4,
+    });
   });
 });
