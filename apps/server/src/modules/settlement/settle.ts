@@ -106,17 +106,17 @@ export async function settleDay(
 
 /**
  * Fees, taxes and VAT of the day's lines (issue 10 item 3, migration 0250), one UPDATE: each line's
- * contract is the organisation's contract for the line's price area, else its contract without a
- * price area (administration kind contract: organisationRef, priceAreaRef, gridFeeTypeRefs,
+ * contract is the organisation's contract valid at the day's start for the line's price area, else
+ * its contract without a price area (administration kind contract: organisationRef, priceAreaRef, gridFeeTypeRefs,
  * energyFeeTypeRefs, taxCategoryRef, vatCategoryRef). The fee types', tax category's and VAT
  * category's values are those of their versions valid at the day's start (entity_segment: a price
  * change is a new version from a date). On the line's supply energy (metered + estimated + other +
  * losses) in MWh: grid fees and energy fees at their price per MWh (a price in EUR where the area
  * settles in another currency is converted at the day's average exchange rate), summed hour by hour:
  * a fee type with a price category (priceCategoryRef) counts only in the hours of the category's
- * time intervals, a public holiday as day 8; tax at the tax category's rate per MWh in the area's
+ * time intervals valid then, a public holiday as day 8; tax at the tax category's rate per MWh in the area's
  * currency, in the grid area's tax area where the category has a rate for it (taxAreaRates, the
- * grid area's taxAreaRef); VAT last, the VAT category's percentage of the energy cost, the fees and
+ * grid area's taxAreaRef, of its version valid at the day's start); VAT last, the VAT category's percentage of the energy cost, the fees and
  * the tax.
  */
 async function chargeDay(
@@ -142,12 +142,14 @@ async function chargeDay(
   const applies = (s: SQL, hour: SQL) => {
     const local = sql`(${hour} AT TIME ZONE ${zone})`;
     return sql`(${s}.attributes ->> 'priceCategoryRef' IS NULL OR EXISTS (
-      SELECT 1 FROM entity_latest i
+      SELECT 1 FROM entity_segment i
        WHERE i.tenant = ${tenant}::uuid AND i.type = 'pricecategorytimeinterval'
+         AND i.superseded_at IS NULL AND i.valid @> ${hour}
          AND i.attributes ->> 'priceCategoryRef' = ${s}.attributes ->> 'priceCategoryRef'
          AND (i.attributes -> 'daysOfWeek') @> to_jsonb(CASE
-               WHEN EXISTS (SELECT 1 FROM entity_latest p
+               WHEN EXISTS (SELECT 1 FROM entity_segment p
                              WHERE p.tenant = ${tenant}::uuid AND p.type = 'publicholiday'
+                               AND p.superseded_at IS NULL AND p.valid @> ${hour}
                                AND p.attributes ->> 'date' = to_char(${local}, 'YYYY-MM-DD')) THEN 8
                ELSE extract(isodow FROM ${local})::int END)
          AND ${local}::time >= (i.attributes ->> 'fromTime')::time
@@ -180,7 +182,7 @@ async function chargeDay(
            FROM grids g
            JOIN entity_segment t ON t.entity_uuid = rw_uuid(c.attributes ->> 'taxCategoryRef') AND t.tenant = ${tenant}::uuid
             AND t.superseded_at IS NULL AND t.valid @> ${S}
-           LEFT JOIN entity_latest ga ON ga.entity_uuid = g.grid_area_uuid
+           LEFT JOIN entity_segment ga ON ga.entity_uuid = g.grid_area_uuid AND ga.superseded_at IS NULL AND ga.valid @> ${S}
           WHERE g.organisation_uuid = x.organisation_uuid AND g.price_area_uuid = x.price_area_uuid)`;
   await ctx.db.execute(sql`
     WITH rate AS (
@@ -204,8 +206,8 @@ async function chargeDay(
       SELECT l.organisation_uuid, l.price_area_uuid,
              (l.metered_kwh + l.estimated_kwh + l.other_kwh + l.losses_kwh) / 1000 AS mwh,
              l.metered_cost + l.estimated_cost + l.other_cost + l.losses_cost AS energy_cost,
-             (SELECT c.entity_uuid FROM entity_latest c
-               WHERE c.tenant = ${tenant}::uuid AND c.type = 'contract'
+             (SELECT c.entity_uuid FROM entity_segment c
+               WHERE c.tenant = ${tenant}::uuid AND c.type = 'contract' AND c.superseded_at IS NULL AND c.valid @> ${S}
                  AND c.attributes ->> 'organisationRef' = l.organisation_uuid::text
                  AND (c.attributes ->> 'priceAreaRef' = l.price_area_uuid::text OR c.attributes ->> 'priceAreaRef' IS NULL)
                ORDER BY (c.attributes ->> 'priceAreaRef') IS NULL, c.name LIMIT 1) AS contract
@@ -218,7 +220,7 @@ async function chargeDay(
              ${taxSum} AS tax,
              coalesce(${valueAt(sql`rw_uuid(c.attributes ->> 'vatCategoryRef')`, 'percentage')}, 0) AS vat_percent
         FROM lines x CROSS JOIN rate
-        JOIN entity_latest c ON c.entity_uuid = x.contract
+        JOIN entity_segment c ON c.entity_uuid = x.contract AND c.superseded_at IS NULL AND c.valid @> ${S}
     )
     UPDATE settlement_line l
        SET contract_uuid = ch.contract, grid_fee_cost = ch.grid_fee, energy_fee_cost = ch.energy_fee, tax_cost = ch.tax,

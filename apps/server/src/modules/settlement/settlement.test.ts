@@ -112,6 +112,13 @@ describe('price-and-supply and settlement', () => {
       taxCategoryRef: TX,
       vatCategoryRef: VAT,
     });
+    // RU1's next contract in NO1, without charges, from 2 October (its name sorts first): the
+    // charges of 1 October stay C-RU1-NO1's.
+    const next = await entity('contract', 'A-RU1-NO1-next', { organisationRef: RU1, priceAreaRef: NO1 });
+    await database.query(
+      `UPDATE entity_segment SET valid = tstzrange('2026-10-02T00:00:00Z', NULL) WHERE entity_uuid = $1`,
+      [next],
+    );
     await series('supply_energy', S1, [['10:00', 110]]);
     await series('supply_energy', S2, [
       ['11:00', 18],
