@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { HOST_KEY, interfaceRoute, mockFetch, pageOf, renderInterfaces } from './testing/render-interfaces';
+import {
+  HOST_KEY,
+  interfaceRoute,
+  mockFetch,
+  pageOf,
+  renderInterfaces,
+  testedWithHostKey,
+} from './testing/render-interfaces';
 
 const BASE = '/api/sftpintegration/interface-configuration';
 const ROUTES = [
@@ -104,14 +111,7 @@ describe('interface overview', { timeout: 20_000 }, () => {
     const user = userEvent.setup();
     mockFetch({
       [`GET ${BASE}/filtered-routes`]: pageOf(ROUTES),
-      [`POST ${BASE}/test-connection`]: {
-        ok: true,
-        outcome: 'ok',
-        message: 'Connected to sftp.example.org:22; 0 entries in /incoming',
-        entries: [],
-        hostKeyFingerprint: HOST_KEY,
-        hostKeyPinned: true,
-      },
+      [`POST ${BASE}/test-connection`]: testedWithHostKey({ hostKeyPinned: true }),
     });
     renderInterfaces('/administration/interface/overview');
     const rows = await screen.findAllByTestId('interface-row');

@@ -8,6 +8,7 @@ import {
   OTHER_HOST_KEY,
   renderInterfaces,
   TEST_KEY,
+  testedWithHostKey,
 } from './testing/render-interfaces';
 
 const BASE = '/api/sftpintegration/interface-configuration';
@@ -222,13 +223,7 @@ describe('interface registration', { timeout: 20_000 }, () => {
     const user = userEvent.setup();
     const { calls } = mockFetch({
       ...TYPES,
-      [`POST ${BASE}/test-connection`]: {
-        ok: true,
-        outcome: 'ok',
-        message: 'Connected to sftp.example.org:22; 0 entries in /incoming',
-        entries: [],
-        hostKeyFingerprint: HOST_KEY,
-      },
+      [`POST ${BASE}/test-connection`]: testedWithHostKey(),
       [`POST ${BASE}/create-route`]: interfaceRoute({ hostKeyFingerprint: HOST_KEY }),
     });
     renderInterfaces('/administration/interface/registration');

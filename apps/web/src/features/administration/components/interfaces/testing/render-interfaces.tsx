@@ -1,5 +1,5 @@
 import type { render } from '@testing-library/react';
-import type { InterfaceRoute } from '@railwatt/contracts';
+import type { InterfaceRoute, InterfaceRouteTestResult } from '@railwatt/contracts';
 import { renderScreens } from '../../../../../components/ui/screen-harness';
 import { InterfaceConfigurationPage } from '../interface-configuration-page';
 import { InterfaceHistoryPage } from '../interface-history-page';
@@ -68,6 +68,16 @@ export const pageOf = (content: InterfaceRoute[]) => ({
 export const HOST_KEY = 'SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s';
 /** Another server's key: what a replaced (or impostor) server presents. */
 export const OTHER_HOST_KEY = 'SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8';
+
+/** A successful connection test that met HOST_KEY, with `over`. */
+export const testedWithHostKey = (over: Partial<InterfaceRouteTestResult> = {}): InterfaceRouteTestResult => ({
+  ok: true,
+  outcome: 'ok',
+  message: 'Connected to sftp.example.org:22; 0 entries in /incoming',
+  entries: [],
+  hostKeyFingerprint: HOST_KEY,
+  ...over,
+});
 
 export const TEST_KEY =
   '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----';
