@@ -215,5 +215,15 @@ describe('settlement base verification', { timeout: 45_000 }, () => {
     await findRows();
     expect(await screen.findByTestId('balance-empty')).toBeInTheDocument();
     expect(await screen.findByTestId('balance-chart')).toBeInTheDocument();
+    // A consumer cannot run price-and-supply: no way there is offered.
+    expect(screen.queryByTestId('balance-empty-run')).toBeNull();
+  });
+
+  it('points a user who may run it from an empty balance to price-and-supply’s run page', async () => {
+    mockFetch(answers({ [`GET ${BALANCE}`]: [] }));
+    renderSettlement(`${BASE_PATH}?year=2024&month=1`);
+    const run = await screen.findByTestId('balance-empty-run');
+    expect(run).toHaveTextContent('The balance comes from price-and-supply: run it for the month.');
+    expect(run).toHaveAttribute('href', '/monitor/processes/price-and-supply/run');
   });
 });

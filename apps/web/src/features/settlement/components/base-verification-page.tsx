@@ -1,13 +1,15 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
-import { Group, Select, SimpleGrid, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { Anchor, Group, Select, SimpleGrid, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
+import { Link } from 'react-router';
 import { z } from 'zod';
-import type { PriceAreaBalance, SettlementBaseVerificationRow } from '@railwatt/contracts';
+import { policyAdmits, POLICIES, type PriceAreaBalance, type SettlementBaseVerificationRow } from '@railwatt/contracts';
 import { ApiErrorText } from '../../../components/ui/api-error';
 import { DataTable } from '../../../components/ui/data-table';
 import { PageTitle } from '../../../components/ui/page-title';
 import type { ScreenProps } from '../../../lib/routes';
+import { useMarketStore } from '../../../lib/stores/market-store';
 import { useUrlSearch } from '../../../lib/use-url-search';
 import { balanceQuery, baseVerificationQuery, eusaOptionsQuery } from '../api/settlement-queries';
 import { monthRange, monthSearchShape, useSettlementMonth, useSettlementZone } from '../hooks/settlement-month';
@@ -22,6 +24,9 @@ import { SettlementMonthPicker } from './settlement-month-picker';
  * The chart loads with its own chunk (recharts): the other settlement screens, in the same chunk as
  * this one, do not need it.
  */
+/** Where the month's balance comes from: price-and-supply's run page (what an empty balance points to). */
+const PRICE_AND_SUPPLY_RUN = '/monitor/processes/price-and-supply/run';
+
 const BalanceChart = lazy(() => import('./balance-chart').then((m) => ({ default: m.BalanceChart })));
 
 /** The screen's state in the URL (STYLE.md §5): the month and the energy use settlement area. */
@@ -74,6 +79,9 @@ function chartRows(balances: readonly PriceAreaBalance[], rows: readonly Settlem
  */
 export function BaseVerificationPage(props: ScreenProps) {
   const { t } = useSettlementT();
+  const roles = useMarketStore((s) => s.rolesInArea);
+  const area = useMarketStore((s) => s.area?.kind ?? null);
+  const mayRun = policyAdmits(POLICIES.processingRun, roles, area);
   const timeZone = useSettlementZone();
   const { search, update } = useUrlSearch(searchSchema);
   const month = useSettlementMonth(search, timeZone);
@@ -171,6 +179,14 @@ export function BaseVerificationPage(props: ScreenProps) {
       {balances.data && balanceList.length === 0 && (
         <Text c="dimmed" data-testid="balance-empty">
           {t('verification.noBalance')}
+          {mayRun && (
+            <>
+              {' '}
+              <Anchor component={Link} to={PRICE_AND_SUPPLY_RUN} data-testid="balance-empty-run">
+                {t('verification.runPriceAndSupply')}
+              </Anchor>
+            </>
+          )}
         </Text>
       )}
       <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }} spacing="sm">
