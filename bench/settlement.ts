@@ -24,7 +24,9 @@
 // days are scaled to 31 and say so), per step: time, rows/s and the month's time; the floor (one
 // SQL aggregate over the same cebd_preprocessed rows as railwatt_app, as bench/combine.ts) and the
 // ratio. Then the same at BENCH_SETTLEMENT_SMALL_UNITS (default 250) and, from the two sizes, a
-// linear estimate per step of a month of 10,000 units against the goal of 10 minutes. The default
+// linear estimate per step of a month of 10,000 units against the goal of 10 minutes. Beside the
+// read floor, a write floor: the rows cebd-preprocessing wrote, copied by one INSERT ... SELECT into
+// a table with the same indexes, and its estimate at 10,000 units (storing the output alone). The default
 // run takes about 7 minutes on the shared 2 cores (BENCH_SETTLEMENT_DAYS=14 roughly halves it).
 // Run alone: node --import tsx bench/settlement.ts (BENCH_SETTLEMENT_UNITS=200
 // BENCH_SETTLEMENT_SMALL_UNITS=50 BENCH_SETTLEMENT_DAYS=3 for a quick look), or
@@ -95,6 +97,8 @@ interface Measurement {
   runs: number;
   steps: StepFigures[];
   floorMs: number;
+  /** Writing what cebd-preprocessing wrote over its CEBD_DAYS days, with nothing else to do (see measure). */
+  writeFloorMs: number;
 }
 
 const seconds = (ms: number, digits = 1) => (ms / 1000).toFixed(digits);
@@ -211,6 +215,19 @@ async function measure(units: number): Promise<Measurement> {
     const [priced] = await owner.query<{ n: number }>(`SELECT count(*)::int AS n FROM priced_energy`);
     await step('settlement', { start, end }, DAYS, priced!.n);
     const floorAfter = await floor();
+    // The floor of writing: the rows cebd-preprocessing wrote over its days, copied by one INSERT ...
+    // SELECT into a table with the same columns and indexes (no row-level security, nothing computed):
+    // what storing its output costs on this server, whatever the statement that computes it.
+    await owner.exec('CREATE TABLE bench_write_floor (LIKE cebd_preprocessed INCLUDING DEFAULTS INCLUDING INDEXES)');
+    await owner.exec('CHECKPOINT');
+    started = performance.now();
+    const [copied] = await owner.query<{ n: number }>(
+      `WITH w AS (INSERT INTO bench_write_floor SELECT * FROM cebd_preprocessed
+                   WHERE period_end > $1 AND period_end <= $2 RETURNING 1)
+       SELECT count(*)::int AS n FROM w`,
+      [start, cebdEnd],
+    );
+    const writeFloorMs = performance.now() - started;
     const loadAfter = loadavg()[0]!.toFixed(1);
     const floorMs = Math.min(floorBefore, floorAfter);
 
@@ -228,7 +245,14 @@ async function measure(units: number): Promise<Measurement> {
         `load ${loadBefore} -> ${loadAfter}; not counted: supply and prices generated in ${seconds(pricesMs, 0)} s, ` +
         (ANALYZE ? `ANALYZE before each step ${seconds(analyzeMs)} s in all` : 'no ANALYZE between the steps'),
     );
-    return { units, records, runs: sizes!.runs, steps, floorMs };
+    const cebdStep = steps[0]!;
+    console.log(
+      `write floor (the ${count(copied!.n)} rows cebd-preprocessing wrote over ${CEBD_DAYS} days, one INSERT ... SELECT ` +
+        `into a table with its indexes): ${seconds(writeFloorMs)} s = ${perS(copied!.n, writeFloorMs)} rows/s, ` +
+        `${seconds((writeFloorMs * MONTH_DAYS) / CEBD_DAYS)} s for ${MONTH_DAYS} days; cebd-preprocessing ` +
+        `${(cebdStep.ms / writeFloorMs).toFixed(1)}x that`,
+    );
+    return { units, records, runs: sizes!.runs, steps, floorMs, writeFloorMs };
   } finally {
     await app?.close();
     await owner.close();
@@ -407,10 +431,15 @@ function printEstimate(small: Measurement, large: Measurement): void {
   );
   const floor = fit((small.floorMs * MONTH_DAYS) / DAYS, (large.floorMs * MONTH_DAYS) / DAYS);
   const withoutCebd = total - fit(monthMs(small.steps[0]!), monthMs(large.steps[0]!));
+  const writeFloor = fit((small.writeFloorMs * MONTH_DAYS) / CEBD_DAYS, (large.writeFloorMs * MONTH_DAYS) / CEBD_DAYS);
   console.log(
     `floor at ${count(TARGET_UNITS)} units: ${seconds(floor, 0)} s; ` +
       `the chain ${(total / 1000 / 60).toFixed(1)} min ${total / 1000 < GOAL_S ? 'meets' : 'misses'} the goal of < ${GOAL_S / 60} minutes ` +
       `(${(total / 1000 / GOAL_S).toFixed(1)}x the goal; without cebd-preprocessing ${(withoutCebd / 1000 / 60).toFixed(1)} min)`,
+  );
+  console.log(
+    `write floor at ${count(TARGET_UNITS)} units: storing cebd-preprocessing's rows alone, one stream, ` +
+      `${(writeFloor / 1000 / 60).toFixed(1)} min`,
   );
   console.log(
     'a lower bound where a step grows faster than linearly: an exponent above 1, a fixed cost per day (JIT) hiding ' +
