@@ -162,8 +162,9 @@ describe('event monitor', { timeout: 45_000 }, () => {
       timeRange: { start: '2023-12-31T23:00:00Z', end: '2024-01-31T23:00:00Z' },
     });
     // The count is a request of its own: it may leave after the page's rows arrived (the API's rate
-    // limiter lets five go per second), so its answer on the screen is waited for before its body is read.
-    expect(await screen.findByTestId('event-count', {}, SLOW)).toHaveTextContent('120 events');
+    // limiter lets five go per second), and the screen says '0 events' until it answers. Its answer
+    // is waited for before its body is read.
+    await waitFor(() => expect(screen.getByTestId('event-count')).toHaveTextContent('120 events'), SLOW);
     expect(posts(calls, `${EVENTS}/count`)[0]!.body).toEqual(list.body);
     expect(screen.getByTestId('event-result-filter')).toHaveTextContent('Events of result 7');
     expect(within(rows[0]!).getByTestId('event-code')).toHaveTextContent('58 Value outside expected limits');
