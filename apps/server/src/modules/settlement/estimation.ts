@@ -1,7 +1,7 @@
 import type { EstimationMethod, ProcessEventCode, Severity } from '@railwatt/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
-import { rows } from '../domain/sql.js';
+import { rows, segmentValidAt } from '../domain/sql.js';
 import { parameterAt } from '../parameter-overview/service.js';
 import { LATER_DUPLICATE } from '../processing/train-preprocessing.js';
 
@@ -63,9 +63,6 @@ const isLocation = (text: SQL) => sql`(${text} ~ ${LOCATION_PATTERN})`;
 const coordinate = (text: SQL, part: 'lat' | 'lon') =>
   sql`(CASE WHEN ${isLocation(text)} THEN trim(split_part(${text}, ',', ${sql.raw(part === 'lat' ? '1' : '2')}))::float8 END)`;
 
-/** The version of `s` (an entity_segment alias) valid at `time`: current segments never overlap. */
-const validAt = (s: SQL, time: SQL) => sql`(${s}.superseded_at IS NULL AND ${s}.valid @> ${time})`;
-
 /** Points per leg placed in grid areas: a 100 km leg is placed every 5 km. */
 export const SAMPLES_PER_LEG = 20;
 
@@ -122,8 +119,8 @@ export async function estimateNonMeteredRuns(
                 FROM runs u
                 CROSS JOIN LATERAL unnest(u.route) AS place(name)
                 JOIN entity_segment p ON p.tenant = ${T} AND p.type IN ('reportedtrainmeteringpoint', 'gridarea')
-                 AND ${validAt(sql`p`, sql`u.departure`)} AND lower(p.name) = lower(place.name)
-                JOIN entity_segment g ON g.tenant = ${T} AND g.type = 'gridarea' AND ${validAt(sql`g`, sql`u.departure`)}
+                 AND ${segmentValidAt('p', sql`u.departure`)} AND lower(p.name) = lower(place.name)
+                JOIN entity_segment g ON g.tenant = ${T} AND g.type = 'gridarea' AND ${segmentValidAt('g', sql`u.departure`)}
                  AND g.entity_uuid = CASE WHEN p.type = 'gridarea' THEN p.entity_uuid ELSE rw_uuid(p.attributes ->> 'gridAreaRef') END
                WHERE g.attributes ->> 'priceAreaRef' IS NOT NULL
             ), hours AS (
@@ -149,7 +146,7 @@ export async function estimateNonMeteredRuns(
                          rw_uuid(p.attributes ->> 'trackRef') AS track
                     FROM entity_segment p
                    WHERE p.tenant = ${T} AND p.type IN ('reportedtrainmeteringpoint', 'payloadpoint')
-                     AND ${validAt(sql`p`, sql`u.departure`)} AND lower(p.name) = lower(place.name)
+                     AND ${segmentValidAt('p', sql`u.departure`)} AND lower(p.name) = lower(place.name)
                      AND ${isLocation(sql`p.attributes ->> 'location'`)}
                    ORDER BY p.type DESC, p.entity_uuid LIMIT 1) s
             ), legs AS (
@@ -168,7 +165,7 @@ export async function estimateNonMeteredRuns(
                                              ${coordinate(sql`t.attributes ->> 'toLocation'`, 'lon')}), 0)
                          FROM entity_segment t
                         WHERE t.tenant = ${T} AND t.type = 'track' AND t.entity_uuid = l.track1 AND l.track2 = l.track1
-                          AND ${validAt(sql`t`, sql`l.departure`)}
+                          AND ${segmentValidAt('t', sql`l.departure`)}
                           AND t.attributes ->> 'lengthKm' IS NOT NULL)), 1) AS km
                 FROM legs l
                WHERE l.lat1 IS NOT NULL AND (l.lat1, l.lon1) IS DISTINCT FROM (l.lat2, l.lon2)
@@ -239,8 +236,8 @@ export async function estimateNonMeteredRuns(
                  (SELECT sum(v.gross_weight) FROM train_run_vehicle v WHERE v.train_run_id = r.id AND v.tenant = r.tenant) AS tonnes,
                  f.factor, f.source AS factor_source
             FROM candidates r
-            LEFT JOIN entity_segment tp ON tp.entity_uuid = r.train_profile_uuid AND ${validAt(sql`tp`, sql`r.departure`)}
-            LEFT JOIN entity_segment tc ON tc.entity_uuid = r.traffic_category_uuid AND ${validAt(sql`tc`, sql`r.departure`)}
+            LEFT JOIN entity_segment tp ON tp.entity_uuid = r.train_profile_uuid AND ${segmentValidAt('tp', sql`r.departure`)}
+            LEFT JOIN entity_segment tc ON tc.entity_uuid = r.traffic_category_uuid AND ${segmentValidAt('tc', sql`r.departure`)}
             LEFT JOIN LATERAL (
               SELECT x.factor, x.source FROM (VALUES ${factors}) AS x(rank, factor, source)
                WHERE x.factor IS NOT NULL ORDER BY x.rank LIMIT 1

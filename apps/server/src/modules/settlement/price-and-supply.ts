@@ -1,7 +1,7 @@
 import type { ProcessEventCode, Severity } from '@railwatt/contracts';
 import { sql } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
-import { rows } from '../domain/sql.js';
+import { rows, segmentValidAt } from '../domain/sql.js';
 
 /**
  * price-and-supply (DOMAIN.md "Processing" step 7, issue 10 item 2) for one chunk (an area day):
@@ -120,9 +120,9 @@ export async function priceAndSupply(
         FROM time_series ts
         JOIN time_series_value v ON v.tenant = ts.tenant AND v.series_id = ts.id
         JOIN entity_segment f ON f.entity_uuid = ts.entity_uuid AND f.tenant = ts.tenant AND f.type = 'fixedmeteringpoint'
-         AND f.superseded_at IS NULL AND f.valid @> v.start_time
+         AND ${segmentValidAt('f', sql`v.start_time`)}
         JOIN entity_segment g ON g.entity_uuid = rw_uuid(f.attributes ->> 'gridAreaRef') AND g.tenant = ts.tenant
-         AND g.superseded_at IS NULL AND g.valid @> v.start_time
+         AND ${segmentValidAt('g', sql`v.start_time`)}
        WHERE ts.tenant = ${tenant}::uuid AND ts.type_name = 'fixed_installation_energy' AND ts.resolution IN ('PT1H', 'PT15M')
          AND v.start_time >= ${S} AND v.start_time < ${E} AND v.value IS NOT NULL
          AND rw_uuid(f.attributes ->> 'organisationRef') IS NOT NULL
@@ -138,7 +138,7 @@ export async function priceAndSupply(
           FROM time_series ts
           JOIN time_series_value v ON v.tenant = ts.tenant AND v.series_id = ts.id
           JOIN entity_segment l ON l.entity_uuid = ts.entity_uuid AND l.tenant = ts.tenant
-           AND l.superseded_at IS NULL AND l.valid @> v.start_time
+           AND ${segmentValidAt('l', sql`v.start_time`)}
          WHERE ts.tenant = ${tenant}::uuid AND ts.type_name = 'supply_energy'
            AND v.start_time >= ${S} AND v.start_time < ${E} AND v.value IS NOT NULL
            AND l.attributes ->> 'gridAreaRef' IS NOT NULL

@@ -1,7 +1,7 @@
 import type { EntityRef } from '@railwatt/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
-import { rows } from '../domain/sql.js';
+import { rows, segmentValidAt } from '../domain/sql.js';
 
 /**
  * settlement (DOMAIN.md "Processing" step 11, issue 10 item 5) for one chunk (an area day) of a
@@ -131,7 +131,7 @@ async function chargeDay(
   /** The value of an entity's version valid at the day's start. */
   const valueAt = (uuid: SQL, field: string) =>
     sql`(SELECT (s.attributes ->> ${field})::numeric FROM entity_segment s
-          WHERE s.entity_uuid = ${uuid} AND s.tenant = ${tenant}::uuid AND s.superseded_at IS NULL AND s.valid @> ${S}
+          WHERE s.entity_uuid = ${uuid} AND s.tenant = ${tenant}::uuid AND ${segmentValidAt('s', S)}
           LIMIT 1)`;
   const zone = ctx.tenant.timeZone;
   /**
@@ -144,12 +144,12 @@ async function chargeDay(
     return sql`(${s}.attributes ->> 'priceCategoryRef' IS NULL OR EXISTS (
       SELECT 1 FROM entity_segment i
        WHERE i.tenant = ${tenant}::uuid AND i.type = 'pricecategorytimeinterval'
-         AND i.superseded_at IS NULL AND i.valid @> ${hour}
+         AND ${segmentValidAt('i', hour)}
          AND i.attributes ->> 'priceCategoryRef' = ${s}.attributes ->> 'priceCategoryRef'
          AND (i.attributes -> 'daysOfWeek') @> to_jsonb(CASE
                WHEN EXISTS (SELECT 1 FROM entity_segment p
                              WHERE p.tenant = ${tenant}::uuid AND p.type = 'publicholiday'
-                               AND p.superseded_at IS NULL AND p.valid @> ${hour}
+                               AND ${segmentValidAt('p', hour)}
                                AND p.attributes ->> 'date' = to_char(${local}, 'YYYY-MM-DD')) THEN 8
                ELSE extract(isodow FROM ${local})::int END)
          AND ${local}::time >= (i.attributes ->> 'fromTime')::time
@@ -166,7 +166,7 @@ async function chargeDay(
                        THEN rate.eur ELSE 1 END), 0)
            FROM jsonb_array_elements_text(c.attributes -> ${refs}) AS f(uuid)
            JOIN entity_segment s ON s.entity_uuid = f.uuid::uuid AND s.tenant = ${tenant}::uuid
-            AND s.superseded_at IS NULL AND s.valid @> ${S}
+            AND ${segmentValidAt('s', S)}
            JOIN hours h ON h.organisation_uuid = x.organisation_uuid AND h.price_area_uuid = x.price_area_uuid
           WHERE ${applies(sql`s`, sql`h.hour_start`)})`;
   /**
@@ -181,8 +181,8 @@ async function chargeDay(
              (t.attributes ->> 'rate')::numeric, 0)), 0)
            FROM grids g
            JOIN entity_segment t ON t.entity_uuid = rw_uuid(c.attributes ->> 'taxCategoryRef') AND t.tenant = ${tenant}::uuid
-            AND t.superseded_at IS NULL AND t.valid @> ${S}
-           LEFT JOIN entity_segment ga ON ga.entity_uuid = g.grid_area_uuid AND ga.superseded_at IS NULL AND ga.valid @> ${S}
+            AND ${segmentValidAt('t', S)}
+           LEFT JOIN entity_segment ga ON ga.entity_uuid = g.grid_area_uuid AND ${segmentValidAt('ga', S)}
           WHERE g.organisation_uuid = x.organisation_uuid AND g.price_area_uuid = x.price_area_uuid)`;
   await ctx.db.execute(sql`
     WITH rate AS (
@@ -207,7 +207,7 @@ async function chargeDay(
              (l.metered_kwh + l.estimated_kwh + l.other_kwh + l.losses_kwh) / 1000 AS mwh,
              l.metered_cost + l.estimated_cost + l.other_cost + l.losses_cost AS energy_cost,
              (SELECT c.entity_uuid FROM entity_segment c
-               WHERE c.tenant = ${tenant}::uuid AND c.type = 'contract' AND c.superseded_at IS NULL AND c.valid @> ${S}
+               WHERE c.tenant = ${tenant}::uuid AND c.type = 'contract' AND ${segmentValidAt('c', S)}
                  AND c.attributes ->> 'organisationRef' = l.organisation_uuid::text
                  AND (c.attributes ->> 'priceAreaRef' = l.price_area_uuid::text OR c.attributes ->> 'priceAreaRef' IS NULL)
                ORDER BY (c.attributes ->> 'priceAreaRef') IS NULL, c.name LIMIT 1) AS contract
@@ -220,7 +220,7 @@ async function chargeDay(
              ${taxSum} AS tax,
              coalesce(${valueAt(sql`rw_uuid(c.attributes ->> 'vatCategoryRef')`, 'percentage')}, 0) AS vat_percent
         FROM lines x CROSS JOIN rate
-        JOIN entity_segment c ON c.entity_uuid = x.contract AND c.superseded_at IS NULL AND c.valid @> ${S}
+        JOIN entity_segment c ON c.entity_uuid = x.contract AND ${segmentValidAt('c', S)}
     )
     UPDATE settlement_line l
        SET contract_uuid = ch.contract, grid_fee_cost = ch.grid_fee, energy_fee_cost = ch.energy_fee, tax_cost = ch.tax,
