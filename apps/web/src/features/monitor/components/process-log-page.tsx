@@ -24,8 +24,9 @@ import { EVENT_MONITOR_PATH, RESULT_VIEW_PATH } from './events-table';
 import { MonitorPageTitle, NotForRole, useMonitorZone } from './monitor-page-title';
 import { periodText, ResultProgress, ResultStatusBadge, SortHeader, useProcessName } from './process-cells';
 import { ProcessLogFilters } from './process-log-filters';
+import { processPath } from '../../../lib/process-path';
 
-export const processPath = (procedure: string, page: 'log' | 'run') => `/monitor/processes/${procedure}/${page}`;
+export { processPath };
 
 /**
  * /monitor/processes/<procedure>/log (issue 9 item 7): the procedure's results filtered by the process

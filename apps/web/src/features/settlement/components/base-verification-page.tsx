@@ -9,6 +9,7 @@ import { ApiErrorText } from '../../../components/ui/api-error';
 import { DataTable } from '../../../components/ui/data-table';
 import { PageTitle } from '../../../components/ui/page-title';
 import type { ScreenProps } from '../../../lib/routes';
+import { processPath } from '../../../lib/process-path';
 import { useMarketStore } from '../../../lib/stores/market-store';
 import { useUrlSearch } from '../../../lib/use-url-search';
 import { balanceQuery, baseVerificationQuery, eusaOptionsQuery } from '../api/settlement-queries';
@@ -24,9 +25,6 @@ import { SettlementMonthPicker } from './settlement-month-picker';
  * The chart loads with its own chunk (recharts): the other settlement screens, in the same chunk as
  * this one, do not need it.
  */
-/** Where the month's balance comes from: price-and-supply's run page (what an empty balance points to). */
-const PRICE_AND_SUPPLY_RUN = '/monitor/processes/price-and-supply/run';
-
 const BalanceChart = lazy(() => import('./balance-chart').then((m) => ({ default: m.BalanceChart })));
 
 /** The screen's state in the URL (STYLE.md §5): the month and the energy use settlement area. */
@@ -182,7 +180,7 @@ export function BaseVerificationPage(props: ScreenProps) {
           {mayRun && (
             <>
               {' '}
-              <Anchor component={Link} to={PRICE_AND_SUPPLY_RUN} data-testid="balance-empty-run">
+              <Anchor component={Link} to={processPath('price-and-supply', 'run')} data-testid="balance-empty-run">
                 {t('verification.runPriceAndSupply')}
               </Anchor>
             </>
