@@ -11,7 +11,8 @@ import { timeSeriesImportJob } from '../../jobs/timeseries-import.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { serviceContext } from '../../test/context.js';
 import { waitForRun } from '../../test/jobs.js';
-import { freePort, hasSshd, startOpenSshServer, type OpenSshServer } from '../../test/sftp-servers.js';
+import { freePort, startOpenSshServer, type OpenSshServer } from '../../test/sftp-servers.js';
+import { requireTool } from '../../test/tools.js';
 import type { ImportQueue } from '../timeseries/accept.js';
 import { runSftpIntake } from './intake-run.js';
 
@@ -24,7 +25,8 @@ const CREATE_ROUTE = '/api/sftpintegration/interface-configuration/create-route'
  * OpenSSH server (/usr/sbin/sshd on a local port), the `sftp-intake` job on pg-boss, the import jobs
  * it queues, the data log of each area, the values stored, and the files moved to the backup path.
  */
-describe.skipIf(!hasSshd())('automatic SFTP intake from the IN routes', () => {
+const hasSshd = requireTool('sshd', 'the automatic SFTP intake against OpenSSH');
+describe.skipIf(!hasSshd)('automatic SFTP intake from the IN routes', () => {
   let t: TestApp;
   let server: OpenSshServer;
   let cpid = '';

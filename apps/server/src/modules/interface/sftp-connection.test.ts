@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   generateKeyPair,
   freePort,
-  hasSshd,
   startOpenSshServer,
   startSsh2SftpServer,
   type OpenSshServer,
   type TestSftpServer,
 } from '../../test/sftp-servers.js';
+import { requireTool } from '../../test/tools.js';
 import { HOST_KEY_FINGERPRINT } from '@railwatt/contracts';
 import { testSftpConnection } from './sftp-connection.js';
 
@@ -103,13 +103,9 @@ describe('test connection against the ssh2 SFTP server', () => {
   });
 });
 
-const sshdMissing = !hasSshd();
-if (sshdMissing && process.env.CI !== 'true') {
-  console.warn('OpenSSH server (/usr/sbin/sshd) not installed: the test connection against OpenSSH is skipped.');
-}
-
-// On CI (CI=true) a missing sshd is a failure, not a skip: startOpenSshServer throws and says so.
-describe.skipIf(sshdMissing && process.env.CI !== 'true')('test connection against a real OpenSSH server', () => {
+// Skipped without OpenSSH, except on CI (CI=true), where a missing sshd fails the file.
+const hasSshd = requireTool('sshd', 'the connection test against OpenSSH');
+describe.skipIf(!hasSshd)('test connection against a real OpenSSH server', () => {
   let sshd: OpenSshServer;
   beforeAll(async () => {
     sshd = await startOpenSshServer();

@@ -1,11 +1,13 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasSshd, startOpenSshServer, type OpenSshServer } from '../../test/sftp-servers.js';
+import { startOpenSshServer, type OpenSshServer } from '../../test/sftp-servers.js';
+import { requireTool } from '../../test/tools.js';
 import { fetchRouteFiles, type FetchedFile, type IntakeRoute } from './sftp-intake.js';
 
 // Against a real OpenSSH server (Debian's openssh-server) on a local port, as the intake job meets it.
-describe.skipIf(!hasSshd())('SFTP intake: fetching files from an IN route', () => {
+const hasSshd = requireTool('sshd', 'fetching files from OpenSSH');
+describe.skipIf(!hasSshd)('SFTP intake: fetching files from an IN route', () => {
   let server: OpenSshServer;
   let route: IntakeRoute;
   beforeAll(async () => {

@@ -8,7 +8,8 @@ import { tenantDatabase } from '../../db/tenant.js';
 import { METERED_ENERGY_DELIVERY_JOB } from '../../jobs/metered-energy-delivery.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { waitForRun } from '../../test/jobs.js';
-import { freePort, hasSshd, startOpenSshServer, type OpenSshServer } from '../../test/sftp-servers.js';
+import { freePort, startOpenSshServer, type OpenSshServer } from '../../test/sftp-servers.js';
+import { requireTool } from '../../test/tools.js';
 import { runSftpIntake } from '../interface/intake-run.js';
 import { deliveryFolder, parseAggregationResponse } from './aggregation-delivery.js';
 
@@ -57,7 +58,8 @@ describe('where a route puts an organisation’s file, and how a response reads'
  * job uploading to a real OpenSSH server (/usr/sbin/sshd on a local port), a failed upload and its
  * re-export, the RES_ response fetched by the SFTP intake and downloaded through the data log.
  */
-describe.skipIf(!hasSshd())('metered-energy-aggregation delivery over SFTP', () => {
+const hasSshd = requireTool('sshd', 'the aggregation delivery to OpenSSH');
+describe.skipIf(!hasSshd)('metered-energy-aggregation delivery over SFTP', () => {
   let t: TestApp;
   let server: OpenSshServer;
   const org = randomUUID();

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateNordpoolCsv } from '../../formats/nordpool/nordpool-generate.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { waitForRun } from '../../test/jobs.js';
-import { freePort, hasSshd, startOpenSshServer, type OpenSshServer } from '../../test/sftp-servers.js';
+import { freePort, startOpenSshServer, type OpenSshServer } from '../../test/sftp-servers.js';
+import { requireTool } from '../../test/tools.js';
 
 const ADMIN = 'erex-administrator';
 const RESPONSIBLE = 'settlement-area-responsible';
@@ -16,7 +17,8 @@ const IMPORT_PRICES = '/api/integration/prices/import-prices';
  * files waiting for the caller's area on the enabled NORDPOOL routes, here on a real OpenSSH server,
  * and queues an import job per file.
  */
-describe.skipIf(!hasSshd())('importing prices from the NORDPOOL routes', () => {
+const hasSshd = requireTool('sshd', 'importing prices from OpenSSH');
+describe.skipIf(!hasSshd)('importing prices from the NORDPOOL routes', () => {
   let t: TestApp;
   let server: OpenSshServer;
   const dir = (...parts: string[]) => join(server.path, ...parts);
