@@ -43,6 +43,9 @@ export async function setup(project: TestProject): Promise<void> {
         PUBLIC_URL: baseUrl,
         DATA_DIR: dataDir,
         LOG_LEVEL: 'warn',
+        // The journeys sign in as the demo users: asked for, so a DATABASE_URL in the environment
+        // (where SEED_DEMO defaults to off) still gets them.
+        SEED_DEMO: 'true',
         SEED_DEMO_TIMESERIES: 'false',
       },
       stdio: ['ignore', 'inherit', 'inherit'],

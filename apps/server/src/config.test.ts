@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SFTP_INTAKE_CRON, loadConfig, parseTrustProxy, VITE_DEV_ORIGIN } from './config.js';
+import {
+  DEFAULT_SFTP_INTAKE_CRON,
+  demoSeedOutsideEmbedded,
+  isEmbeddedDefault,
+  loadConfig,
+  parseTrustProxy,
+  VITE_DEV_ORIGIN,
+} from './config.js';
 
 describe('configuration from the environment', () => {
   it('limits Excel imports to 20 MB unless EXCEL_IMPORT_MAX_FILE_BYTES says otherwise', () => {
@@ -62,5 +69,31 @@ describe('configuration from the environment', () => {
     const { OIDC_ISSUER: _issuer, ...embedded } = keycloak;
     expect(loadConfig(embedded).keycloakAdmin).toBeUndefined();
     expect(() => loadConfig({ ...keycloak, OIDC_ISSUER: 'https://sso.example.org/oidc' })).toThrow(/KEYCLOAK_REALM/);
+  });
+
+  it('seeds demo users (password "demo") by default only on the embedded default, and flags them elsewhere', () => {
+    const postgres = { DATABASE_URL: 'postgres://railwatt@db/railwatt' };
+    const keycloak = { OIDC_ISSUER: 'https://sso.example.org/realms/railwatt' };
+    // npm start: PGlite and the embedded provider, someone trying the app.
+    const embedded = loadConfig({});
+    expect(embedded.seedDemo).toBe(true);
+    expect(isEmbeddedDefault(embedded)).toBe(true);
+    expect(demoSeedOutsideEmbedded(embedded)).toBe(false);
+    // The issuer the embedded provider would have anyway is still the embedded default.
+    expect(loadConfig({ OIDC_ISSUER: 'http://localhost:8080/auth/' }).seedDemo).toBe(true);
+    // A real installation: PostgreSQL, an external issuer, or both.
+    for (const env of [postgres, keycloak, { ...postgres, ...keycloak }]) {
+      const config = loadConfig(env);
+      expect(config.seedDemo, JSON.stringify(env)).toBe(false);
+      expect(demoSeedOutsideEmbedded(config)).toBe(false);
+      // Asked for there, it seeds, and server.ts warns what it made.
+      const asked = loadConfig({ ...env, SEED_DEMO: 'true' });
+      expect(asked.seedDemo).toBe(true);
+      expect(demoSeedOutsideEmbedded(asked)).toBe(true);
+    }
+    // Set but empty (a blank line in an env file) is the default; off is off everywhere.
+    expect(loadConfig({ ...postgres, SEED_DEMO: '' }).seedDemo).toBe(false);
+    expect(loadConfig({ SEED_DEMO: '' }).seedDemo).toBe(true);
+    expect(loadConfig({ SEED_DEMO: 'false' }).seedDemo).toBe(false);
   });
 });

@@ -20,6 +20,12 @@ export interface AppConfig {
   oidcAudience: string;
   /** The sign-in client of the web app at the identity provider. */
   oidcClientId: string;
+  /**
+   * SEED_DEMO: demo users (password `demo`), fleet, infrastructure and administration data at every
+   * start. Default on only for the embedded default (PGlite and the embedded identity provider, a
+   * machine someone tries the app on); with DATABASE_URL or an external OIDC_ISSUER it is off
+   * unless set, and server.ts warns what it creates when it is set there (`demoSeedOutsideEmbedded`).
+   */
   seedDemo: boolean;
   /** With seedDemo: also the demo month of time series (imported after the server listens). */
   seedDemoTimeSeries: boolean;
@@ -137,23 +143,38 @@ export function parseAesKey(value: string | undefined): Buffer | undefined {
   return key;
 }
 
+/**
+ * The embedded default: no DATABASE_URL and the embedded identity provider. Only here are demo users
+ * with a known password seeded unless SEED_DEMO says otherwise; a start on PostgreSQL or behind an
+ * external issuer is taken for a real installation.
+ */
+export const isEmbeddedDefault = (config: Pick<AppConfig, 'databaseUrl' | 'embeddedIdentityProvider'>): boolean =>
+  !config.databaseUrl && config.embeddedIdentityProvider;
+
+/** True when SEED_DEMO was turned on for a real installation: server.ts then warns what it creates. */
+export const demoSeedOutsideEmbedded = (
+  config: Pick<AppConfig, 'databaseUrl' | 'embeddedIdentityProvider' | 'seedDemo'>,
+): boolean => config.seedDemo && !isEmbeddedDefault(config);
+
 /** Reads the configuration from environment variables (see README for the list). */
 export function loadConfig(env: Env = process.env): AppConfig {
   const port = parsePort(env.PORT, 8080);
   const publicUrl = trimSlash(env.PUBLIC_URL || `http://localhost:${port}`);
   const embeddedIssuer = `${publicUrl}/auth`;
   const oidcIssuer = trimSlash(env.OIDC_ISSUER || embeddedIssuer);
+  const databaseUrl = env.DATABASE_URL || undefined;
+  const embeddedIdentityProvider = oidcIssuer === embeddedIssuer;
   return {
     port,
     host: env.HOST || '0.0.0.0',
     dataDir: env.DATA_DIR || './data',
-    databaseUrl: env.DATABASE_URL || undefined,
+    databaseUrl,
     publicUrl,
     oidcIssuer,
-    embeddedIdentityProvider: oidcIssuer === embeddedIssuer,
+    embeddedIdentityProvider,
     oidcAudience: env.OIDC_AUDIENCE || 'railwatt-api',
     oidcClientId: env.OIDC_CLIENT_ID || 'frontend',
-    seedDemo: parseBoolean(env.SEED_DEMO, true),
+    seedDemo: parseBoolean(env.SEED_DEMO, isEmbeddedDefault({ databaseUrl, embeddedIdentityProvider })),
     seedDemoTimeSeries: parseBoolean(env.SEED_DEMO_TIMESERIES, true),
     logLevel: env.LOG_LEVEL || 'info',
     webDist: resolve(REPO_ROOT, env.WEB_DIST || 'apps/web/dist'),

@@ -1,4 +1,4 @@
-import { loadConfig } from './config.js';
+import { demoSeedOutsideEmbedded, isEmbeddedDefault, loadConfig } from './config.js';
 import { buildApp } from './app.js';
 import { fatalDatabaseHandler, openDatabase } from './db/client.js';
 import { migrate } from './db/migrate.js';
@@ -30,7 +30,10 @@ async function main(): Promise<void> {
   const applied = await migrate(database);
   // The demo month of time series (seed/timeseries.ts, ~30 s on PGlite) is imported after the server
   // listens, so a first start answers in seconds and the data log fills while people look.
-  const seeded = config.seedDemo ? await seedDemo(database, { skip: ['timeseries'] }) : [];
+  // The settlement areas are the platform's own (fixed uuids, which the market functions in tokens
+  // name, e.g. the Keycloak realm's), so every start makes sure they exist; the rest of the demo
+  // (users with the password "demo", fleet, infrastructure ...) only with SEED_DEMO.
+  const seeded = await seedDemo(database, config.seedDemo ? { skip: ['timeseries'] } : { only: ['areas'] });
   // Uploads a previous process was reading when it stopped show as failed, not as running for ever.
   const interrupted = await failInterruptedFiles(allAreasExecutor(database, 'start-up: fail interrupted uploads'));
   // From here on the server is railwatt_app: row-level security holds (ARCHITECTURE.md).
@@ -45,6 +48,25 @@ async function main(): Promise<void> {
     : undefined;
   const app = await buildApp({ config, database, logger });
   onFatal = fatalDatabaseHandler(app.log, exit);
+  if (demoSeedOutsideEmbedded(config)) {
+    // SEED_DEMO set on PostgreSQL or behind an external issuer: a real installation with accounts
+    // anyone who read the README knows. Said at every start, not only the first.
+    app.log.warn(
+      {
+        password: DEMO_PASSWORD,
+        users: demoUserSummary().map((u) => `${u.username} (${u.roles.join(', ')})`),
+        seeders: seeded,
+        database: database.kind,
+        issuer: config.oidcIssuer,
+      },
+      `SEED_DEMO is on outside the embedded default (DATABASE_URL or an external OIDC_ISSUER): ` +
+        `${demoUserSummary().length} demo users exist with the password "${DEMO_PASSWORD}"` +
+        (config.embeddedIdentityProvider
+          ? ' and can sign in here'
+          : ' (the external issuer does not know that password, but the users and their market functions are in app_user)') +
+        `, with demo fleet, infrastructure and administration data. Unset SEED_DEMO on a real installation.`,
+    );
+  }
   // Background jobs (pg-boss, as the owning user: modules/jobs/boss-database.ts); app.close() stops them.
   await app.jobs.start();
   // Automatic intake from the SFTP routes, as the system in the Administration area (no request).
@@ -93,7 +115,7 @@ async function main(): Promise<void> {
       (error: unknown) => app.log.error({ err: error }, 'demo time series could not be seeded'),
     );
   }
-  if (config.seedDemo && config.embeddedIdentityProvider) {
+  if (config.seedDemo && isEmbeddedDefault(config)) {
     app.log.info(
       { password: DEMO_PASSWORD, users: demoUserSummary().map((u) => `${u.username} (${u.roles.join(', ')})`) },
       `demo users, password "${DEMO_PASSWORD}"`,
