@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FormatName } from '../formats/timeseries/format.js';
 import { INTAKE_FORMATS } from '../formats/timeseries/registry.js';
+import { errorIdOf, userMessage } from '../errors.js';
 import { finishFile } from '../modules/datalog/datalog-service.js';
 import { defineJob } from '../modules/jobs/define-job.js';
 import { rerunAfterCebd } from '../modules/processing/chain.js';
@@ -50,10 +51,12 @@ export const timeSeriesImportJob = defineJob({
       }
       return { status: result.status === 'OK' ? 'success' : 'failure', message: result.text };
     } catch (error) {
-      ctx.log.error({ err: error, dataLogId }, 'time-series import failed');
+      // calls.md §8's words for a failure of ours, with the id the log keeps the error under: a
+      // database error's message quotes its SQL and parameters, which are not for the data log.
+      ctx.log.error({ err: error, dataLogId, errorId: errorIdOf(error) }, 'time-series import failed');
       await finishFile(ctx.db, ctx.tenant.uuid, dataLogId, {
         status: 'ERROR',
-        text: `Failed to upload. Ask administrator for help (${error instanceof Error ? error.message : String(error)})`,
+        text: `Failed to upload. Ask administrator for help (${userMessage(error)})`,
       });
       throw error;
     }

@@ -131,7 +131,7 @@ describe('error envelope', () => {
     }
   });
 
-  it('hides internals of a 500', async () => {
+  it('hides internals of a 500, naming the id the log keeps the error under', async () => {
     const response = await get('/api/test/crash');
     expect(response.statusCode).toBe(500);
     expect(response.body).not.toContain('secret');
@@ -139,8 +139,11 @@ describe('error envelope', () => {
       timestamp: expect.any(String),
       status: 500,
       error: 'Internal Server Error',
+      message: expect.stringMatching(/^Internal error [0-9a-f]{12}; the log has the details$/),
       path: '/api/test/crash',
     });
+    // Every failure its own id.
+    expect((await get('/api/test/crash')).json().message).not.toBe(response.json().message);
   });
 
   it('maps unique violations to uniquename / uniqueproperties by constraint name', async () => {

@@ -5,7 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { mapDatabaseError } from '../db/constraints.js';
-import { ApiError } from '../errors.js';
+import { ApiError, errorIdOf, internalErrorText } from '../errors.js';
 
 /** Builds the one error envelope of calls.md §8. */
 export function envelope(
@@ -77,8 +77,11 @@ export const errorsPlugin = fp(
         const code = status === 400 ? 'invalid_input' : undefined;
         return reply.code(status).send(envelope(request, status, { code, message: error.message }));
       }
-      request.log.error({ err: error, reqId: request.id }, 'request failed');
-      return reply.code(500).send(envelope(request, 500));
+      // No internals leave (a database error quotes its SQL): the answer names an id the user can
+      // quote, and the log keeps the error under it.
+      const errorId = errorIdOf(error);
+      request.log.error({ err: error, reqId: request.id, errorId }, 'request failed');
+      return reply.code(500).send(envelope(request, 500, { message: internalErrorText(errorId) }));
     });
   },
   { name: 'errors' },

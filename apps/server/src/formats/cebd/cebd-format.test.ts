@@ -210,7 +210,7 @@ describe('CEBD problems', () => {
     [
       'a duplicate periodEnd',
       cebdBlock([record(), record()]),
-      'Duplicate periodEnd 2026-10-01T00:05:00Z: Record[1] of this block has the same periodEnd',
+      'Duplicate detected: periodEnd 2026-10-01T00:05:00Z: Record[1] of this block has the same periodEnd',
       at(5, 'CEBDFile/CEBDBlock[1]/Record[2]'),
     ],
     [
@@ -381,6 +381,66 @@ describe('CEBD problems', () => {
     expect(blocks).toEqual([]);
   });
 
+  describe('duplicates across blocks (calls.md §8 "Duplicate detected")', () => {
+    const at5 = (minutes: number) => new Date(Date.UTC(2026, 9, 1, 0, minutes)).toISOString().replace('.000', '');
+    const block = (name: 'CEBDBlock' | 'ReadingBlock', minutes: number[], cpid = CPID) =>
+      `<${name} cpid="${cpid}">\n${minutes
+        .map((m) =>
+          name === 'CEBDBlock'
+            ? record({ periodEnd: at5(m) })
+            : reading({ time: at5(m), activeConsumed: String(m), reactiveConsumed: String(m) }),
+        )
+        .join('\n')}\n</${name}>`;
+
+    it('refuses a second block of the same CPID and periods once, with the count, and hands none of its records on', async () => {
+      const file = cebdFile(`${block('CEBDBlock', [5, 10, 15])}\n${block('CEBDBlock', [5, 10, 15])}`);
+      const { problems, records } = await parseBytes(file);
+      expect(problems.map(problemText)).toEqual([
+        `CEBDFile/CEBDBlock[2]/Record[1], line 9, column 1: Duplicate detected: Records of CPID ${CPID} state the 3 periods ending ${at5(5)} .. ${at5(15)}, which an earlier block of this CPID already states`,
+      ]);
+      // The intake never sees a period twice (it would store it twice in one statement).
+      expect(records.map((r) => r.periodEnd)).toEqual([at5(5), at5(10), at5(15)]);
+    });
+
+    it('finds one repeated period among new ones, in reading blocks too, at any chunking', async () => {
+      for (const chunkSize of [0, 7]) {
+        const cebd = await parseBytes(cebdFile(`${block('CEBDBlock', [5, 10])}\n${block('CEBDBlock', [10, 20, 25])}`), {
+          chunkSize,
+        });
+        expect(cebd.problems.map((p) => p.message)).toEqual([
+          `Duplicate detected: Records of CPID ${CPID} state the period ending ${at5(10)}, which an earlier block of this CPID already states`,
+        ]);
+        // Readings at 0, 5, 10 give the periods ending 5 and 10; readings 5, 10, 15 repeat 10.
+        const readings = await parseBytes(
+          cebdFile(`${block('ReadingBlock', [0, 5, 10])}\n${block('ReadingBlock', [5, 10, 15])}`),
+          { chunkSize },
+        );
+        expect(readings.problems.map((p) => p.message)).toEqual([
+          `Duplicate detected: Readings of CPID ${CPID} state the period ending ${at5(10)}, which an earlier block of this CPID already states`,
+        ]);
+      }
+    });
+
+    it('accepts the same periods for another CPID, and a CPID continued in a later block', async () => {
+      const other = 'NO_NSB_917600100023_EMS1';
+      const { problems, records } = await parseBytes(
+        cebdFile(
+          [
+            block('CEBDBlock', [5, 10]),
+            block('CEBDBlock', [5, 10], other),
+            block('CEBDBlock', [15, 20]),
+            // A reading block's base reading (at 20) states no period: it continues the block before.
+            block('ReadingBlock', [20, 25]),
+            // A day 150 periods later: the bits of another word of the map.
+            block('CEBDBlock', [5 + 150 * 5]),
+          ].join('\n'),
+        ),
+      );
+      expect(problems).toEqual([]);
+      expect(records).toHaveLength(8);
+    });
+  });
+
   it('accepts comments, whitespace, a BOM, xsi:schemaLocation and a missing quality (127)', async () => {
     const xml = cebdFile(
       `<!-- a comment -->\n<CEBDBlock cpid="${CPID}">\n  ${record({ quality: undefined, lat: undefined, lon: undefined })}\n</CEBDBlock>`,
@@ -467,7 +527,7 @@ describe('CEBD reading blocks', () => {
   it('refuses duplicates, disorder, quality 46 and a block of one reading', async () => {
     const dup = await parseBytes(readingBlock([reading({ time: t(0) }), reading({ time: t(0) })]));
     expect(dup.problems.map((p) => p.message)).toEqual([
-      `Duplicate time ${t(0)}: Reading[1] of this block has the same time`,
+      `Duplicate detected: time ${t(0)}: Reading[1] of this block has the same time`,
     ]);
     const back = await parseBytes(readingBlock([reading({ time: t(5) }), reading({ time: t(0) })]));
     expect(back.problems[0]!.message).toBe(

@@ -72,7 +72,22 @@ interface Block {
   /** The last valid entry and its element index, for order, duplicates and differences. */
   last: Entry | null;
   lastIndex: number;
+  /** The periods of this CPID stated by earlier blocks (Slots), shared by every block of the CPID. */
+  slots: Slots | null;
+  /** Records of this block whose period an earlier block of its CPID already stated. */
+  duplicates: { count: number; first: string; last: string; location: SourceLocation } | null;
 }
+
+/** 5-minute periods per number of a Slots map: 30 bits keep every mask a small integer. */
+const SLOTS_PER_WORD = 30;
+
+/**
+ * The periods one CPID's records stated in this file, as bits: period p (its end in 5-minute steps
+ * since 1970) is bit p % 30 of the number under key floor(p / 30). Records arrive in ascending time,
+ * so a CPID's day of 288 periods is about ten entries; memory grows with the periods a file holds,
+ * not with its bytes, and a check is two map operations.
+ */
+type Slots = Map<number, number>;
 
 interface Frame {
   name: string;
@@ -94,6 +109,8 @@ class CebdReader {
   private skipDepth = 0;
   private dcs: string | undefined;
   private block: Block | null = null;
+  /** Per CPID, the periods its blocks stated so far (duplicates across blocks of one file). */
+  private readonly periods = new Map<string, Slots>();
   private tagLine = 1;
   private tagColumn = 1;
   /** Where the last tag or comment ended: text starts there. */
@@ -240,6 +257,7 @@ class CebdReader {
           b.location,
         );
       }
+      this.reportDuplicates(b);
       this.flush();
       this.block = null;
     }
@@ -294,7 +312,60 @@ class CebdReader {
     if (a.cpid === undefined) this.problem('Attribute cpid is missing');
     else cpid = this.check(readCpid(a.cpid));
     const type = tag.name as Block['type'];
-    this.block = { type, cpid, location: this.element(), records: [], children: 0, last: null, lastIndex: 0 };
+    let slots: Slots | null = null;
+    if (cpid !== null) {
+      slots = this.periods.get(cpid) ?? new Map<number, number>();
+      this.periods.set(cpid, slots);
+    }
+    this.block = {
+      type,
+      cpid,
+      location: this.element(),
+      records: [],
+      children: 0,
+      last: null,
+      lastIndex: 0,
+      slots,
+      duplicates: null,
+    };
+  }
+
+  /**
+   * False when an earlier block of the CPID stated the period ending at `ms` (the record is counted
+   * as a duplicate and not handed on); else marks the period as stated. Within a block, ascending
+   * time already rules a repeat out (entry checks it against the previous one).
+   */
+  private firstTime(block: Block, ms: number, time: string): boolean {
+    const slots = block.slots;
+    if (!slots) return true;
+    const period = ms / PERIOD_MS;
+    const key = Math.floor(period / SLOTS_PER_WORD);
+    const bit = 1 << (period - key * SLOTS_PER_WORD);
+    const word = slots.get(key) ?? 0;
+    if ((word & bit) === 0) {
+      slots.set(key, word | bit);
+      return true;
+    }
+    if (block.duplicates) {
+      block.duplicates.count += 1;
+      block.duplicates.last = time;
+    } else block.duplicates = { count: 1, first: time, last: time, location: this.element() };
+    return false;
+  }
+
+  /**
+   * calls.md §8's "Duplicate detected", once per block with the count: a block that repeats another
+   * block's day would otherwise spend the file's problem budget on one fault.
+   */
+  private reportDuplicates(block: Block): void {
+    const d = block.duplicates;
+    if (!d) return;
+    const name = childOf(block);
+    const periods = d.count === 1 ? `period ending ${d.first}` : `${d.count} periods ending ${d.first} .. ${d.last}`;
+    this.problem(
+      `Duplicate detected: ${name}s of CPID ${block.cpid} state the ${periods}, which an earlier block of this CPID already states`,
+      d.location,
+    );
   }
 
   private check<T>(read: Read<T>): T | null {
@@ -332,7 +403,7 @@ class CebdReader {
     const name = isRecord ? 'Record' : 'Reading';
     if (last && entry.ms === last.ms) {
       return this.problem(
-        `Duplicate ${timeName} ${entry.time}: ${name}[${block.lastIndex}] of this block has the same ${timeName}`,
+        `Duplicate detected: ${timeName} ${entry.time}: ${name}[${block.lastIndex}] of this block has the same ${timeName}`,
       );
     }
     if (last && entry.ms < last.ms) {
@@ -342,7 +413,10 @@ class CebdReader {
     }
     block.last = entry;
     block.lastIndex = index;
-    if (isRecord) return this.push(block, toRecord(entry, entry.energies, entry.quality));
+    if (isRecord) {
+      if (this.firstTime(block, entry.ms, entry.time)) this.push(block, toRecord(entry, entry.energies, entry.quality));
+      return;
+    }
     if (!last) return;
     if (entry.ms - last.ms !== PERIOD_MS) {
       return this.problem(
@@ -359,7 +433,9 @@ class CebdReader {
       energies[i] = registerDifference(entry.energies[i]!, last.energies[i]!);
     }
     // The period is as good as the worse of its two readings (46 < 56 < 61 < 127).
-    this.push(block, toRecord(entry, energies, Math.min(entry.quality, last.quality) as QualityCode));
+    if (this.firstTime(block, entry.ms, entry.time)) {
+      this.push(block, toRecord(entry, energies, Math.min(entry.quality, last.quality) as QualityCode));
+    }
   }
 
   private push(block: Block, record: CebdRecord): void {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { MessageStatus } from '@railwatt/contracts';
+import { TEXT_LIMITS, type MessageStatus } from '@railwatt/contracts';
+import { boundedText, storableFileName, storableName } from '../../db/storable-text.js';
 import { rows, type Executor } from '../domain/sql.js';
 
 /** Declared in contracts (datalog.ts), so the screens, the filters and the action rules share them. */
@@ -25,6 +26,23 @@ export interface FileRecord {
 }
 
 /**
+ * Longest message text an entry keeps. The contract allows more (TEXT_LIMITS.message), but a list
+ * page holds up to 1,000 entries, and a refusal already names its first problems and counts the rest.
+ */
+export const MAX_ENTRY_TEXT = 10_000;
+
+/**
+ * What a file or a message says, bounded and storable (db/storable-text.ts), at the one place entries
+ * are written: no entry's outcome fails to store (it would stay RUNNING), and no stored row fails the
+ * list's response schema (it would break the data log of the whole area with a 500).
+ */
+const entryText = (text: string | null | undefined): string | null =>
+  text == null ? null : boundedText(text, MAX_ENTRY_TEXT);
+const entryName = (name: string | null | undefined): string | null => (name == null ? null : storableFileName(name));
+const entryValue = (value: string | null | undefined, max: number): string | null =>
+  value == null ? null : storableName(value, max);
+
+/**
  * Every function here runs on the executor it is given: the request's area-bound executor
  * (request.ctx.db), never a transaction that may roll back the work the entry describes. An entry
  * must outlive a rolled-back import, so callers write it outside the import's store transaction.
@@ -37,10 +55,12 @@ export async function recordFile(ex: Executor, file: FileRecord): Promise<number
     sql`INSERT INTO data_log (tenant, message_type, message_status, message_text, file_name, username, destination,
                           file_bytes, content_type, base_id, train_id, response_file_name, response_bytes,
                           response_content_type, mode)
-        VALUES (${file.tenant}::uuid, ${file.messageType}, ${file.status}, ${file.text}, ${file.fileName}, ${file.username},
-                ${file.destination ?? null}, ${file.bytes ?? null}, ${file.contentType ?? null}, ${file.baseId ?? null},
-                ${file.trainId ?? null}, ${file.response?.fileName ?? null}, ${file.response?.bytes ?? null},
-                ${file.response?.contentType ?? null}, ${file.mode ?? 'MANUAL'})
+        VALUES (${file.tenant}::uuid, ${file.messageType}, ${file.status}, ${entryText(file.text)},
+                ${entryName(file.fileName)}, ${file.username}, ${entryValue(file.destination, TEXT_LIMITS.address)},
+                ${file.bytes ?? null}, ${entryValue(file.contentType, TEXT_LIMITS.name)},
+                ${entryValue(file.baseId, TEXT_LIMITS.identifier)}, ${entryValue(file.trainId, TEXT_LIMITS.identifier)},
+                ${entryName(file.response?.fileName)}, ${file.response?.bytes ?? null},
+                ${entryValue(file.response?.contentType, TEXT_LIMITS.name)}, ${file.mode ?? 'MANUAL'})
         RETURNING id`,
   );
   return Number(row!.id);
@@ -63,7 +83,7 @@ export async function finishFile(
   outcome: { status: Exclude<MessageStatus, 'RUNNING'>; text: string },
 ): Promise<void> {
   await ex.execute(
-    sql`UPDATE data_log SET message_status = ${outcome.status}, message_text = ${outcome.text}
+    sql`UPDATE data_log SET message_status = ${outcome.status}, message_text = ${entryText(outcome.text)}
          WHERE tenant = ${tenant}::uuid AND id = ${id}`,
   );
 }
@@ -132,9 +152,18 @@ export interface FileTimeSeries {
   message?: string | null;
 }
 
-/** Records the time series of an entry, set-based (one statement for any number of series). */
-export async function recordFileTimeSeries(ex: Executor, dataLogId: number, series: readonly FileTimeSeries[]) {
-  if (series.length === 0) return;
+/**
+ * Records the time series of an entry, set-based (one statement for any number of series). The
+ * identifier and message come from the file: bounded like the entry's own text.
+ */
+export async function recordFileTimeSeries(ex: Executor, dataLogId: number, given: readonly FileTimeSeries[]) {
+  if (given.length === 0) return;
+  const series = given.map((s) => ({
+    ...s,
+    timeSeriesType: entryValue(s.timeSeriesType, TEXT_LIMITS.identifier),
+    entityIdentifier: entryValue(s.entityIdentifier, TEXT_LIMITS.name),
+    message: entryText(s.message),
+  }));
   const col = <K extends keyof FileTimeSeries>(key: K) => sql.param(series.map((s) => s[key] ?? null));
   await ex.execute(
     sql`INSERT INTO data_log_time_series

@@ -7,7 +7,9 @@ import {
   type MasterDataLogQuery,
 } from '@railwatt/contracts';
 import { sql, type SQL } from 'drizzle-orm';
+import { boundedText } from '../../db/storable-text.js';
 import { rows, type Executor } from '../domain/sql.js';
+import { MAX_ENTRY_TEXT } from './datalog-service.js';
 
 /**
  * The data logs' SQL (calls.md §7): one statement per page (the count, the rows and their time
@@ -167,7 +169,8 @@ export async function updateOutcome(
   outcome: { status: string; text: string | null },
 ): Promise<void> {
   await ex.execute(
-    sql`UPDATE data_log SET message_status = ${outcome.status}, message_text = ${outcome.text}
+    sql`UPDATE data_log SET message_status = ${outcome.status},
+                            message_text = ${outcome.text === null ? null : boundedText(outcome.text, MAX_ENTRY_TEXT)}
          WHERE tenant = ${tenant}::uuid AND id = ${id}`,
   );
 }

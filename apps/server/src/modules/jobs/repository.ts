@@ -1,5 +1,6 @@
 import type { JobRun, JobStatus, Role } from '@railwatt/contracts';
 import { sql } from 'drizzle-orm';
+import { boundedText } from '../../db/storable-text.js';
 import { rows, type Executor } from '../domain/sql.js';
 
 /**
@@ -12,8 +13,9 @@ import { rows, type Executor } from '../domain/sql.js';
 /** Longest message stored (contracts TEXT_LIMITS.message is far above; an error's stack is not for screens). */
 export const MAX_RUN_MESSAGE = 4000;
 
+/** Bounded and storable (a message may quote a file's bytes: NUL would fail the write and leave the run running). */
 const clip = (message: string | null | undefined): string | null =>
-  message == null ? null : message.length > MAX_RUN_MESSAGE ? `${message.slice(0, MAX_RUN_MESSAGE - 1)}…` : message;
+  message == null ? null : boundedText(message, MAX_RUN_MESSAGE);
 
 export interface NewRun {
   id: string;

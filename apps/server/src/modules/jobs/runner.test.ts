@@ -11,6 +11,7 @@ import { openTestDatabase } from '../../test/database.js';
 import { waitForRun } from '../../test/jobs.js';
 import { recordFile } from '../datalog/datalog-service.js';
 import { rows } from '../domain/sql.js';
+import { UserFacingError } from '../../errors.js';
 import { defineJob } from './define-job.js';
 import { createJobRunner, type JobRunner } from './runner.js';
 
@@ -64,7 +65,24 @@ const failingJob = defineJob({
   retryLimit: 1,
   retryDelaySeconds: 1,
   async handler(_ctx, payload, run) {
-    throw new Error(`${payload.reason} (attempt ${run.attempt})`);
+    // A refusal written for users: the run's message shows it as it is.
+    throw new UserFacingError(`${payload.reason} (attempt ${run.attempt})`);
+  },
+});
+
+/**
+ * An error of ours, as a database driver throws it: the SQL and its parameters in the message and
+ * the error's own fields, a file's NUL and a lone surrogate among them (jsonb refuses both).
+ */
+const brokenJob = defineJob({
+  name: 'test-broken',
+  payload: z.object({}),
+  retryLimit: 0,
+  async handler() {
+    throw Object.assign(new Error('Failed query: INSERT INTO secret_table VALUES ($1)\nparams: a\u0000b'), {
+      query: 'INSERT INTO secret_table VALUES ($1)',
+      params: ['a\u0000b\ud800'],
+    });
   },
 });
 
@@ -88,6 +106,7 @@ const slowJob = defineJob({
 });
 
 describe('job runner (pg-boss)', () => {
+  const logLines: string[] = [];
   let database: Database;
   let runner: JobRunner;
   const ctxIn = (area: string): ServiceContext => serviceContext(tenantExecutor(database, area), area, OPERATOR);
@@ -97,8 +116,8 @@ describe('job runner (pg-boss)', () => {
     // As the server serves: the app's statements are railwatt_app's, pg-boss's the owner's.
     await database.useAppRole();
     runner = createJobRunner(database, {
-      log: pino({ level: 'silent' }),
-      jobs: [countJob, contextJob, failingJob, slowJob],
+      log: pino({ level: 'warn' }, { write: (line: string) => void logLines.push(line) }),
+      jobs: [countJob, contextJob, failingJob, slowJob, brokenJob],
       pollingIntervalSeconds: 0.5,
     });
     await runner.start();
@@ -151,6 +170,18 @@ describe('job runner (pg-boss)', () => {
     await expect
       .poll(() => runner.deadLetters(failingJob))
       .toContainEqual({ runId: id, error: 'No such file (attempt 2)' });
+  });
+
+  it('records an unexpected error as an id the log keeps, not its SQL, and ends the run (NUL and all)', async () => {
+    const id = await runner.enqueue(ctxIn(NORWAY), brokenJob, {});
+    const dead = await waitForRun(database, id);
+    expect(dead.status).toBe('dead');
+    const [, errorId] = /^Internal error ([0-9a-f]{12}); the log has the details$/.exec(dead.message ?? '') ?? [];
+    expect(errorId, dead.message ?? '').toBeDefined();
+    const logged = logLines.map((line) => JSON.parse(line) as { errorId?: string; err?: { message: string } });
+    expect(logged.find((l) => l.errorId === errorId)?.err?.message).toContain('secret_table');
+    // pg-boss kept the job (its dead-letter queue) with the same words.
+    await expect.poll(() => runner.deadLetters(brokenJob)).toContainEqual({ runId: id, error: dead.message });
   });
 
   it('records an attempt that runs over its time as failed at once, and ignores its later progress', async () => {

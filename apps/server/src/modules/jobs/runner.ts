@@ -6,7 +6,9 @@ import { PgBoss, type JobWithMetadata } from 'pg-boss';
 import type { z } from 'zod';
 import type { ReadContext, ServiceContext, TenantContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
+import { storableText } from '../../db/storable-text.js';
 import { tenantExecutor } from '../../db/tenant.js';
+import { errorIdOf, UserFacingError, userMessage } from '../../errors.js';
 import { rows } from '../domain/sql.js';
 import { bossConnection } from './boss-database.js';
 import { deadLetterQueue, type JobDefinition, type JobRunHandle } from './define-job.js';
@@ -122,9 +124,6 @@ export interface JobRunnerOptions {
 
 const STOP_TIMEOUT_MS = 10_000;
 
-const errorMessage = (error: unknown): string =>
-  error instanceof Error ? error.message || error.name : String(error ?? 'Unknown error');
-
 /**
  * The handler's answer, or a rejection as soon as pg-boss aborts the attempt (it ran over
  * expireInSeconds, or the runner stops): pg-boss has then failed the job already, so the run record
@@ -134,7 +133,7 @@ const errorMessage = (error: unknown): string =>
 async function untilAborted<T>(signal: AbortSignal, work: Promise<T>, message: string): Promise<T> {
   let onAbort: (() => void) | undefined;
   const aborted = new Promise<never>((_resolve, reject) => {
-    onAbort = () => reject(new Error(message));
+    onAbort = () => reject(new UserFacingError(message));
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
   });
@@ -228,11 +227,20 @@ export function createJobRunner(database: Database, options: JobRunnerOptions): 
     } catch (error) {
       // pg-boss retries while retryCount < retryLimit; the last failure moves the job to <name>__dead.
       const dead = bossJob.retryCount >= bossJob.retryLimit;
-      runLog.warn({ err: error, dead }, dead ? 'job run failed for the last time' : 'job run failed; retrying');
-      await markFinished(db, runId, { status: dead ? 'dead' : 'failure', message: errorMessage(error) }).catch(
-        (markError: unknown) => runLog.error({ err: markError }, 'could not record the job run failure'),
+      // The run's message is for users: a database error's SQL and parameters stay in the log, under
+      // the id the message names (errors.ts userMessage).
+      const message = userMessage(error);
+      runLog.warn(
+        { err: error, dead, errorId: errorIdOf(error) },
+        dead ? 'job run failed for the last time' : 'job run failed; retrying',
       );
-      throw error;
+      await markFinished(db, runId, { status: dead ? 'dead' : 'failure', message }).catch((markError: unknown) =>
+        runLog.error({ err: markError }, 'could not record the job run failure'),
+      );
+      // pg-boss stores what it is thrown as jsonb: the error itself may carry NUL or a lone surrogate
+      // (a file's bytes in its message or parameters), which jsonb refuses, and the job would stay
+      // active until it expires. It gets the user's message, storable.
+      throw new Error(storableText(message));
     }
   }
 

@@ -11,6 +11,7 @@ import {
   type Severity,
 } from '@railwatt/contracts';
 import { sql, type SQL } from 'drizzle-orm';
+import { boundedText } from '../../db/storable-text.js';
 import { rows, type Executor } from '../domain/sql.js';
 
 /**
@@ -21,8 +22,9 @@ import { rows, type Executor } from '../domain/sql.js';
 
 /** Longest message stored on a result (an error's stack is not for screens). */
 const MAX_MESSAGE = 4000;
+/** Bounded and storable (db/storable-text.ts): an event's message may quote what a file held. */
 export const clip = (message: string | null | undefined): string | null =>
-  message == null ? null : message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 1)}…` : message;
+  message == null ? null : boundedText(message, MAX_MESSAGE);
 
 const RESULT_COLUMNS = sql`r.id::int AS id, r.uuid, r.procedure_name AS "procedureName", r.status,
   rw_iso(r.execute_start_time) AS "executeStartTime", rw_iso(r.execute_end_time) AS "executeEndTime",

@@ -53,7 +53,9 @@ describe('procedure runs (the procedure-run job)', () => {
       overrideProcedure('price-and-supply', {
         async run(_ctx, scope) {
           called('price-and-supply', scope);
-          if (scope.chunk.index === 1) throw new Error(`No supply for ${scope.chunk.day}`);
+          // An unexpected error, worded like a database error: its SQL is not for the result's message.
+          if (scope.chunk.index === 1)
+            throw new Error(`Failed query: SELECT supply FROM s WHERE day = '${scope.chunk.day}'`);
         },
       }),
       // Fails while the test holds it (at least its first attempt): the run stays under way while the
@@ -186,13 +188,13 @@ describe('procedure runs (the procedure-run job)', () => {
     await t.allAreas.query(`UPDATE procedure_result SET status = 'failure' WHERE procedure_name = 'on-account'`);
   });
 
-  it('fails the run when a chunk throws: retried, then dead-lettered, the result failure', async () => {
+  it('fails the run when a chunk throws: retried, then dead-lettered, the result failure with an error id, not the SQL', async () => {
     const result = await started('price-and-supply', { start: '2024-04-01T22:00:00Z', end: '2024-04-04T22:00:00Z' });
     const job = await waitForRun(t.database, result.jobId!, { timeoutMs: 30_000 });
     expect(job).toMatchObject({ status: 'dead', attempts: 3 });
     expect(await stored(result.id)).toMatchObject({
       status: 'failure',
-      message: 'Failed after 3 attempts: No supply for 2024-04-03',
+      message: expect.stringMatching(/^Failed after 3 attempts: Internal error [0-9a-f]{12}; the log has the details$/),
     });
     // The first day committed once and was skipped by the retries; the second was tried three times.
     expect(calls.get('price-and-supply')).toEqual(['2024-04-02', '2024-04-03', '2024-04-03', '2024-04-03']);

@@ -1,5 +1,6 @@
 import { UNDER_WAY_STATUSES, type ProcedureRunOptions } from '@railwatt/contracts';
 import type { ServiceContext } from '../../context.js';
+import { errorIdOf, UserFacingError, userMessage } from '../../errors.js';
 import type { JobResult, JobRunHandle } from '../jobs/define-job.js';
 import { areaDays, type Chunk } from './chunks.js';
 import { queueFollowers } from './chain.js';
@@ -23,8 +24,6 @@ import {
  */
 export const noImplementation = (procedureName: string): string =>
   `${procedureName} has no implementation registered in this process`;
-
-const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
  * Runs `work` over `items`, at most `limit` at once; the first failure stops taking new items and is
@@ -93,16 +92,19 @@ export async function executeRun(
 
   try {
     await forEachLimited(remaining, implementation.concurrency ?? 1, async (chunk) => {
-      if (run.signal.aborted) throw new Error('The run was stopped before it finished');
+      if (run.signal.aborted) throw new UserFacingError('The run was stopped before it finished');
       await runChunk(ctx, implementation, { ...result, options }, chunk, chunks.length);
       finished++;
       await run.progress(finished / chunks.length, progressMessage());
     });
   } catch (error) {
+    ctx.log.error({ err: error, errorId: errorIdOf(error), procedureResultId: result.id }, 'procedure run failed');
     const last = run.attempt > retryLimit;
+    // The result's words: a refusal written for users as it is, anything else as an id the log keeps
+    // the error under (a database error quotes its SQL and parameters).
     const message = last
-      ? `Failed after ${run.attempt} attempts: ${errorMessage(error)}`
-      : `Attempt ${run.attempt} failed, to be retried: ${errorMessage(error)}`;
+      ? `Failed after ${run.attempt} attempts: ${userMessage(error)}`
+      : `Attempt ${run.attempt} failed, to be retried: ${userMessage(error)}`;
     await updateResult(ctx.db, result.id, last ? { status: 'failure', message, finished: true } : { message });
     throw error;
   }

@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import { MESSAGE_TYPES, stripAggregationPrefix, type MessageStatus } from '@railwatt/contracts';
 import { sql } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
+import { storableFileName, storableText } from '../../db/storable-text.js';
 import { recordFile, recordFileTimeSeries } from '../datalog/datalog-service.js';
 import { registerReexporter } from '../datalog/registry.js';
 import type { StoredEntry } from '../datalog/repository.js';
@@ -89,8 +90,8 @@ async function setOutcome(
     sql`UPDATE data_log
            SET message_status = ${status}::text,
                message_text = left(CASE WHEN strpos(coalesce(message_text, ''), ${AWAITING_DELIVERY}::text) > 0
-                                        THEN replace(message_text, ${AWAITING_DELIVERY}::text, ${outcome}::text)
-                                        ELSE concat_ws('; ', message_text, ${outcome}::text) END, 4000)
+                                        THEN replace(message_text, ${AWAITING_DELIVERY}::text, ${storableText(outcome)}::text)
+                                        ELSE concat_ws('; ', message_text, ${storableText(outcome)}::text) END, 4000)
          WHERE tenant = ${tenant}::uuid AND id = ANY(${sql.param([...ids])}::bigint[])`,
   );
 }
@@ -315,11 +316,12 @@ export async function attachAggregationResponse(
       : response.status === 'REJECTED'
         ? `rejected: ${response.reason} (response from ${file.routeId})`
         : `response parse error: ${response.parseError} (response from ${file.routeId})`;
+  // The outcome quotes the response file, whose bytes may hold NUL (db/storable-text.ts).
   await ctx.db.execute(
     sql`UPDATE data_log
-           SET response_file_name = ${file.fileName}, response_bytes = ${file.bytes}::bytea,
+           SET response_file_name = ${storableFileName(file.fileName)}, response_bytes = ${file.bytes}::bytea,
                response_content_type = 'text/plain', message_status = ${response.status}::text,
-               message_text = left(concat_ws('; ', message_text, ${outcome}::text), 4000)
+               message_text = left(concat_ws('; ', message_text, ${storableText(outcome)}::text), 4000)
          WHERE tenant = ${ctx.tenant.uuid}::uuid AND id = ${entry.id}`,
   );
   return entry.id;
