@@ -7,6 +7,7 @@ import { scheduleSftpIntake } from './jobs/sftp-intake.js';
 import { scheduleMeteredEnergyAggregation } from './jobs/metered-energy-aggregation-schedule.js';
 import { allAreasExecutor } from './db/tenant.js';
 import { failInterruptedFiles } from './modules/datalog/datalog-service.js';
+import { endUnqueuedResults } from './modules/processing/recovery.js';
 import { seedDemo } from './seed/index.js';
 import { DEMO_PASSWORD, demoUserSummary } from './seed/users.js';
 
@@ -36,6 +37,10 @@ async function main(): Promise<void> {
   const seeded = await seedDemo(database, config.seedDemo ? { skip: ['timeseries'] } : { only: ['areas'] });
   // Uploads a previous process was reading when it stopped show as failed, not as running for ever.
   const interrupted = await failInterruptedFiles(allAreasExecutor(database, 'start-up: fail interrupted uploads'));
+  // Procedure results a stopped process left without a job (it died while queuing them) free their
+  // period. Before the job runner starts, which settles the runs it left under way (retried or
+  // failed, modules/jobs/recovery.ts). Both assume this is the one process on the database.
+  const unqueued = await endUnqueuedResults(allAreasExecutor(database, 'start-up: end unqueued procedure results'));
   // From here on the server is railwatt_app: row-level security holds (ARCHITECTURE.md).
   await database.useAppRole();
 
@@ -82,7 +87,13 @@ async function main(): Promise<void> {
     app.log.warn('Delayed tasks not scheduled: there is no Administration area to run them in');
   }
   app.log.info(
-    { database: database.kind, migrations: applied, seeders: seeded, interruptedFiles: interrupted },
+    {
+      database: database.kind,
+      migrations: applied,
+      seeders: seeded,
+      interruptedFiles: interrupted,
+      unqueuedResults: unqueued,
+    },
     'database ready',
   );
 

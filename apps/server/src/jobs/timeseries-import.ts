@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { FormatName } from '../formats/timeseries/format.js';
 import { INTAKE_FORMATS } from '../formats/timeseries/registry.js';
 import { errorIdOf, userMessage } from '../errors.js';
-import { finishFile } from '../modules/datalog/datalog-service.js';
+import { failInterruptedFile, finishFile } from '../modules/datalog/datalog-service.js';
 import { defineJob } from '../modules/jobs/define-job.js';
 import { rerunAfterCebd } from '../modules/processing/chain.js';
 import { importStoredFile } from '../modules/timeseries/import-file.js';
@@ -24,6 +24,13 @@ const FORMAT_NAMES = [
  * per-series summaries into the entry. A file refused for its content ends the run as failed
  * without a retry (it would be refused again); an error of ours fails the attempt, which is retried
  * and, in the end, marks the entry ERROR.
+ *
+ * An import cut off by the process's death is not run again (interrupted: 'fail'): the file is one
+ * transaction, so nothing of it was stored, and its entry says FAILED (the start-up's
+ * failInterruptedFiles, and onInterrupted here); the job_run ends failure and the pg-boss job is
+ * cancelled. Whoever sent it re-imports it from the data log, a new entry. Importing it again on
+ * our own would turn an entry the user has seen fail into a success later, and a file that brought
+ * the process down (memory) would bring it down again.
  */
 export const timeSeriesImportJob = defineJob({
   name: 'timeseries-import',
@@ -31,6 +38,8 @@ export const timeSeriesImportJob = defineJob({
   retryLimit: 2,
   retryDelaySeconds: 5,
   expireInSeconds: 60 * 60,
+  interrupted: 'fail',
+  onInterrupted: (ctx, { dataLogId }) => failInterruptedFile(ctx.db, ctx.tenant.uuid, dataLogId),
   handler: async (ctx, { dataLogId, format }, run) => {
     const reader = INTAKE_FORMATS[format];
     if (!reader) throw new Error(`No reader for the ${format} format`);

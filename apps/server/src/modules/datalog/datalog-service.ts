@@ -108,6 +108,18 @@ export async function failInterruptedFiles(allAreas: Executor): Promise<number> 
   return failed.length;
 }
 
+/**
+ * One file's import whose process died (the import job's onInterrupted, modules/jobs/recovery.ts):
+ * FAILED as above, if it is still RUNNING. An entry with an outcome keeps it: the import finished
+ * and only its job's end was not recorded.
+ */
+export async function failInterruptedFile(ex: Executor, tenant: string, id: number): Promise<void> {
+  await ex.execute(
+    sql`UPDATE data_log SET message_status = 'FAILED', message_text = ${INTERRUPTED_TEXT}
+         WHERE tenant = ${tenant}::uuid AND id = ${id} AND message_status = 'RUNNING'`,
+  );
+}
+
 export interface DataLogEntry {
   id: number;
   tenant: string;

@@ -45,6 +45,18 @@ export interface JobDefinition<P extends z.ZodType = z.ZodType> {
   readonly retryBackoff: boolean;
   /** How long one attempt may run before pg-boss fails it (default 15 minutes). */
   readonly expireInSeconds: number;
+  /**
+   * An attempt whose process died (found at the next start, recovery.ts): 'retry' (default) counts
+   * it as a failed attempt, so pg-boss runs it again after retryDelaySeconds while retries remain
+   * (a run that kills its process every time still ends in the dead-letter queue); 'fail' ends the
+   * run there, failed, without a retry.
+   */
+  readonly interrupted: InterruptedAttempt;
+  /**
+   * Brings the job's own records in line with an interrupted attempt (recovery.ts calls it once,
+   * after job_run and the pg-boss job say what happens next): `retried` when another attempt follows.
+   */
+  onInterrupted?(ctx: ServiceContext, payload: z.output<P>, outcome: InterruptedOutcome): Promise<void>;
   // Method syntax: a list of jobs of different payloads is a JobDefinition[] (parameters are bivariant).
   handler(ctx: ServiceContext, payload: z.output<P>, run: JobRunHandle): Promise<JobResult>;
 }
@@ -56,7 +68,21 @@ export interface JobDeclaration<P extends z.ZodType> {
   retryDelaySeconds?: number;
   retryBackoff?: boolean;
   expireInSeconds?: number;
+  interrupted?: InterruptedAttempt;
+  onInterrupted?: (ctx: ServiceContext, payload: z.output<P>, outcome: InterruptedOutcome) => Promise<void>;
   handler: (ctx: ServiceContext, payload: z.output<P>, run: JobRunHandle) => Promise<JobResult>;
+}
+
+/** What becomes of an attempt whose process died: see JobDefinition.interrupted. */
+export type InterruptedAttempt = 'retry' | 'fail';
+
+/** What recovery decided for an interrupted attempt, and the message job_run got. */
+export interface InterruptedOutcome {
+  /** The attempt that was interrupted (1 = the first). */
+  attempt: number;
+  /** Another attempt follows (pg-boss retries the job); false: the run has ended, failed. */
+  retried: boolean;
+  message: string;
 }
 
 /** The suffix of every job's dead-letter queue. */
@@ -83,6 +109,8 @@ export function defineJob<P extends z.ZodType>(declaration: JobDeclaration<P>): 
     retryDelaySeconds,
     retryBackoff: declaration.retryBackoff ?? false,
     expireInSeconds: declaration.expireInSeconds ?? 15 * 60,
+    interrupted: declaration.interrupted ?? 'retry',
+    ...(declaration.onInterrupted ? { onInterrupted: declaration.onInterrupted } : {}),
     handler: declaration.handler,
   };
 }

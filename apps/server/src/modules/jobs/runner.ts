@@ -12,6 +12,7 @@ import { errorIdOf, UserFacingError, userMessage } from '../../errors.js';
 import { rows } from '../domain/sql.js';
 import { bossConnection } from './boss-database.js';
 import { deadLetterQueue, type JobDefinition, type JobRunHandle } from './define-job.js';
+import { recoverInterruptedRuns } from './recovery.js';
 import { findRun, insertRun, markFinished, markProgress, markRunning } from './repository.js';
 
 /**
@@ -181,6 +182,27 @@ export function createJobRunner(database: Database, options: JobRunnerOptions): 
     return { ...area, kind: area.kind as AreaKind };
   }
 
+  /** The context a handler of `envelope` acts in: its area, as the user who queued it. */
+  async function contextFor(envelope: JobEnvelope, runLog: FastifyBaseLogger): Promise<ServiceContext> {
+    const tenant = await tenantOf(envelope.tenant);
+    return {
+      db: tenantExecutor(database, envelope.tenant),
+      tenant,
+      actor: { username: envelope.username, roles: [...envelope.roles], areaKind: tenant.kind },
+      log: runLog,
+    };
+  }
+
+  /**
+   * Before the workers start: what a process that died left active is settled (recovery.ts; this
+   * assumes one working process per database, as the app is).
+   */
+  async function recover(instance: PgBoss): Promise<void> {
+    const recovered = await recoverInterruptedRuns(instance, database, jobs, { log, contextFor });
+    const count = Object.values(recovered).reduce((sum, ids) => sum + ids.length, 0);
+    if (count > 0) log.warn(recovered, 'runs of a process that stopped were recovered');
+  }
+
   /** One attempt of one run: the record follows it, the handler acts as the run's actor in its area. */
   async function work(job: JobDefinition, bossJob: JobWithMetadata<JobEnvelope>): Promise<void> {
     const runId = bossJob.id;
@@ -194,13 +216,7 @@ export function createJobRunner(database: Database, options: JobRunnerOptions): 
     // Missing: the transaction that queued it has not committed (the retry finds it) or rolled back.
     if (!(await markRunning(db, runId, attempt))) throw new Error(`No job_run ${runId} in area ${envelope.tenant}`);
     try {
-      const tenant = await tenantOf(envelope.tenant);
-      const ctx: ServiceContext = {
-        db,
-        tenant,
-        actor: { username: envelope.username, roles: [...envelope.roles], areaKind: tenant.kind },
-        log: runLog,
-      };
+      const ctx = await contextFor(envelope, runLog);
       const run: JobRunHandle = {
         id: runId,
         attempt,
@@ -275,7 +291,10 @@ export function createJobRunner(database: Database, options: JobRunnerOptions): 
         // createQueue keeps an existing queue as it is; updateQueue brings a changed declaration in.
         await instance.createQueue(job.name, { ...settings, deadLetter });
         await instance.updateQueue(job.name, { ...settings, deadLetter });
-        if (options.work === false) continue;
+      }
+      const working = options.work !== false;
+      if (working) await recover(instance);
+      for (const job of working ? jobs.values() : []) {
         await instance.work(
           job.name,
           {
