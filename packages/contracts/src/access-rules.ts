@@ -113,6 +113,15 @@ export const DATA_LOG_READERS: readonly Role[] = [
 ];
 
 /**
+ * The data log's files of the area (intake, prices, master data, exports and reports: entries that
+ * name no organisation) are read by the data-log readers that work with the area's files. A consumer
+ * reads only the files of its own organisations (its metered-energy aggregations), as it reads only
+ * their settlement figures (issue 17 item 3; product.md §2 sends a consumer from the data log to the
+ * event monitor).
+ */
+export const AREA_FILE_READERS: readonly Role[] = DATA_LOG_READERS.filter((r) => r !== 'consumer');
+
+/**
  * Re-import of a data-log entry (calls.md §4): the administrator, the settlement-area responsible,
  * the settlement operator and the train-run data provider. calls.md also gives "another reading"
  * (product.md §6: only the erex administrator); we follow the role list, which is the one written with

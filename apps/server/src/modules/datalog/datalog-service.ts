@@ -23,6 +23,12 @@ export interface FileRecord {
   response?: { fileName: string; bytes: Buffer; contentType?: string | null } | null;
   /** MANUAL (default) or SUBSCRIPTION (master-data transfers pushed by a subscription). */
   mode?: 'MANUAL' | 'SUBSCRIPTION';
+  /**
+   * The organisations whose figures the file carries (a metered-energy aggregation's payer, the TPA
+   * file's every payer): only an actor that sees them all reads the entry (organisation/visibility.ts).
+   * Omitted: a file of the area.
+   */
+  organisations?: readonly string[] | null;
 }
 
 /**
@@ -54,13 +60,14 @@ export async function recordFile(ex: Executor, file: FileRecord): Promise<number
     ex,
     sql`INSERT INTO data_log (tenant, message_type, message_status, message_text, file_name, username, destination,
                           file_bytes, content_type, base_id, train_id, response_file_name, response_bytes,
-                          response_content_type, mode)
+                          response_content_type, mode, organisation_uuids)
         VALUES (${file.tenant}::uuid, ${file.messageType}, ${file.status}, ${entryText(file.text)},
                 ${entryName(file.fileName)}, ${file.username}, ${entryValue(file.destination, TEXT_LIMITS.address)},
                 ${file.bytes ?? null}, ${entryValue(file.contentType, TEXT_LIMITS.name)},
                 ${entryValue(file.baseId, TEXT_LIMITS.identifier)}, ${entryValue(file.trainId, TEXT_LIMITS.identifier)},
                 ${entryName(file.response?.fileName)}, ${file.response?.bytes ?? null},
-                ${entryValue(file.response?.contentType, TEXT_LIMITS.name)}, ${file.mode ?? 'MANUAL'})
+                ${entryValue(file.response?.contentType, TEXT_LIMITS.name)}, ${file.mode ?? 'MANUAL'},
+                ${file.organisations ? sql`${sql.param([...file.organisations])}::uuid[]` : null})
         RETURNING id`,
   );
   return Number(row!.id);

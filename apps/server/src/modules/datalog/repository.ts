@@ -78,8 +78,9 @@ export async function findDataLogPage(
   ex: Executor,
   tenant: string,
   filter: DataLogFilter,
+  visible: SQL,
 ): Promise<{ total: number; content: DataLogEntry[] }> {
-  const where = sql.join([sql`d.tenant = ${tenant}::uuid`, ...filterClauses(filter)], sql` AND `);
+  const where = sql.join([sql`d.tenant = ${tenant}::uuid`, visible, ...filterClauses(filter)], sql` AND `);
   const direction = filter.descendingOrder ? sql`DESC` : sql`ASC`;
   const order = sql`${SORT_COLUMNS[filter.sortBy]} ${direction} NULLS LAST, d.id ${direction}`;
   // The page's rows without their bytes (never read for a list); the count over the same clauses.
@@ -141,13 +142,14 @@ export interface StoredEntry {
   responseContentType: string | null;
 }
 
-export async function findEntry(ex: Executor, tenant: string, id: number): Promise<StoredEntry | null> {
+/** One entry of the area, if `visible` (a clause on `d`, the entries the actor may see) admits it. */
+export async function findEntry(ex: Executor, tenant: string, id: number, visible: SQL): Promise<StoredEntry | null> {
   const [row] = await rows<StoredEntry>(
     ex,
     sql`SELECT id, tenant, message_type AS "messageType", message_status AS "messageStatus",
                message_text AS "messageText", file_name AS "fileName", content_type AS "contentType",
                response_file_name AS "responseFileName", response_content_type AS "responseContentType"
-          FROM data_log WHERE tenant = ${tenant}::uuid AND id = ${id}`,
+          FROM data_log d WHERE tenant = ${tenant}::uuid AND id = ${id} AND ${visible}`,
   );
   return row ? { ...row, id: Number(row.id) } : null;
 }

@@ -2,6 +2,7 @@ import { gunzipSync } from 'node:zlib';
 import {
   actionVerdict,
   aggregationFileName,
+  AREA_FILE_READERS,
   MASTER_DATA_MESSAGE_TYPES,
   MASTER_DATA_STATUSES,
   MASTER_DATA_TRANSFER_TYPES,
@@ -18,9 +19,11 @@ import {
   type MasterDataLogPage,
   type MasterDataLogQuery,
 } from '@railwatt/contracts';
+import { sql, type SQL } from 'drizzle-orm';
 import type { ReadContext, ServiceContext } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import type { Executor } from '../domain/sql.js';
+import { visibleOrganisations } from '../organisation/visibility.js';
 import { registeredAction } from './registry.js';
 import {
   distinctValues,
@@ -46,8 +49,23 @@ export const COULD_NOT_REORDER = 'Could not reorder report';
 
 const pages = (total: number, size: number) => Math.ceil(total / size);
 
-export async function listDataLog(ctx: ReadContext, filter: DataLogFilter): Promise<DataLogPage> {
-  const { total, content } = await findDataLogPage(ctx.db, ctx.tenant.uuid, filter);
+/**
+ * The entries the actor may see, as a clause on `d` (issue 17 item 3): every entry for an area-wide
+ * role; else an entry that names organisations when all of them are the actor's
+ * (organisation/visibility.ts), and the area's files (no organisation named) when the actor holds
+ * a role that reads them (AREA_FILE_READERS: not a consumer). An entry outside it is answered as
+ * absent (404), like another area's.
+ */
+async function visibleEntries(ctx: ServiceContext): Promise<SQL> {
+  const visible = await visibleOrganisations(ctx);
+  if (visible === null) return sql`TRUE`;
+  const areaFiles = ctx.actor.roles.some((r) => AREA_FILE_READERS.includes(r));
+  return sql`(CASE WHEN d.organisation_uuids IS NULL THEN ${areaFiles}
+                   ELSE d.organisation_uuids <@ ${sql.param([...visible])}::uuid[] END)`;
+}
+
+export async function listDataLog(ctx: ServiceContext, filter: DataLogFilter): Promise<DataLogPage> {
+  const { total, content } = await findDataLogPage(ctx.db, ctx.tenant.uuid, filter, await visibleEntries(ctx));
   return { content, totalPages: pages(total, filter.size), totalElements: total };
 }
 
@@ -63,7 +81,7 @@ export async function dataLogStatuses(ctx: ReadContext): Promise<string[]> {
 
 /** The entry an action names, checked against the rules: 404, 403 'Not authorized' or 400. */
 async function entryFor(ctx: ServiceContext, id: number, action: DataLogAction, messageType?: string) {
-  const entry = await findEntry(ctx.db, ctx.tenant.uuid, id);
+  const entry = await findEntry(ctx.db, ctx.tenant.uuid, id, await visibleEntries(ctx));
   if (!entry) throw ApiError.notFound('No such data-log entry');
   if (messageType !== undefined && messageType !== entry.messageType)
     throw ApiError.badRequest('invalid_input', 'The message type does not match the data-log entry');

@@ -13,6 +13,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import { rows } from '../domain/sql.js';
+import { organisationFilter, visibleOrganisations } from '../organisation/visibility.js';
 import { PositionBatch, storeBatch, ValueBatch, ensureSeries, type SeriesKey } from '../timeseries/store.js';
 
 /**
@@ -56,6 +57,10 @@ export async function parameterOverview(
 ): Promise<ParameterOverview> {
   const periods = await monthsOf(ctx, query);
   const starts = periods.map((p) => p.start);
+  // A parameter per organisation (on-account energy) is that organisation's figure: an actor sees
+  // the rows of the organisations it may see (organisation/visibility.ts); other kinds are the area's.
+  const kind = info(query.typeName).refKind;
+  const visible = kind === 'organisation' ? await visibleOrganisations(ctx) : null;
   const found = await rows<{ uuid: string; name: string; values: (number | null)[] | string }>(
     ctx.db,
     sql`SELECT e.entity_uuid AS uuid, e.name,
@@ -66,7 +71,8 @@ export async function parameterOverview(
                        LEFT JOIN time_series_value v ON v.tenant = e.tenant AND v.series_id = s.id
                         AND v.start_time = m.start AND v.quality <> 46) AS values
           FROM entity_latest e
-         WHERE e.tenant = ${ctx.tenant.uuid}::uuid AND e.type = ${info(query.typeName).refKind}
+         WHERE e.tenant = ${ctx.tenant.uuid}::uuid AND e.type = ${kind}
+           AND ${organisationFilter(sql`e.entity_uuid`, visible)}
          ORDER BY e.name, e.entity_uuid`,
   );
   const typeLabel = info(query.typeName).refKind;

@@ -13,6 +13,7 @@ import {
 import { sql, type SQL } from 'drizzle-orm';
 import { boundedText } from '../../db/storable-text.js';
 import { rows, type Executor } from '../domain/sql.js';
+import type { VisibleOrganisations } from '../organisation/visibility.js';
 
 /**
  * The SQL of procedure_result, procedure_chunk and processing_event (migration 0130). Every function
@@ -208,13 +209,26 @@ function resultClauses(tenant: string, query: ResultQuery, filter: ProcessLogFil
   return where;
 }
 
+/**
+ * The results an actor that sees `visible` organisations may read: a run limited to refs that name
+ * an organisation outside them is that organisation's (its refs would name it), so it is left out;
+ * runs of the whole area stay (their per-organisation figures are filtered where they are read).
+ */
+function visibleResults(visible: VisibleOrganisations | undefined): SQL {
+  if (visible == null) return sql`TRUE`;
+  return sql`NOT EXISTS (SELECT 1 FROM entity o
+                          WHERE o.tenant = r.tenant AND o.type = 'organisation' AND o.uuid = ANY(r.ref_uuids)
+                            AND NOT (o.uuid = ANY(${sql.param([...visible])}::uuid[])))`;
+}
+
 export async function findResultPage(
   ex: Executor,
   tenant: string,
   query: ResultQuery,
   filter: ProcessLogFilter,
+  visible: VisibleOrganisations,
 ): Promise<{ total: number; content: ProcedureResult[] }> {
-  const where = sql.join(resultClauses(tenant, query, filter), sql` AND `);
+  const where = sql.join([...resultClauses(tenant, query, filter), visibleResults(visible)], sql` AND `);
   const order = sql`${RESULT_SORT[query.sortBy] ?? RESULT_SORT.executeStartTime} ${
     query.descendingOrder ? sql`DESC NULLS LAST` : sql`ASC NULLS FIRST`
   }, r.id ${query.descendingOrder ? sql`DESC` : sql`ASC`}`;
@@ -233,9 +247,19 @@ export async function findLatestResult(
   ex: Executor,
   tenant: string,
   procedureName: ProcedureName,
-  options: { refs?: readonly string[]; range?: { start: string; end: string }; statuses?: readonly string[] },
+  options: {
+    refs?: readonly string[];
+    range?: { start: string; end: string };
+    statuses?: readonly string[];
+    /** Only results the actor may read (visibleResults); omitted: every result of the area. */
+    visible?: VisibleOrganisations;
+  },
 ): Promise<ProcedureResult | undefined> {
-  const where: SQL[] = [sql`r.tenant = ${tenant}::uuid`, sql`r.procedure_name = ${procedureName}`];
+  const where: SQL[] = [
+    sql`r.tenant = ${tenant}::uuid`,
+    sql`r.procedure_name = ${procedureName}`,
+    visibleResults(options.visible),
+  ];
   if (options.refs?.length) where.push(sql`r.ref_uuids && ${sql.param([...options.refs])}::uuid[]`);
   if (options.range) where.push(overlaps(options.range));
   if (options.statuses?.length) where.push(sql`r.status = ANY(${sql.param([...options.statuses])}::text[])`);

@@ -5,6 +5,7 @@ import {
   PROCEDURES,
   RUN_STATUSES,
   SEVERITIES,
+  UNDER_WAY_STATUSES,
   dayStartInZone,
   nextPeriodStart,
   type EntityRef,
@@ -21,6 +22,7 @@ import {
 } from '@railwatt/contracts';
 import type { ReadContext, ServiceContext } from '../../context.js';
 import { ApiError } from '../../errors.js';
+import { visibleOrganisations } from '../organisation/visibility.js';
 import {
   countEvents,
   eventErrorCodes,
@@ -201,12 +203,23 @@ export async function resumeFailedResult(
   return queueResult(ctx, queue, { ...fresh, status: 'initial', message: null, executeEndTime: null });
 }
 
+/**
+ * The process log. What an actor reads of it follows organisation/visibility.ts: a consumer does not
+ * see a run limited to another organisation (repository visibleResults), here and in checkStatus,
+ * exists and findLatest.
+ */
 export async function findProcedureResults(
-  ctx: ReadContext,
+  ctx: ServiceContext,
   query: ResultQuery,
   filter: ProcessLogFilter,
 ): Promise<ProcedureResultPage> {
-  const { total, content } = await findResultPage(ctx.db, ctx.tenant.uuid, query, filter);
+  const { total, content } = await findResultPage(
+    ctx.db,
+    ctx.tenant.uuid,
+    query,
+    filter,
+    await visibleOrganisations(ctx),
+  );
   return { content, totalPages: pages(total, query.size), totalElements: total };
 }
 
@@ -216,13 +229,20 @@ export function procedureResultStatuses(name?: ProcedureName): ProcedureResultSt
 }
 
 export async function checkStatus(
-  ctx: ReadContext,
+  ctx: ServiceContext,
   name: ProcedureName,
   period: { start?: string; end?: string },
 ): Promise<{ running: boolean; latest: ProcedureResult | null }> {
   const range = period.start && period.end ? { start: period.start, end: period.end } : undefined;
+  const visible = await visibleOrganisations(ctx);
+  // `running` is any run of the area (it decides whether a run may start, and names nothing); the
+  // result shown is one the actor may read: a run limited to another organisation is not.
   const underWay = await findUnderWay(ctx.db, ctx.tenant.uuid, name, range);
-  const latest = underWay ?? (await findLatestResult(ctx.db, ctx.tenant.uuid, name, { range }));
+  const shownUnderWay =
+    underWay && visible !== null
+      ? await findLatestResult(ctx.db, ctx.tenant.uuid, name, { range, statuses: UNDER_WAY_STATUSES, visible })
+      : underWay;
+  const latest = shownUnderWay ?? (await findLatestResult(ctx.db, ctx.tenant.uuid, name, { range, visible }));
   return { running: underWay !== undefined, latest: latest ?? null };
 }
 
@@ -233,7 +253,7 @@ export function monthRange(year: number, month: number, timeZone: string): { sta
 }
 
 export async function resultExists(
-  ctx: ReadContext & { tenant: { timeZone: string } },
+  ctx: ServiceContext,
   query: { year: number; month: number; zoneId?: string; procedureName: ProcedureName; status?: string[] },
   refs: readonly EntityRef[],
 ): Promise<boolean> {
@@ -242,12 +262,13 @@ export async function resultExists(
     refs: refs.map((r) => r.uuid),
     range,
     statuses: query.status,
+    visible: await visibleOrganisations(ctx),
   });
   return found !== undefined;
 }
 
 export async function latestResult(
-  ctx: ReadContext,
+  ctx: ServiceContext,
   query: { procedureName: ProcedureName; interval?: { start: string; end: string }; status?: string[] },
   refs: readonly EntityRef[],
 ): Promise<ProcedureResult | null> {
@@ -255,6 +276,7 @@ export async function latestResult(
     refs: refs.map((r) => r.uuid),
     range: query.interval,
     statuses: query.status,
+    visible: await visibleOrganisations(ctx),
   });
   return found ?? null;
 }

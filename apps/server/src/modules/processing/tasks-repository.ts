@@ -1,6 +1,7 @@
 import type { ProcedureResult, ProcedureResultStatus, SettledConsumption } from '@railwatt/contracts';
 import { sql } from 'drizzle-orm';
 import { rows, type Executor } from '../domain/sql.js';
+import { organisationFilter, type VisibleOrganisations } from '../organisation/visibility.js';
 import { clip } from './repository.js';
 
 /**
@@ -74,12 +75,14 @@ export async function setStatus(
  * organisation, traction unit, consumption point, grid or price area is among them; one without
  * refs counts the whole area. Energy with no paying organisation (not yet allocated to one) is left
  * out: it is nobody's settled consumption. A settlement result counts what it billed instead
- * (settlement_line: metered + estimated + other + losses, issue 10).
+ * (settlement_line: metered + estimated + other + losses, issue 10). Only the `visible`
+ * organisations' rows are answered (organisation/visibility.ts; null: every organisation).
  */
 export async function settledConsumption(
   ex: Executor,
   tenant: string,
   ids: readonly number[],
+  visible: VisibleOrganisations,
 ): Promise<SettledConsumption[]> {
   const found = await rows<{ procedureResultId: number; organisation: string; total: number }>(
     ex,
@@ -88,7 +91,7 @@ export async function settledConsumption(
           FROM procedure_result r
           JOIN allocated_energy e
             ON e.tenant = r.tenant AND e.period_end > r.period_start AND e.period_end <= r.period_end
-           AND e.organisation_uuid IS NOT NULL
+           AND e.organisation_uuid IS NOT NULL AND ${organisationFilter(sql`e.organisation_uuid`, visible)}
            AND (cardinality(r.ref_uuids) = 0
                 OR e.organisation_uuid = ANY(r.ref_uuids) OR e.traction_unit_uuid = ANY(r.ref_uuids)
                 OR e.consumption_point_uuid = ANY(r.ref_uuids) OR e.grid_area_uuid = ANY(r.ref_uuids)
@@ -102,6 +105,7 @@ export async function settledConsumption(
                sum(l.metered_kwh + l.estimated_kwh + l.other_kwh + l.losses_kwh)::float8
           FROM procedure_result r
           JOIN settlement_line l ON l.tenant = r.tenant AND l.procedure_result_id = r.id
+           AND ${organisationFilter(sql`l.organisation_uuid`, visible)}
          WHERE r.tenant = ${tenant}::uuid AND r.id = ANY(${sql.param([...ids])}::bigint[])
            AND r.procedure_name = 'settlement'
          GROUP BY r.id, l.organisation_uuid

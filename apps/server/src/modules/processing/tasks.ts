@@ -12,6 +12,7 @@ import {
 } from '@railwatt/contracts';
 import type { ReadContext, ServiceContext } from '../../context.js';
 import { ApiError } from '../../errors.js';
+import { visibleOrganisations } from '../organisation/visibility.js';
 import { findResult, updateResult } from './repository.js';
 import { monthRange, refuseWhileUnderWay, startRun, type RunQueue } from './service.js';
 import { approvedOfSameScope, findResults, setStatus, settledConsumption } from './tasks-repository.js';
@@ -184,6 +185,12 @@ export async function saveResult(ctx: ServiceContext, body: SaveProcedureResult)
   return areaResult(ctx, body.id);
 }
 
-/** POST /eventlog/procedure-result/settledConsumption/findByProcedureResultIds (another area's ids find nothing). */
-export const findSettledConsumption = (ctx: ReadContext, ids: readonly number[]): Promise<SettledConsumption[]> =>
-  settledConsumption(ctx.db, ctx.tenant.uuid, [...new Set(ids)]);
+/**
+ * POST /eventlog/procedure-result/settledConsumption/findByProcedureResultIds (another area's ids
+ * find nothing): the organisations the actor may see, as the base verification (a consumer its own).
+ */
+export const findSettledConsumption = async (
+  ctx: ServiceContext,
+  ids: readonly number[],
+): Promise<SettledConsumption[]> =>
+  settledConsumption(ctx.db, ctx.tenant.uuid, [...new Set(ids)], await visibleOrganisations(ctx));

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenantDatabase } from '../../db/tenant.js';
 import { METERED_ENERGY_DELIVERY_JOB } from '../../jobs/metered-energy-delivery.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
+import { insertEntity } from '../../test/entities.js';
 import { waitForRun } from '../../test/jobs.js';
 import { freePort, startOpenSshServer, type OpenSshServer } from '../../test/sftp-servers.js';
 import { requireTool } from '../../test/tools.js';
@@ -62,7 +63,8 @@ const hasSshd = requireTool('sshd', 'the aggregation delivery to OpenSSH');
 describe.skipIf(!hasSshd)('metered-energy-aggregation delivery over SFTP', () => {
   let t: TestApp;
   let server: OpenSshServer;
-  const org = randomUUID();
+  /** The paying organisation (no orgId: its key in file and folder names is its uuid), the consumer's. */
+  let org = '';
   const dir = (...parts: string[]) => join(server.path, ...parts);
   const NL = () => t.areaUuid('netherlands');
 
@@ -101,9 +103,9 @@ describe.skipIf(!hasSshd)('metered-energy-aggregation delivery over SFTP', () =>
     return res.json<{ hostKeyFingerprint: string | null }>();
   };
 
-  const dataLog = async (): Promise<DataLogEntry[]> => {
+  const dataLog = async (reader = READER): Promise<DataLogEntry[]> => {
     const res = await t.callAs(
-      READER,
+      reader,
       { method: 'GET', url: '/api/eventlog/datalog?size=100&types=METERED_ENERGY_AGGREGATION' },
       'netherlands',
     );
@@ -151,8 +153,9 @@ describe.skipIf(!hasSshd)('metered-energy-aggregation delivery over SFTP', () =>
       path: dir('in'),
       backupPath: dir('backup'),
     });
-    // Two hours of one consumption point, paid by an organisation that is no entity here: its
-    // key (file and folder name) is then its uuid.
+    // Two hours of one consumption point, paid by an organisation without an orgId: its key (file
+    // and folder name) is then its uuid.
+    org = await insertEntity(tenantDatabase(t.database, NL()), NL(), 'organisation', 'Paying RU');
     const cp = randomUUID();
     await tenantDatabase(t.database, NL()).query(
       `INSERT INTO allocated_energy (tenant, consumption_point_uuid, period_end, traction_unit_uuid, active_consumed,
@@ -169,7 +172,7 @@ describe.skipIf(!hasSshd)('metered-energy-aggregation delivery over SFTP', () =>
 
   it('delivers the first aggregation’s files to the OUT route, each organisation in its folder, and says so', async () => {
     await runAggregation('&aggregation=FIRST');
-    const entries = await dataLog();
+    const entries = await dataLog(RUNNER);
     expect(entries).toHaveLength(2);
     expect(entries.map((e) => [e.fileName, e.messageStatus])).toEqual(
       expect.arrayContaining([
@@ -179,6 +182,25 @@ describe.skipIf(!hasSshd)('metered-energy-aggregation delivery over SFTP', () =>
     );
     const own = entries.find((e) => e.fileName!.startsWith(`MEA_${org}`))!;
     const remote = dir('out', 'netherlands', org, own.fileName!);
+    // A consumer linked to no organisation sees neither file, and its download is answered as an
+    // entry that does not exist (404, as another area's; this test once expected it to download the
+    // paying organisation's file: issue 17 item 3). Linked to the paying organisation, it does.
+    const unlinked = await t.callAs(
+      READER,
+      {
+        method: 'POST',
+        url: '/api/eventlog/datalog/download',
+        payload: { id: own.id, messageType: 'METERED_ENERGY_AGGREGATION' },
+      },
+      'netherlands',
+    );
+    expect(unlinked.statusCode, unlinked.body).toBe(404);
+    expect(await dataLog()).toEqual([]);
+    await tenantDatabase(t.database, NL()).query(
+      `INSERT INTO user_organisation (tenant, username, organisation_uuid) VALUES ($1, $2, $3)`,
+      [NL(), READER, org],
+    );
+    expect((await dataLog()).map((e) => e.id).sort()).toEqual(entries.map((e) => e.id).sort());
     expect(own.messageText).toBe(`First aggregation of ${DAY}: 2 hourly values; delivered to mea-out:${remote}`);
     // The bytes on the server are the data log's, as downloaded (EXP_<name>).
     const download = await t.callAs(

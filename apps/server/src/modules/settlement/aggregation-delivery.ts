@@ -228,9 +228,10 @@ export async function deliverAggregationFiles(
  */
 async function reexportAggregation(ctx: ServiceContext, entry: StoredEntry, bytes: Buffer | null) {
   if (!bytes) throw new Error(`Data-log entry ${entry.id} has no file to re-export`);
-  const [original] = await rows<{ destination: string | null }>(
+  const [original] = await rows<{ destination: string | null; organisations: string[] | null }>(
     ctx.db,
-    sql`SELECT destination FROM data_log WHERE tenant = ${ctx.tenant.uuid}::uuid AND id = ${entry.id}`,
+    sql`SELECT destination, organisation_uuids AS organisations
+          FROM data_log WHERE tenant = ${ctx.tenant.uuid}::uuid AND id = ${entry.id}`,
   );
   // The original's first clause names the aggregation and day ("Second aggregation of 2026-10-01: 4 hourly values").
   const what =
@@ -245,6 +246,7 @@ async function reexportAggregation(ctx: ServiceContext, entry: StoredEntry, byte
     destination: original?.destination ?? null,
     bytes,
     contentType: entry.contentType,
+    organisations: original?.organisations ?? null,
   });
   const series = await rows<{
     startTime: string | null;

@@ -90,6 +90,8 @@ export async function aggregateMeteredEnergy(
   };
   const result: AggregationResult = { files: [] };
   const write = async (destination: string, key: string, lines: typeof found) => {
+    // The file is its payers' (the TPA's: every payer in it): the data log shows it to those who see them all.
+    const organisations = [...new Set(lines.map((r) => r.org))];
     const fileName = aggregationExportName(key, chunk.day, options.aggregation);
     const bytes = Buffer.from(`${[HEADER, ...lines.map(line)].join('\n')}\n`, 'utf8');
     const id = await recordFile(ctx.db, {
@@ -104,6 +106,7 @@ export async function aggregateMeteredEnergy(
       destination,
       bytes,
       contentType: 'text/csv',
+      organisations,
     });
     const perPoint = new Map<string, number>();
     for (const r of lines) perPoint.set(r.cpid, (perPoint.get(r.cpid) ?? 0) + 1);

@@ -11,7 +11,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
 import { ownDataIsWholeArea } from '../domain/policy.js';
 import { rows } from '../domain/sql.js';
-import { organisationsOfUser } from '../organisation/repository.js';
+import { organisationFilter as orgFilter, seesOrganisation, visibleOrganisations } from '../organisation/visibility.js';
 
 /**
  * What the settlement screens read (issue 10 items 5-7): the month's base verification per
@@ -19,19 +19,10 @@ import { organisationsOfUser } from '../organisation/repository.js';
  * hourly values behind one figure. Energies and costs are summed as exact numerics and sent as
  * numbers; the screens round (calls.md §9: 4 decimals).
  *
- * Who sees what: the area-wide roles see every organisation; a consumer (policy.ownDataIsWholeArea
- * false) sees the organisations it belongs to (user_organisation) and no price-area balance (the
- * supply of an area is every organisation's).
+ * Who sees what (organisation/visibility.ts, the one rule for every call): the area-wide roles see
+ * every organisation; a consumer sees the organisations it belongs to (user_organisation) and no
+ * price-area balance (the supply of an area is every organisation's).
  */
-
-/** The organisations the actor may see, or null for all. */
-async function visibleOrganisations(ctx: ServiceContext): Promise<string[] | null> {
-  if (ownDataIsWholeArea(ctx.actor)) return null;
-  return (await organisationsOfUser(ctx.db, ctx.tenant.uuid, ctx.actor.username)).map((o) => o.uuid);
-}
-
-const orgFilter = (column: SQL, visible: string[] | null): SQL =>
-  visible === null ? sql`true` : sql`${column} = ANY(${sql.param(visible)}::uuid[])`;
 
 /** [start, end) of the month in the area's zone, as SQL expressions. */
 function monthRange(ctx: ServiceContext, year: number, month: number): { S: SQL; E: SQL } {
@@ -271,7 +262,7 @@ export async function settlementHourly(
   },
 ): Promise<SettlementHour[]> {
   const visible = await visibleOrganisations(ctx);
-  if (visible !== null && !visible.includes(query.organisation)) return [];
+  if (!seesOrganisation(visible, query.organisation)) return [];
   const { S, E } = monthRange(ctx, query.startYear, query.startMonth);
   const found = await rows<{
     hour: string;
@@ -311,7 +302,7 @@ export async function settlementRecords(
   query: { organisation: string; gridArea: string; hourStart: string },
 ): Promise<SettlementRecord[]> {
   const visible = await visibleOrganisations(ctx);
-  if (visible !== null && !visible.includes(query.organisation)) return [];
+  if (!seesOrganisation(visible, query.organisation)) return [];
   const H = sql`date_trunc('hour', ${query.hourStart}::timestamptz, 'UTC')`;
   const found = await rows<{
     cp: string;

@@ -9,7 +9,7 @@ import { openTestDatabase } from '../../test/database.js';
 import { insertEntity } from '../../test/entities.js';
 import { ADMIN_ACTOR } from '../../test/records.js';
 import { rows } from '../domain/sql.js';
-import { settledConsumption } from '../processing/tasks-repository.js';
+import { findSettledConsumption } from '../processing/tasks.js';
 import { settlementFixtures } from './fixtures.js';
 import { aggregateMeteredEnergy } from './metered-energy-aggregation.js';
 import { priceAndSupply } from './price-and-supply.js';
@@ -350,13 +350,21 @@ describe('price-and-supply and settlement', () => {
       ['NO2', 'RU1', 18, 8.28],
     ]);
     // Settled consumption of a settlement result: what it billed (RU1 44 + 18 = 62, RU2 76).
-    const consumption = await settledConsumption(tenantExecutor(database, NORWAY), NORWAY, [resultId]);
+    const consumption = await findSettledConsumption(ctx(), [resultId]);
     expect(consumption.map((c) => [c.organisation.uuid, c.totalSettledConsumption]).sort()).toEqual(
       [
         [ids['RU1'], 62],
         [ids['RU2'], 76],
       ].sort(),
     );
+    // A consumer of RU2 (linked above) reads RU2's alone, as in the base verification (issue 17 item 3).
+    const consumer = serviceContext(tenantExecutor(database, NORWAY), NORWAY, {
+      username: 'consumer-1',
+      roles: ['consumer'],
+    });
+    expect(
+      (await findSettledConsumption(consumer, [resultId])).map((c) => [c.organisation.uuid, c.totalSettledConsumption]),
+    ).toEqual([[ids['RU2'], 76]]);
 
     // Settling the day again replaces its lines; limited to RU2, only RU2's line.
     expect(

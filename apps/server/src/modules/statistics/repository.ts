@@ -15,6 +15,7 @@ import {
 } from '@railwatt/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Executor } from '../domain/sql.js';
+import { organisationFilter, type VisibleOrganisations } from '../organisation/visibility.js';
 
 /**
  * The SQL of the statistics (issue 9 item 6): every figure is one aggregate over the area's rows
@@ -249,6 +250,7 @@ export async function incompleteUnits(
   tenant: string,
   thresholdHours: number,
   now: string,
+  visible: VisibleOrganisations,
 ): Promise<CompletenessRow[]> {
   const hoursSince = (t: SQL) => sql`floor(extract(epoch FROM ${now}::timestamptz - ${t}) / 3600)::int`;
   return rows(
@@ -274,6 +276,7 @@ export async function incompleteUnits(
           FROM marked m
           LEFT JOIN entity_latest o ON o.tenant = ${tenant}::uuid AND o.type = 'organisation'
                                    AND o.entity_uuid::text = m.owner_ref
+         WHERE ${organisationFilter(sql`o.entity_uuid`, visible)}
          GROUP BY m.unit, m.name, m.evn, o.entity_uuid, o.name
         HAVING bool_or(m.missing)
          ORDER BY bool_or(m.last IS NULL) DESC, min(m.last) NULLS FIRST, m.name`,
@@ -290,12 +293,14 @@ export async function deliveryInfo(
   tenant: string,
   orgType: string,
   now: string,
+  visible: VisibleOrganisations,
 ): Promise<CebdDeliveryInfo[]> {
   return rows(
     ex,
     sql`WITH orgs AS (
           SELECT o.entity_uuid, o.name FROM entity_latest o
-           WHERE o.tenant = ${tenant}::uuid AND o.type = 'organisation' AND o.attributes -> 'organisationTypes' ? ${orgType}),
+           WHERE o.tenant = ${tenant}::uuid AND o.type = 'organisation' AND o.attributes -> 'organisationTypes' ? ${orgType}
+             AND ${organisationFilter(sql`o.entity_uuid`, visible)}),
         units AS (
           SELECT u.entity_uuid, u.owner_ref FROM entity_latest u
            WHERE u.tenant = ${tenant}::uuid AND u.type = 'tractionunit' AND u.active

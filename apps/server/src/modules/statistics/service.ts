@@ -16,6 +16,7 @@ import {
 import { sql } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
 import type { Executor } from '../domain/sql.js';
+import { visibleOrganisations } from '../organisation/visibility.js';
 import {
   cebdDays,
   countByCategory,
@@ -120,10 +121,13 @@ export async function completenessVerification(
   thresholdHours: number,
   now = new Date(),
 ): Promise<CompletenessRow[]> {
-  return read(ctx, (ex) => incompleteUnits(ex, ctx.tenant.uuid, thresholdHours, now.toISOString()));
+  // Per organisation (the owner of each unit): an actor sees the units of the organisations it may see.
+  const visible = await visibleOrganisations(ctx);
+  return read(ctx, (ex) => incompleteUnits(ex, ctx.tenant.uuid, thresholdHours, now.toISOString(), visible));
 }
 
 /** GET /statistics/cebd-delivery-info. */
 export async function cebdDeliveryInfo(ctx: ServiceContext, orgType: string): Promise<CebdDeliveryInfo[]> {
-  return read(ctx, (ex) => deliveryInfo(ex, ctx.tenant.uuid, orgType, new Date().toISOString()));
+  const visible = await visibleOrganisations(ctx);
+  return read(ctx, (ex) => deliveryInfo(ex, ctx.tenant.uuid, orgType, new Date().toISOString(), visible));
 }

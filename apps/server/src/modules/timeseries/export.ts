@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { MESSAGE_TYPES, type Resolution, type TimeSeriesExportRequest } from '@railwatt/contracts';
 import type { ServiceContext } from '../../context.js';
 import { ApiError } from '../../errors.js';
@@ -7,9 +7,30 @@ import { EXPORTED_TIME_SERIES_FILE, writeTimeSeriesWorkbook } from '../../format
 import { recordFile } from '../datalog/datalog-service.js';
 import { rows } from '../domain/sql.js';
 import { XLSX_CONTENT_TYPE, type ExportedFile } from '../excel/export-service.js';
+import { visibleOrganisations, type VisibleOrganisations } from '../organisation/visibility.js';
 
 /** Values one export may hold (a workbook row per period, a column per series). */
 export const MAX_EXPORT_VALUES = 1_000_000;
+
+/**
+ * A series of an organisation's (its own, its traction unit's or that unit's consumption point's)
+ * is that organisation's figure: an actor that sees only some organisations (organisation/
+ * visibility.ts) exports only theirs. Series of the area (supply, fixed installations, markets,
+ * parameters of train profiles ...) stay.
+ */
+function ownSeries(entity: SQL, visible: VisibleOrganisations): SQL {
+  if (visible === null) return sql`TRUE`;
+  const own = sql`${sql.param([...visible])}::text[]`;
+  return sql`NOT EXISTS (
+    SELECT 1 FROM entity_latest e
+      LEFT JOIN entity_latest u ON e.type = 'consumptionpoint' AND u.tenant = e.tenant AND u.type = 'tractionunit'
+                               AND u.entity_uuid::text = e.unit_ref
+     WHERE e.entity_uuid = ${entity}
+       AND CASE e.type WHEN 'organisation' THEN NOT (e.entity_uuid::text = ANY(${own}))
+                       WHEN 'tractionunit' THEN NOT (coalesce(e.owner_ref, '') = ANY(${own}))
+                       WHEN 'consumptionpoint' THEN NOT (coalesce(u.owner_ref, '') = ANY(${own}))
+                       ELSE FALSE END)`;
+}
 
 /**
  * POST /excel/timeseries/export (exportedtimeseries.xlsx): the current values of one type in the
@@ -20,6 +41,7 @@ export const MAX_EXPORT_VALUES = 1_000_000;
  */
 export async function exportTimeSeries(ctx: ServiceContext, request: TimeSeriesExportRequest): Promise<ExportedFile> {
   const refs = request.refs ?? null;
+  const visible = await visibleOrganisations(ctx);
   const series = await rows<{ id: string | number; identifier: string; resolution: Resolution; n: string | number }>(
     ctx.db,
     sql`SELECT s.id, s.identifier, s.resolution,
@@ -29,6 +51,7 @@ export async function exportTimeSeries(ctx: ServiceContext, request: TimeSeriesE
           FROM time_series s
          WHERE s.tenant = ${ctx.tenant.uuid}::uuid AND s.type_name = ${request.typeName}
            AND (${refs === null} OR s.entity_uuid = ANY(${sql.param(refs ?? [])}::uuid[]))
+           AND ${ownSeries(sql`s.entity_uuid`, visible)}
          ORDER BY s.identifier`,
   );
   const withValues = series.filter((s) => Number(s.n) > 0);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEXT_LIMITS, type DataLogEntry, type DataLogPage, type TimeSeriesUploadResult } from '@railwatt/contracts';
+import { findPgError } from '../../db/constraints.js';
 import { cebdXml } from '../../formats/cebd/generate.js';
 import { seededRandom } from '../../formats/timeseries/seeded-random.js';
 import { writeUtilts } from '../../formats/utilts/utilts-writer.js';
@@ -68,6 +69,18 @@ describe('hostile files: every upload ends with an outcome and the data log stil
     expect(entry.fileName!.endsWith('….xml')).toBe(true);
   });
 
+  it('makes the bound the table’s rule: a writer that forgets it fails at its write, not the list', async () => {
+    const insert = t.allAreas.query(
+      `INSERT INTO data_log (tenant, message_type, message_status, file_name) VALUES ($1, 'CEBD_IMPORT', 'OK', $2)`,
+      [t.areaUuid('norway'), 'x'.repeat(201)],
+    );
+    const error = await insert.then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(findPgError(error)).toMatchObject({ code: '23514', constraint: 'data_log_file_name_length' });
+  });
+
   it('escapes NUL and other control characters in a file name', async () => {
     const { entry } = await imported('/api/cebd/import', 'day\u0000\u0001\u007f.xml', Buffer.from(cebdFile()));
     expect(entry).toMatchObject({ messageStatus: 'OK', fileName: 'day\\x00\\x01\\x7f.xml' });
@@ -113,7 +126,9 @@ describe('hostile files: every upload ends with an outcome and the data log stil
     });
     const { entry } = await imported('/api/timeseries/import/edi', 'nul-id.edi', Buffer.from(utilts, 'latin1'));
     expect(entry.messageStatus).toBe('REJECTED');
-    expect(entry.messageText).toMatch(/segment \d+ \(\w+\), line \d+: Identifier SMP\\x00X holds characters that are not text/);
+    expect(entry.messageText).toMatch(
+      /segment \d+ \(\w+\), line \d+: Identifier SMP\\x00X holds characters that are not text/,
+    );
   });
 
   it('rejects a UTILTS file declared UTF-8 whose bytes are not, and one written in UTF-16', async () => {
