@@ -1,4 +1,4 @@
-import { ERROR_CODES, INTERFACE_ROUTE_MESSAGES, MESSAGES } from '@railwatt/contracts';
+import { ERROR_CODES, INTERFACE_ROUTE_MESSAGES, MESSAGES, PROCESS_EVENT_CODES } from '@railwatt/contracts';
 import { ApiError } from '../errors.js';
 
 /**
@@ -69,6 +69,11 @@ export const CONSTRAINT_ERRORS: Readonly<Record<string, ConstraintError>> = {
   procedure_result_already_running: {
     code: 'process_already_running',
     message: ERROR_CODES.process_already_running,
+  },
+  // migration 0350: one approved result per scope (modules/processing/tasks.ts checks first)
+  procedure_result_one_approved: {
+    code: 'approved-settlement-exists',
+    message: PROCESS_EVENT_CODES['approved-settlement-exists'],
   },
 };
 

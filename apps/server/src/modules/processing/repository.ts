@@ -68,6 +68,21 @@ export async function insertResult(ex: Executor, run: NewResult): Promise<Proced
   return result!;
 }
 
+/**
+ * The refs of a run that name nothing of the area: neither one of its entities nor the area itself.
+ * Another area's entity is among them (row-level security hides it, and the tenant is named too).
+ */
+export async function foreignRefs(ex: Executor, tenant: string, uuids: readonly string[]): Promise<string[]> {
+  if (uuids.length === 0) return [];
+  const found = await rows<{ uuid: string }>(
+    ex,
+    sql`SELECT u::text AS uuid FROM unnest(${sql.param([...uuids])}::uuid[]) u
+         WHERE u <> ${tenant}::uuid
+           AND NOT EXISTS (SELECT 1 FROM entity e WHERE e.uuid = u AND e.tenant = ${tenant}::uuid)`,
+  );
+  return found.map((r) => r.uuid);
+}
+
 export async function findResult(ex: Executor, tenant: string, id: number): Promise<ProcedureResult | undefined> {
   const [result] = await rows<ProcedureResult>(
     ex,

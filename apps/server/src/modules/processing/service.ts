@@ -32,6 +32,7 @@ import {
   findResult,
   findResultPage,
   findUnderWay,
+  foreignRefs,
   insertResult,
   jobStatusOf,
   processesWithEvents,
@@ -117,6 +118,12 @@ export async function startRun(
   // A log-only procedure (product.md §2 "(log only)": the estimation procedures) has no run page:
   // the processing chain runs it (chain.ts), users read its log.
   if (!options.bySystem) runnable(name);
+  // A run limited to refs works on those entities of this area: a uuid of another area (or of
+  // nothing) is refused rather than stored, and shown, as this run's scope.
+  const foreign = await foreignRefs(ctx.db, ctx.tenant.uuid, [...new Set(request.refs.map((r) => r.uuid))]);
+  if (foreign.length > 0) {
+    throw ApiError.badRequest('invalid_input', `refs name no entity of this area: ${foreign.join(', ')}`);
+  }
   await refuseWhileUnderWay(ctx, name, request.timeRange);
   // Two requests racing past the check meet the exclusion constraint (db/constraints.ts: 400
   // process_already_running).

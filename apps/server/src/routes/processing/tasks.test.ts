@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { overrideProcedure } from '../../modules/processing/registry.js';
 import { setSettlementToFailure } from '../../modules/processing/tasks.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
+import { insertEntity } from '../../test/entities.js';
 import { waitForRun } from '../../test/jobs.js';
 
 const RUNNER = 'erex-settlement-operator';
@@ -28,8 +29,14 @@ describe('task calls and procedure-result writes', () => {
     return result;
   }
 
+  /** Organisations of the Norway area: a run's refs name entities of its area (service.ts startRun). */
+  let organisation: string;
+  let otherOrganisation: string;
+
   beforeAll(async () => {
     t = await createTestApp({ jobs: {} });
+    organisation = await insertEntity(t.allAreas, t.areaUuid('norway'), 'organisation', 'Tasks test RU');
+    otherOrganisation = await insertEntity(t.allAreas, t.areaUuid('norway'), 'organisation', 'Tasks test keeper');
   });
 
   afterAll(async () => {
@@ -83,7 +90,7 @@ describe('task calls and procedure-result writes', () => {
           year: 2023,
           month: 4,
           zoneId: 'UTC',
-          refs: [{ uuid: '00000000-0000-4000-8000-000000000001', type: 'Organisation' }],
+          refs: [{ uuid: organisation, type: 'Organisation' }],
         },
       ]);
       expect(response.statusCode, response.body).toBe(200);
@@ -170,10 +177,10 @@ describe('task calls and procedure-result writes', () => {
   describe('approve-procedure-results and saveProcedureResult/save', () => {
     const approve = (ids: number[], query = '', username = RUNNER) =>
       post(`/api/eventlog/procedure-result/approve-procedure-results${query}`, ids, username);
-    const refs = [{ uuid: '00000000-0000-4000-8000-0000000000aa', type: 'Organisation' }];
+    const refs = () => [{ uuid: otherOrganisation, type: 'Organisation' }];
 
     it('approves a success; a second approval of the same scope is refused unless the first becomes corrected', async () => {
-      const first = await settle(4, refs);
+      const first = await settle(4, refs());
       const response = await approve([first.id], '?splitTypeName=organisation');
       expect(response.statusCode, response.body).toBe(200);
       expect(results.parse(response.json())[0]).toMatchObject({
@@ -182,7 +189,7 @@ describe('task calls and procedure-result writes', () => {
         message: `Approved by ${RUNNER} (split organisation)`,
       });
 
-      const second = await settle(4, refs);
+      const second = await settle(4, refs());
       const refused = await approve([second.id]);
       expect(refused.statusCode).toBe(400);
       expect(refused.json()).toMatchObject({
