@@ -27,7 +27,9 @@ function firstNotText(item: ParseItem): { name: string; value: string; location:
         check('Unit', item.series.unit, item.series.location)
       );
     case 'cebd':
-      return check('CPID', item.block.cpid, item.block.location) ?? check('Sender', item.block.dcs, item.block.location);
+      return (
+        check('CPID', item.block.cpid, item.block.location) ?? check('Sender', item.block.dcs, item.block.location)
+      );
     case 'trainrun': {
       const run = item.run;
       const at = run.location;
