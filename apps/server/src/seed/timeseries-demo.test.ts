@@ -4,6 +4,7 @@ import type { Database } from '../db/client.js';
 import { tenantExecutor } from '../db/tenant.js';
 import { INTAKE_FORMATS } from '../formats/timeseries/registry.js';
 import { startFile } from '../modules/datalog/datalog-service.js';
+import { readFileBytes } from '../modules/datalog/file-store.js';
 import { FORMAT_MESSAGE_TYPES } from '../modules/timeseries/accept.js';
 import { importStoredFile } from '../modules/timeseries/import-file.js';
 import { areaDays } from '../modules/processing/chunks.js';
@@ -206,17 +207,18 @@ describe('time-series demo', () => {
       description: 'New converter station',
     });
     await insertCountryRows(database.db, rows);
-    const refused = await one<{ file_bytes: Buffer }>(
-      `SELECT file_bytes FROM data_log WHERE tenant = $1 AND file_name = $2`,
+    const refused = await one<{ id: number }>(
+      `SELECT id FROM data_log WHERE tenant = $1 AND file_name = $2`,
       [tenant, demoRefusedFileName('norway')],
     );
     const db = tenantExecutor(database, tenant);
+    const refusedBytes = (await readFileBytes(db, tenant, refused.id))!;
     const id = await startFile(db, {
       tenant,
       username: 'settlement-area-responsible',
       messageType: FORMAT_MESSAGE_TYPES.utilts,
       fileName: demoRefusedFileName('norway'),
-      bytes: Buffer.from(refused.file_bytes),
+      bytes: refusedBytes,
     });
     const ctx = serviceContext(
       db,

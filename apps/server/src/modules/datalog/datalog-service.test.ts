@@ -3,13 +3,13 @@ import type { Database } from '../../db/client.js';
 import { openTestDatabase } from '../../test/database.js';
 import {
   failInterruptedFiles,
-  fileBytes,
   finishFile,
   INTERRUPTED_TEXT,
   listFiles,
   recordFile,
   startFile,
 } from './datalog-service.js';
+import { readFileBytes } from './file-store.js';
 
 const TENANT = '00000000-0000-4000-8000-000000000001';
 
@@ -43,8 +43,8 @@ describe('data log', () => {
       username: 'keeper',
       fileSize: 5,
     });
-    expect(await fileBytes(database.db, TENANT, id)).toEqual(bytes);
-    expect(await fileBytes(database.db, '00000000-0000-4000-8000-000000000002', id)).toBeNull();
+    expect(await readFileBytes(database.db, TENANT, id)).toEqual(bytes);
+    expect(await readFileBytes(database.db, '00000000-0000-4000-8000-000000000002', id)).toBeNull();
   });
 
   it('records a file as RUNNING before its outcome, and fails entries a stopped process left RUNNING', async () => {

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { TEXT_LIMITS, type MessageStatus } from '@railwatt/contracts';
 import { boundedText, storableFileName, storableName } from '../../db/storable-text.js';
 import { rows, type Executor } from '../domain/sql.js';
+import { removeIncompleteFiles, writeFileBytes, type FileSource } from './file-store.js';
 
 /** Declared in contracts (datalog.ts), so the screens, the filters and the action rules share them. */
 export { MESSAGE_STATUSES, MESSAGE_TYPES, type MessageStatus } from '@railwatt/contracts';
@@ -13,7 +14,8 @@ export interface FileRecord {
   status: MessageStatus;
   text: string | null;
   fileName: string | null;
-  bytes?: Buffer | null;
+  /** The file's bytes: written part by part after the entry (file-store.ts), never in its INSERT. */
+  bytes?: FileSource | null;
   contentType?: string | null;
   destination?: string | null;
   /** The settlement filter's baseId and trainId (train runs, settlement bases). */
@@ -54,23 +56,28 @@ const entryValue = (value: string | null | undefined, max: number): string | nul
  * must outlive a rolled-back import, so callers write it outside the import's store transaction.
  */
 
-/** Records one file with its final outcome (exports, refusals before any work starts). */
+/**
+ * Records one file with its final outcome (exports, refusals before any work starts). Its bytes, if
+ * any, follow the entry part by part (file-store.ts): the entry lists no size until they are all in.
+ */
 export async function recordFile(ex: Executor, file: FileRecord): Promise<number> {
   const [row] = await rows<{ id: number }>(
     ex,
     sql`INSERT INTO data_log (tenant, message_type, message_status, message_text, file_name, username, destination,
-                          file_bytes, content_type, base_id, train_id, response_file_name, response_bytes,
+                          content_type, base_id, train_id, response_file_name, response_bytes,
                           response_content_type, mode, organisation_uuids)
         VALUES (${file.tenant}::uuid, ${file.messageType}, ${file.status}, ${entryText(file.text)},
                 ${entryName(file.fileName)}, ${file.username}, ${entryValue(file.destination, TEXT_LIMITS.address)},
-                ${file.bytes ?? null}, ${entryValue(file.contentType, TEXT_LIMITS.name)},
+                ${entryValue(file.contentType, TEXT_LIMITS.name)},
                 ${entryValue(file.baseId, TEXT_LIMITS.identifier)}, ${entryValue(file.trainId, TEXT_LIMITS.identifier)},
                 ${entryName(file.response?.fileName)}, ${file.response?.bytes ?? null},
                 ${entryValue(file.response?.contentType, TEXT_LIMITS.name)}, ${file.mode ?? 'MANUAL'},
                 ${file.organisations ? sql`${sql.param([...file.organisations])}::uuid[]` : null})
         RETURNING id`,
   );
-  return Number(row!.id);
+  const id = Number(row!.id);
+  if (file.bytes) await writeFileBytes(ex, file.tenant, id, file.bytes);
+  return id;
 }
 
 /**
@@ -104,6 +111,8 @@ export const INTERRUPTED_TEXT = 'The server stopped while the file was being pro
  * serves the API today; with several, this must only claim entries of processes that are gone.
  */
 export async function failInterruptedFiles(allAreas: Executor): Promise<number> {
+  // Bytes whose writing a stopped process never finished (an upload cut off) are not kept.
+  await removeIncompleteFiles(allAreas);
   const failed = await rows<{ id: number }>(
     allAreas,
     sql`UPDATE data_log
@@ -147,18 +156,9 @@ export async function listFiles(ex: Executor, tenant: string, limit = 100): Prom
     ex,
     sql`SELECT id, tenant, log_time_stamp AS "logTimeStamp", message_type AS "messageType",
                message_status AS "messageStatus", message_text AS "messageText", file_name AS "fileName",
-               username, destination, content_type AS "contentType", octet_length(file_bytes) AS "fileSize"
+               username, destination, content_type AS "contentType", file_size AS "fileSize"
           FROM data_log WHERE tenant = ${tenant}::uuid ORDER BY log_time_stamp DESC, id DESC LIMIT ${limit}`,
   );
-}
-
-/** The original bytes of an entry, for download and re-import. */
-export async function fileBytes(ex: Executor, tenant: string, id: number): Promise<Buffer | null> {
-  const [row] = await rows<{ file_bytes: Buffer | Uint8Array | null }>(
-    ex,
-    sql`SELECT file_bytes FROM data_log WHERE tenant = ${tenant}::uuid AND id = ${id}`,
-  );
-  return row?.file_bytes ? Buffer.from(row.file_bytes) : null;
 }
 
 /** One time series a file carried (calls.md §3 messageLogTimeSeries). */

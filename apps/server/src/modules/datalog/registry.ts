@@ -17,18 +17,14 @@ export interface DataLogActionOutcome {
   messageText?: string | null;
 }
 
-/** Re-imports the stored bytes of `entry` (data_log.file_bytes) in the request's area. */
-export type Reimporter = (
-  ctx: ServiceContext,
-  entry: StoredEntry,
-  bytes: Buffer,
-) => Promise<DataLogActionOutcome | void>;
-/** Re-exports or re-orders what `entry` describes (its bytes when it has any). */
-export type Repeater = (
-  ctx: ServiceContext,
-  entry: StoredEntry,
-  bytes: Buffer | null,
-) => Promise<DataLogActionOutcome | void>;
+/**
+ * Re-imports the stored file of `entry` in the request's area (the data log checked that it has
+ * one). Its bytes are read or copied through file-store.ts (copyFileBytes keeps them in the
+ * database), never handed over whole.
+ */
+export type Reimporter = (ctx: ServiceContext, entry: StoredEntry) => Promise<DataLogActionOutcome | void>;
+/** Re-exports or re-orders what `entry` describes (its stored file, if any, through file-store.ts). */
+export type Repeater = (ctx: ServiceContext, entry: StoredEntry) => Promise<DataLogActionOutcome | void>;
 
 type Kind = 'reimport' | 'reexport' | 'reorder';
 const registries: Record<Kind, Map<string, Repeater>> = {
@@ -46,7 +42,7 @@ function register(kind: Kind, messageType: string, fn: Repeater): () => void {
 
 /** Registers the re-import of a message type; returns the function that removes it (tests). */
 export const registerReimporter = (messageType: string, fn: Reimporter): (() => void) =>
-  register('reimport', messageType, (ctx, entry, bytes) => fn(ctx, entry, bytes ?? Buffer.alloc(0)));
+  register('reimport', messageType, fn);
 export const registerReexporter = (messageType: string, fn: Repeater): (() => void) =>
   register('reexport', messageType, fn);
 export const registerReorderer = (messageType: string, fn: Repeater): (() => void) =>

@@ -154,12 +154,14 @@ export async function findEntry(ex: Executor, tenant: string, id: number, visibl
   return row ? { ...row, id: Number(row.id) } : null;
 }
 
-/** The stored bytes of an entry's file or response file. */
-export async function entryBytes(ex: Executor, tenant: string, id: number, response: boolean): Promise<Buffer | null> {
-  const column = response ? sql`response_bytes` : sql`file_bytes`;
+/**
+ * The stored bytes of an entry's response file (small acknowledgements, kept whole in
+ * response_bytes). The entry's own file is read through file-store.ts.
+ */
+export async function responseBytes(ex: Executor, tenant: string, id: number): Promise<Buffer | null> {
   const [row] = await rows<{ b: Buffer | Uint8Array | null }>(
     ex,
-    sql`SELECT ${column} AS b FROM data_log WHERE tenant = ${tenant}::uuid AND id = ${id}`,
+    sql`SELECT response_bytes AS b FROM data_log WHERE tenant = ${tenant}::uuid AND id = ${id}`,
   );
   return row?.b ? Buffer.from(row.b) : null;
 }
@@ -235,30 +237,40 @@ export async function findMasterDataPage(
   return { total: row?.total ?? 0, content: row?.content ?? [] };
 }
 
-/** One master-data transfer in the given areas (all-areas executor), with the bytes asked for. */
+/**
+ * One master-data transfer in the given areas (all-areas executor): its area, name and type, and
+ * with `response` the response file's bytes (the transfer's own file is read through file-store.ts).
+ */
 export async function findMasterDataFile(
   ex: Executor,
   areas: readonly string[] | null,
   id: number,
   response: boolean,
-): Promise<{ messageType: string; fileName: string | null; contentType: string | null; bytes: Buffer | null } | null> {
+): Promise<{
+  tenant: string;
+  messageType: string;
+  fileName: string | null;
+  contentType: string | null;
+  responseBytes: Buffer | null;
+} | null> {
   const [row] = await rows<{
+    tenant: string;
     messageType: string;
     fileName: string | null;
     contentType: string | null;
-    bytes: Buffer | Uint8Array | null;
+    responseBytes: Buffer | Uint8Array | null;
   }>(
     ex,
     response
-      ? sql`SELECT message_type AS "messageType", response_file_name AS "fileName",
-                   response_content_type AS "contentType", response_bytes AS bytes
+      ? sql`SELECT tenant, message_type AS "messageType", response_file_name AS "fileName",
+                   response_content_type AS "contentType", response_bytes AS "responseBytes"
               FROM data_log d WHERE d.id = ${id} AND ${inAreas(areas)}
                AND d.message_type = ANY (${textArray(MASTER_TYPES)})`
-      : sql`SELECT message_type AS "messageType", file_name AS "fileName",
-                   content_type AS "contentType", file_bytes AS bytes
+      : sql`SELECT tenant, message_type AS "messageType", file_name AS "fileName",
+                   content_type AS "contentType", NULL::bytea AS "responseBytes"
               FROM data_log d WHERE d.id = ${id} AND ${inAreas(areas)}
                AND d.message_type = ANY (${textArray(MASTER_TYPES)})`,
   );
   if (!row) return null;
-  return { ...row, bytes: row.bytes ? Buffer.from(row.bytes) : null };
+  return { ...row, responseBytes: row.responseBytes ? Buffer.from(row.responseBytes) : null };
 }

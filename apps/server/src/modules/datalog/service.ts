@@ -24,14 +24,15 @@ import type { ReadContext, ServiceContext } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import type { Executor } from '../domain/sql.js';
 import { visibleOrganisations } from '../organisation/visibility.js';
+import { bufferFile, openStoredFile, readFileBytes, storedFileSize, type StoredFile } from './file-store.js';
 import { registeredAction } from './registry.js';
 import {
   distinctValues,
-  entryBytes,
   findDataLogPage,
   findEntry,
   findMasterDataFile,
   findMasterDataPage,
+  responseBytes,
   updateOutcome,
   type StoredEntry,
 } from './repository.js';
@@ -104,11 +105,12 @@ async function repeat(
 ) {
   const entry = await entryFor(ctx, ref.id, kind, ref.messageType);
   const work = registeredAction(kind, entry.messageType);
-  const bytes = await entryBytes(ctx.db, ctx.tenant.uuid, entry.id, false);
-  if (!work || (kind === 'reimport' && !bytes)) throw ApiError.badRequest('invalid_input', failure);
+  // The work reads or copies the entry's bytes itself (file-store.ts); a re-import needs them stored.
+  const stored = kind === 'reimport' && (await storedFileSize(ctx.db, ctx.tenant.uuid, entry.id)) !== null;
+  if (!work || (kind === 'reimport' && !stored)) throw ApiError.badRequest('invalid_input', failure);
   let outcome;
   try {
-    outcome = (await work(ctx, entry, bytes)) ?? {};
+    outcome = (await work(ctx, entry)) ?? {};
   } catch (error) {
     if (error instanceof ApiError) throw error;
     ctx.log.error({ err: error, dataLogId: entry.id }, `data-log ${kind} failed`);
@@ -143,7 +145,8 @@ export async function setEntryToError(ctx: ServiceContext, id: number) {
 export interface DownloadedFile {
   fileName: string;
   contentType: string;
-  bytes: Buffer;
+  /** A stored file is sent part by part (routes/eventlog/send-file.ts), never read whole. */
+  bytes: Buffer | StoredFile;
 }
 
 const OCTET = 'application/octet-stream';
@@ -155,7 +158,9 @@ export async function downloadEntry(
   response: boolean,
 ): Promise<DownloadedFile> {
   const entry = await entryFor(ctx, ref.id, response ? 'downloadResponse' : 'download', ref.messageType);
-  const bytes = await entryBytes(ctx.db, ctx.tenant.uuid, entry.id, response);
+  const bytes = response
+    ? await responseBytes(ctx.db, ctx.tenant.uuid, entry.id).then((b) => b && bufferFile(b))
+    : await openStoredFile(ctx.db, ctx.tenant.uuid, entry.id);
   if (!bytes) throw ApiError.notFound(response ? 'No response file is stored for this entry' : 'No file is stored');
   return { fileName: downloadName(entry, response), contentType: contentType(entry, response), bytes };
 }
@@ -210,14 +215,25 @@ export async function downloadMasterData(
     masterDataDownloadType(transfer) !== (kind === 'TRANSFER_DECOMPRESSED' ? 'TRANSFER' : kind)
   )
     throw ApiError.badRequest('invalid_input', `A ${transfer} is not downloaded as ${kind}`);
-  if (!file.bytes || !file.fileName)
+  // Decompressing needs the whole file (master-data transfers are bounded by the Excel import's
+  // limit); every other download is sent part by part.
+  const bytes =
+    kind === 'RESPONSE'
+      ? file.responseBytes
+      : kind === 'TRANSFER_DECOMPRESSED'
+        ? await readFileBytes(allAreas, file.tenant, id)
+        : await openStoredFile(allAreas, file.tenant, id);
+  if (!bytes || !file.fileName)
     throw ApiError.notFound(kind === 'RESPONSE' ? 'No response file is stored for this transfer' : 'No file is stored');
-  let bytes = file.bytes;
   let fileName = file.fileName;
   // A gzip-compressed transfer decompressed; other files (xlsx is itself a zip container) as stored.
-  if (kind === 'TRANSFER_DECOMPRESSED' && bytes[0] === 0x1f && bytes[1] === 0x8b) {
-    bytes = gunzipSync(bytes, { maxOutputLength: 512 * 1024 * 1024 });
+  if (Buffer.isBuffer(bytes) && kind === 'TRANSFER_DECOMPRESSED' && bytes[0] === 0x1f && bytes[1] === 0x8b) {
     fileName = fileName.replace(/\.gz$/i, '');
+    return {
+      fileName,
+      contentType: file.contentType ?? OCTET,
+      bytes: gunzipSync(bytes, { maxOutputLength: 512 * 1024 * 1024 }),
+    };
   }
   return { fileName, contentType: file.contentType ?? OCTET, bytes };
 }

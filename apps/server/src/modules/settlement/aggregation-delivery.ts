@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
 import { storableFileName, storableText } from '../../db/storable-text.js';
 import { recordFile, recordFileTimeSeries } from '../datalog/datalog-service.js';
+import { copyFileBytes, readFileBytes, storedFileSize } from '../datalog/file-store.js';
 import { registerReexporter } from '../datalog/registry.js';
 import type { StoredEntry } from '../datalog/repository.js';
 import { rows, type Executor } from '../domain/sql.js';
@@ -139,12 +140,17 @@ export async function deliverAggregationFiles(
   dataLogIds: readonly number[],
 ): Promise<DeliverySummary> {
   const tenant = ctx.tenant.uuid;
-  const entries = await rows<{ id: number; fileName: string | null; bytes: Buffer | Uint8Array | null }>(
+  const listed = await rows<{ id: number; fileName: string | null }>(
     ctx.db,
-    sql`SELECT id::int AS id, file_name AS "fileName", file_bytes AS bytes FROM data_log
+    sql`SELECT id::int AS id, file_name AS "fileName" FROM data_log
          WHERE tenant = ${tenant}::uuid AND id = ANY(${sql.param([...dataLogIds])}::bigint[])
            AND message_type = ${MESSAGE_TYPES.meteredEnergyAggregation} AND message_status = 'PENDING'
          ORDER BY id`,
+  );
+  // Through the data log's file store; read whole, as the SFTP upload sends a buffer: one day's
+  // aggregation file is a few kB.
+  const entries = await Promise.all(
+    listed.map(async (e) => ({ ...e, bytes: await readFileBytes(ctx.db, tenant, e.id) })),
   );
   const summary: DeliverySummary = { delivered: 0, failed: 0, notDelivered: 0 };
   if (entries.length === 0) return summary;
@@ -178,7 +184,7 @@ export async function deliverAggregationFiles(
       id: e.id,
       dir: deliveryFolder(route, area, aggregationExportKey(e.fileName ?? '') ?? 'unknown')!,
       fileName: e.fileName ?? `datalog-${e.id}.csv`,
-      bytes: Buffer.from(e.bytes ?? new Uint8Array()),
+      bytes: e.bytes ?? Buffer.alloc(0),
     }));
     let outcomes;
     try {
@@ -226,8 +232,9 @@ export async function deliverAggregationFiles(
  * Re-export (data-log registry): the entry's file again as a new PENDING entry (with its time
  * series), its delivery queued; the original becomes RETRIED naming the new entry.
  */
-async function reexportAggregation(ctx: ServiceContext, entry: StoredEntry, bytes: Buffer | null) {
-  if (!bytes) throw new Error(`Data-log entry ${entry.id} has no file to re-export`);
+async function reexportAggregation(ctx: ServiceContext, entry: StoredEntry) {
+  if ((await storedFileSize(ctx.db, ctx.tenant.uuid, entry.id)) === null)
+    throw new Error(`Data-log entry ${entry.id} has no file to re-export`);
   const [original] = await rows<{ destination: string | null; organisations: string[] | null }>(
     ctx.db,
     sql`SELECT destination, organisation_uuids AS organisations
@@ -244,7 +251,6 @@ async function reexportAggregation(ctx: ServiceContext, entry: StoredEntry, byte
     fileName: entry.fileName,
     username: ctx.actor.username,
     destination: original?.destination ?? null,
-    bytes,
     contentType: entry.contentType,
     organisations: original?.organisations ?? null,
   });
@@ -260,6 +266,8 @@ async function reexportAggregation(ctx: ServiceContext, entry: StoredEntry, byte
                entity_identifier AS "entityIdentifier", values_count AS "valuesCount"
           FROM data_log_time_series WHERE data_log_id = ${entry.id} ORDER BY id`,
   );
+  // The same bytes, copied part by part inside the database.
+  await copyFileBytes(ctx.db, ctx.tenant.uuid, entry.id, id);
   await recordFileTimeSeries(ctx.db, id, series);
   await queueAggregationDelivery(ctx, [id]);
   return {

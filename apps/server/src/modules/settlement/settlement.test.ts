@@ -425,7 +425,8 @@ describe('price-and-supply and settlement', () => {
     const [entry] = await rows<{ type: string; status: string; destination: string; text: string; bytes: string }>(
       tenantExecutor(database, NORWAY),
       sql`SELECT message_type AS type, message_status AS status, destination, message_text AS text,
-                 convert_from(file_bytes, 'UTF8') AS bytes
+                 (SELECT convert_from(string_agg(p.bytes, ''::bytea ORDER BY p.part), 'UTF8')
+                    FROM data_log_part p WHERE p.data_log_id = data_log.id) AS bytes
             FROM data_log WHERE id = ${result.files[1]!.dataLogId}`,
     );
     expect(entry).toMatchObject({

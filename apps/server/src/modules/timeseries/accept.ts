@@ -2,8 +2,9 @@ import { MESSAGE_TYPES, type TimeSeriesUploadResult } from '@railwatt/contracts'
 import type { ServiceContext } from '../../context.js';
 import type { FormatName } from '../../formats/timeseries/format.js';
 import { extensionOf, FORMAT_EXTENSIONS, INTAKE_FORMATS } from '../../formats/timeseries/registry.js';
-import type { UploadedFile } from '../../routes/upload.js';
-import { recordFile, startFile } from '../datalog/datalog-service.js';
+import type { StoredUpload } from '../../routes/upload.js';
+import { finishFile, startFile } from '../datalog/datalog-service.js';
+import { copyFileBytes } from '../datalog/file-store.js';
 import { registerReimporter } from '../datalog/registry.js';
 
 /** Data-log message types of the intake, per format (contracts MESSAGE_TYPES). */
@@ -24,17 +25,16 @@ export interface ImportQueue {
   enqueueImport(ctx: ServiceContext, input: { dataLogId: number; format: FormatName }): Promise<string>;
 }
 
-const HEAD_BYTES = 4096;
-
 /**
- * The first step of every time-series upload: each file whose extension and first bytes fit the
- * endpoint's format is stored with its RUNNING data-log entry and queued for the import job; any
- * other is refused at once (REJECTED entry, a failure in the answer). The answer is `async`: the
- * job completes the entries.
+ * The step after every time-series upload stored its files (routes/upload.ts storeUploadedFiles:
+ * each with its RUNNING data-log entry and its bytes): each file whose extension and first bytes
+ * fit the endpoint's format is queued for the import job; any other is refused at once (its entry
+ * REJECTED, its bytes kept for download, a failure in the answer). The answer is `async`: the job
+ * completes the entries.
  */
 export async function acceptFiles(
   ctx: ServiceContext,
-  files: readonly UploadedFile[],
+  files: readonly StoredUpload[],
   format: FormatName,
   queue: ImportQueue,
 ): Promise<TimeSeriesUploadResult> {
@@ -45,25 +45,16 @@ export async function acceptFiles(
     dataLogIds: [],
     jobIds: [],
   };
-  const messageType = messageTypeOf(format);
   for (const file of files) {
     const reader = INTAKE_FORMATS[format];
     const fits =
       reader !== undefined &&
       FORMAT_EXTENSIONS[format].includes(extensionOf(file.fileName)) &&
-      reader.detect(file.fileName, file.bytes.subarray(0, HEAD_BYTES));
+      reader.detect(file.fileName, file.head);
     if (!fits) {
       const text = `Something is wrong with uploaded data: ${file.fileName} is not a ${format} file (${FORMAT_EXTENSIONS[format].map((e) => `.${e}`).join(', ')})`;
-      const id = await recordFile(ctx.db, {
-        tenant: ctx.tenant.uuid,
-        username: ctx.actor.username,
-        messageType,
-        status: 'REJECTED',
-        text,
-        fileName: file.fileName,
-        bytes: file.bytes,
-        contentType: file.contentType ?? null,
-      });
+      const id = file.dataLogId;
+      await finishFile(ctx.db, ctx.tenant.uuid, id, { status: 'REJECTED', text });
       answer.success = false;
       answer.dataLogIds.push(id);
       answer.sheetParseResults.push({
@@ -74,16 +65,8 @@ export async function acceptFiles(
       });
       continue;
     }
-    const id = await startFile(ctx.db, {
-      tenant: ctx.tenant.uuid,
-      username: ctx.actor.username,
-      messageType,
-      fileName: file.fileName,
-      bytes: file.bytes,
-      contentType: file.contentType ?? null,
-    });
-    answer.dataLogIds.push(id);
-    answer.jobIds.push(await queue.enqueueImport(ctx, { dataLogId: id, format }));
+    answer.dataLogIds.push(file.dataLogId);
+    answer.jobIds.push(await queue.enqueueImport(ctx, { dataLogId: file.dataLogId, format }));
   }
   answer.async = answer.jobIds.length > 0;
   return answer;
@@ -95,15 +78,19 @@ export async function acceptFiles(
  */
 export function registerIntakeReimporters(queue: ImportQueue): void {
   for (const [format, messageType] of Object.entries(FORMAT_MESSAGE_TYPES) as [FormatName, string][]) {
-    registerReimporter(messageType, async (ctx, entry, bytes) => {
+    registerReimporter(messageType, async (ctx, entry) => {
       const id = await startFile(ctx.db, {
         tenant: ctx.tenant.uuid,
         username: ctx.actor.username,
         messageType,
         fileName: entry.fileName,
-        bytes,
         contentType: entry.contentType,
       });
+      // The original's parts are copied inside the database; the bytes never pass through here.
+      if (!(await copyFileBytes(ctx.db, ctx.tenant.uuid, entry.id, id))) {
+        await finishFile(ctx.db, ctx.tenant.uuid, id, { status: 'ERROR', text: 'The original file is not stored' });
+        throw new Error(`Data-log entry ${entry.id} has no stored file`);
+      }
       await queue.enqueueImport(ctx, { dataLogId: id, format });
       return {
         dataLogId: id,

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
 import type { IntakeFormat } from '../../formats/timeseries/format.js';
-import { fileBytes, finishFile, recordFileTimeSeries } from '../datalog/datalog-service.js';
+import { finishFile, recordFileTimeSeries } from '../datalog/datalog-service.js';
+import { openStoredFile, type StoredFile } from '../datalog/file-store.js';
 import { importParsedStream, type IntakeOptions, type IntakeResult } from './intake.js';
 import { cebdInputSettings } from './settings.js';
 
@@ -14,17 +15,25 @@ import { cebdInputSettings } from './settings.js';
 /** Chunk size the stored bytes are fed to a parser in (like a file read stream). */
 const CHUNK = 64 * 1024;
 
-/** The stored bytes as a stream of chunks, reporting the fraction read. */
+/**
+ * The stored file as a stream of chunks, reporting the fraction read. Its parts are read one at a
+ * time as the parser asks (file-store.ts), so the import holds one part, never the whole file.
+ */
 export async function* chunksOf(
-  bytes: Buffer,
+  file: StoredFile,
   onProgress?: (fraction: number) => void | Promise<void>,
 ): AsyncIterable<Buffer> {
   let lastReport = Date.now();
-  for (let offset = 0; offset < bytes.length; offset += CHUNK) {
-    yield bytes.subarray(offset, offset + CHUNK);
-    if (onProgress && Date.now() - lastReport > 500) {
-      lastReport = Date.now();
-      await onProgress(Math.min(1, (offset + CHUNK) / bytes.length));
+  let read = 0;
+  for await (const part of file.parts()) {
+    for (let offset = 0; offset < part.length; offset += CHUNK) {
+      const chunk = part.subarray(offset, offset + CHUNK);
+      read += chunk.length;
+      yield chunk;
+      if (onProgress && Date.now() - lastReport > 500) {
+        lastReport = Date.now();
+        await onProgress(Math.min(1, read / file.size));
+      }
     }
   }
 }
@@ -45,7 +54,7 @@ export async function importStoredFile(
   format: IntakeFormat,
   options: ImportStoredFileOptions = {},
 ): Promise<IntakeResult> {
-  const bytes = await fileBytes(ctx.db, ctx.tenant.uuid, dataLogId);
+  const bytes = await openStoredFile(ctx.db, ctx.tenant.uuid, dataLogId);
   if (!bytes) {
     const text = 'The file’s bytes are not in the data log; nothing was imported';
     await finishFile(ctx.db, ctx.tenant.uuid, dataLogId, { status: 'ERROR', text });

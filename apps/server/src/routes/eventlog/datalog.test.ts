@@ -2,6 +2,7 @@ import { MESSAGE_TYPES as T, type DataLogPage } from '@railwatt/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordFile, recordFileTimeSeries, type FileRecord } from '../../modules/datalog/datalog-service.js';
 import { registerReexporter, registerReimporter, registerReorderer } from '../../modules/datalog/registry.js';
+import { readFileBytes } from '../../modules/datalog/file-store.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 
 const ADMIN = 'erex-administrator';
@@ -170,8 +171,8 @@ describe('settlement data log (/api/eventlog/datalog)', () => {
     const REIMPORT = '/api/eventlog/datalog/reimport';
     it('runs the registered reimporter on the stored bytes and marks the original RETRIED', async () => {
       const seen: Buffer[] = [];
-      const unregister = registerReimporter(T.sdvImport, async (_ctx, _entry, bytes) => {
-        seen.push(bytes);
+      const unregister = registerReimporter(T.sdvImport, async (ctx, entry) => {
+        seen.push((await readFileBytes(ctx.db, ctx.tenant.uuid, entry.id))!);
         return { dataLogId: 999 };
       });
       try {

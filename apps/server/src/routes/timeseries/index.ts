@@ -15,7 +15,7 @@ import { exportTimeSeries } from '../../modules/timeseries/export.js';
 import { cebdInputSettings, saveCebdInputSettings } from '../../modules/timeseries/settings.js';
 import { runSftpIntake, type SftpIntakeDeps } from '../../modules/interface/intake-run.js';
 import { route } from '../register-call.js';
-import { receiveFiles, uploadLimits } from '../upload.js';
+import { storeUploadedFiles, uploadLimits } from '../upload.js';
 
 export interface TimeSeriesRoutesOptions {
   /** Largest time-series file, in bytes (config.timeSeriesImportMaxFileBytes). */
@@ -38,7 +38,8 @@ export const timeSeriesRoutes: FastifyPluginAsync<TimeSeriesRoutesOptions> = asy
   const upload =
     (format: FormatName) =>
     async (request: FastifyRequest): Promise<TimeSeriesUploadResult> => {
-      const files = await receiveFiles(request, {
+      // Streamed into the data log as it arrives (no copy of the file in memory), then queued.
+      const files = await storeUploadedFiles(request, {
         messageType: messageTypeOf(format),
         maxFileBytes: options.maxFileBytes,
       });
