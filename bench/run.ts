@@ -24,6 +24,7 @@ for (const [file, fn] of [
   ['./settlement.ts', 'benchSettlement'],
   ['./timeseries-tables.ts', 'benchTimeSeriesTables'],
   ['./timeseries-demo.ts', 'benchTimeSeriesDemo'],
+  ['./upload-memory.ts', 'benchUploadMemory'],
 ] as const) {
   if (!wanted(file) || !existsSync(new URL(file, import.meta.url))) continue;
   const mod = (await import(file)) as Record<string, () => Promise<void>>;
