@@ -4,6 +4,7 @@ import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { scheduleEmbeddedSession } from './embedded-session.js';
 
 /**
  * The one database handle the server uses. Drizzle's node-postgres and PGlite drivers expose the
@@ -179,6 +180,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     parsers: { 1700: (v: string) => Number(v), 20: (v: string) => Number(v) },
   });
   let closing = false;
+  // One session for the whole process: reads run between a long transaction's statements, writes
+  // wait for its end, and a wait from inside it fails at once (embedded-session.ts).
+  const session = scheduleEmbeddedSession(pglite);
   const database: Database = {
     kind: 'pglite',
     // The cast is sound for what we use (query builder, transaction, execute().rows); see the type comment.
@@ -191,6 +195,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // One session: SET ROLE holds for every later statement (and RESET ROLE is never issued).
     useAppRole: async () => {
       await pglite.exec(`SET ROLE ${APP_ROLE}`);
+      session.setSessionRole(APP_ROLE);
     },
     close: () => {
       closing = true;

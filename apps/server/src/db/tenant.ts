@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database, Db } from './client.js';
+import { readAlongside } from './embedded-session.js';
 import type { TxExecutor } from '../modules/domain/sql.js';
 
 type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -17,7 +18,9 @@ function boundExecutor(database: Database, setting: SQL): TxExecutor {
       return work(tx);
     });
   return {
-    execute: ((query: SQL) => begin((tx) => tx.execute(query))) as Db['execute'],
+    // One statement and its setting: on the embedded database it may run between the statements
+    // of a long transaction if it reads, and again after it if it writes (embedded-session.ts).
+    execute: ((query: SQL) => readAlongside(() => begin((tx) => tx.execute(query)))) as Db['execute'],
     transaction: ((work: (tx: Transaction) => Promise<unknown>) => begin(work)) as Db['transaction'],
   };
 }

@@ -6,6 +6,7 @@ import { failInterruptedFile, finishFile } from '../modules/datalog/datalog-serv
 import { defineJob } from '../modules/jobs/define-job.js';
 import { rerunAfterCebd } from '../modules/processing/chain.js';
 import { importStoredFile } from '../modules/timeseries/import-file.js';
+import { valueBatchFor } from '../modules/timeseries/store.js';
 import { storeTrainRuns } from '../modules/trainrun/service.js';
 
 const FORMAT_NAMES = [
@@ -47,6 +48,7 @@ export const timeSeriesImportJob = defineJob({
       await run.progress(0, 'Reading the file');
       const result = await importStoredFile(ctx, dataLogId, reader, {
         storeTrainRuns,
+        valueBatch: valueBatchFor(run.embedded ? 'pglite' : 'postgres'),
         onProgress: (fraction) => run.progress(Math.min(0.99, fraction), 'Reading and storing'),
       });
       // CEBD that changed stored values of days already processed runs them again (product.md §4:

@@ -9,6 +9,7 @@ import { startFile } from '../modules/datalog/datalog-service.js';
 import { rows } from '../modules/domain/sql.js';
 import { FORMAT_MESSAGE_TYPES } from '../modules/timeseries/accept.js';
 import { importStoredFile } from '../modules/timeseries/import-file.js';
+import { valueBatchFor } from '../modules/timeseries/store.js';
 import { storeTrainRuns } from '../modules/trainrun/service.js';
 import { SEED_AREAS } from './areas.js';
 import { seedUuid } from './entity-rows.js';
@@ -106,6 +107,7 @@ export async function seedTimeSeriesData(
       const imported = await importStoredFile(ctx, id, INTAKE_FORMATS[file.format]!, {
         storeTrainRuns,
         maxDaysSinceObservation: null,
+        valueBatch: valueBatchFor(database.kind),
       });
       result.imported += 1;
       if (imported.status !== 'OK') {

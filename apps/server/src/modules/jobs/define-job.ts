@@ -23,6 +23,11 @@ export interface JobRunHandle {
    * long work checks it and stops; the attempt is recorded as failed at once either way.
    */
   signal: AbortSignal;
+  /**
+   * The run works on the embedded database (PGlite): its statements run on the server's thread and
+   * hold the one session, so long work keeps them short (db/embedded-session.ts).
+   */
+  embedded: boolean;
   /** Stores how far the run is (0..1, clamped) and, when given, a message screens show beside it. */
   progress(fraction: number, message?: string): Promise<void>;
 }

@@ -6,6 +6,7 @@ import { PgBoss, type JobWithMetadata } from 'pg-boss';
 import type { z } from 'zod';
 import type { ReadContext, ServiceContext, TenantContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
+import { outsideTransaction } from '../../db/embedded-session.js';
 import { storableText } from '../../db/storable-text.js';
 import { tenantExecutor } from '../../db/tenant.js';
 import { errorIdOf, UserFacingError, userMessage } from '../../errors.js';
@@ -147,6 +148,39 @@ async function untilAborted<T>(signal: AbortSignal, work: Promise<T>, message: s
   }
 }
 
+interface Progress {
+  fraction: number;
+  message?: string;
+}
+
+/**
+ * Progress written behind the handler: `report` answers at once, the newest value is written when
+ * the previous write is done (values in between are skipped). A handler reports from inside its own
+ * transaction (the import reports while it stores the file): awaiting a write there would, on the
+ * embedded database's one session, wait for that very transaction (db/embedded-session.ts), and on
+ * PostgreSQL only slow the work down. Screens read the newest value from memory meanwhile (getRun).
+ */
+function progressWriter(write: (progress: Progress) => Promise<void>, onError: (error: unknown) => void) {
+  let pending: Progress | undefined;
+  let writing: Promise<void> | null = null;
+  const drain = async () => {
+    while (pending) {
+      const next = pending;
+      pending = undefined;
+      await write(next).catch(onError);
+    }
+    writing = null;
+  };
+  return {
+    report(progress: Progress) {
+      pending = progress;
+      writing ??= outsideTransaction(drain);
+    },
+    /** Every reported value is written. */
+    settled: (): Promise<void> => writing ?? Promise.resolve(),
+  };
+}
+
 /** Builds the runner on `database` (PGlite or PostgreSQL, see boss-database.ts); nothing runs before start(). */
 export function createJobRunner(database: Database, options: JobRunnerOptions): JobRunner {
   const { log } = options;
@@ -154,6 +188,8 @@ export function createJobRunner(database: Database, options: JobRunnerOptions): 
   const jobs = new Map<string, JobDefinition>();
   let boss: PgBoss | null = null;
   let stopping: Promise<void> | null = null;
+  /** The newest progress of the runs this process works on, ahead of its write (progressWriter). */
+  const liveProgress = new Map<string, Progress>();
 
   const register = (job: JobDefinition) => {
     if (boss) throw new Error(`Job ${job.name} registered after the job runner started`);
@@ -215,17 +251,25 @@ export function createJobRunner(database: Database, options: JobRunnerOptions): 
     }
     // Missing: the transaction that queued it has not committed (the retry finds it) or rolled back.
     if (!(await markRunning(db, runId, attempt))) throw new Error(`No job_run ${runId} in area ${envelope.tenant}`);
+    const progress = progressWriter(
+      ({ fraction, message }) => markProgress(db, runId, fraction, message),
+      (error) => runLog.warn({ err: error }, 'could not record the job run progress'),
+    );
     try {
       const ctx = await contextFor(envelope, runLog);
       const run: JobRunHandle = {
         id: runId,
         attempt,
         signal: bossJob.signal,
-        progress: async (fraction, message) => {
+        embedded: database.kind === 'pglite',
+        progress: (fraction, message) => {
           // pg-boss has given up on this attempt: what the handler still reports is not this run's.
-          if (bossJob.signal.aborted) return;
+          if (bossJob.signal.aborted) return Promise.resolve();
           const clamped = Number.isFinite(fraction) ? Math.min(1, Math.max(0, fraction)) : 0;
-          await markProgress(db, runId, clamped, message);
+          const newest = { fraction: clamped, message: message ?? liveProgress.get(runId)?.message };
+          liveProgress.set(runId, newest);
+          progress.report(newest);
+          return Promise.resolve();
         },
       };
       const result = await untilAborted(
@@ -233,6 +277,8 @@ export function createJobRunner(database: Database, options: JobRunnerOptions): 
         job.handler(ctx, job.payload.parse(envelope.payload), run),
         `The attempt was stopped: it ran over ${job.expireInSeconds} s, or the server shut down`,
       );
+      liveProgress.delete(runId);
+      await progress.settled();
       await markFinished(
         db,
         runId,
@@ -242,6 +288,8 @@ export function createJobRunner(database: Database, options: JobRunnerOptions): 
       );
     } catch (error) {
       // pg-boss retries while retryCount < retryLimit; the last failure moves the job to <name>__dead.
+      liveProgress.delete(runId);
+      await progress.settled();
       const dead = bossJob.retryCount >= bossJob.retryLimit;
       // The run's message is for users: a database error's SQL and parameters stay in the log, under
       // the id the message names (errors.ts userMessage).
@@ -393,7 +441,12 @@ export function createJobRunner(database: Database, options: JobRunnerOptions): 
         envelope: entry.data as JobEnvelope,
       }));
     },
-    getRun: (ctx, id) => findRun(ctx.db, ctx.tenant.uuid, id),
+    async getRun(ctx, id) {
+      const run = await findRun(ctx.db, ctx.tenant.uuid, id);
+      const live = liveProgress.get(id);
+      if (!run || !live || run.status !== 'running') return run;
+      return { ...run, progress: live.fraction, message: live.message ?? run.message };
+    },
     async deadLetters(job) {
       const dead = await running().findJobs<JobEnvelope>(deadLetterQueue(registered(job)));
       return dead.map((entry) => ({

@@ -38,7 +38,7 @@ export async function* chunksOf(
   }
 }
 
-export interface ImportStoredFileOptions extends Pick<IntakeOptions, 'storeTrainRuns' | 'now'> {
+export interface ImportStoredFileOptions extends Pick<IntakeOptions, 'storeTrainRuns' | 'now' | 'valueBatch'> {
   onProgress?: (fraction: number) => void | Promise<void>;
   /**
    * Replaces the area's maximum days since observation for CEBD; null: no limit. Only the demo seeder
@@ -78,6 +78,7 @@ export async function importStoredFile(
     maxDaysSinceObservation: maxDays,
     now: options.now,
     storeTrainRuns: options.storeTrainRuns,
+    valueBatch: options.valueBatch,
   });
   // A retried attempt replaces what an earlier one recorded.
   await ctx.db.execute(sql`DELETE FROM data_log_time_series WHERE data_log_id = ${dataLogId}`);

@@ -16,6 +16,7 @@ import {
   type Problem,
 } from '../../formats/timeseries/format.js';
 import { sql } from 'drizzle-orm';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { settlementAreaCurrency } from '../../formats/nordpool/nordpool-format.js';
 import { rows, type Executor } from '../domain/sql.js';
 import { kindsFor, resolveIdentifiers, retypeFor, type ResolvedEntity } from './resolve.js';
@@ -77,6 +78,8 @@ export interface IntakeOptions {
   storeTrainRuns?: TrainRunStore;
   /** Most train runs one file may hold (they are stored together at the end). */
   maxTrainRuns?: number;
+  /** Values per stored batch (store.ts valueBatchFor); default VALUE_BATCH. */
+  valueBatch?: number;
 }
 
 const UNKNOWN_ENTITY: Partial<Record<EntityKind, string>> = {
@@ -97,6 +100,12 @@ const CEBD_TYPES = Object.values(CEBD_SERIES);
 /** Batches handed to the store that the parser may run ahead of (see flush). */
 const AHEAD = 2;
 const DAY_MS = 86_400_000;
+/**
+ * Parsing is work on this thread: after this long without a turn of the event loop, the parse loop
+ * gives it one, so requests (/health, lists, the upload's answer) are served while a large file is
+ * read; on the embedded database the statements yield the same way (db/embedded-session.ts).
+ */
+const TURN_EVERY_MS = 50;
 
 /** What one series of the file added, for its data-log summary. */
 interface Tally {
@@ -117,6 +126,7 @@ export async function importParsedStream(
   options: IntakeOptions,
 ): Promise<IntakeResult> {
   const maxProblems = options.maxProblems ?? 100;
+  const valueBatch = options.valueBatch ?? VALUE_BATCH;
   const problems: Problem[] = [];
   /** Kept with an OK outcome (train runs: an unknown EVN is train-preprocessing's to judge). */
   const warnings: Problem[] = [];
@@ -304,9 +314,14 @@ export async function importParsedStream(
         if (queued.length > AHEAD) await queued.shift()!.catch(() => undefined);
       };
 
+      let lastTurn = performance.now();
       try {
         for await (const item of format.parse(input, { timeZone: ctx.tenant.timeZone, maxProblems })) {
           if (storeFailed) break;
+          if (performance.now() - lastTurn > TURN_EVERY_MS) {
+            await nextTurn();
+            lastTurn = performance.now();
+          }
           if (item.kind === 'problem') {
             problem(item.problem);
           } else if (item.kind === 'trainrun') {
@@ -333,7 +348,7 @@ export async function importParsedStream(
             pendingValues += item.block.records.length * 4;
           }
           if (problems.length >= maxProblems) break;
-          if (pendingValues >= VALUE_BATCH) await flush();
+          if (pendingValues >= valueBatch) await flush();
         }
         await flush();
       } finally {

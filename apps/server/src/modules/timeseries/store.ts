@@ -17,6 +17,17 @@ import { rows, type Executor } from '../domain/sql.js';
  */
 export const VALUE_BATCH = 40_000;
 
+/**
+ * The batch on the embedded database (PGlite), where each statement runs on the server's one
+ * thread and holds its one session: a batch of 40,000 values took 0.6-1 s there, the time /health
+ * and every request waited; 8,000 keeps a statement near 0.15 s (db/embedded-session.ts).
+ */
+export const EMBEDDED_VALUE_BATCH = 8_000;
+
+/** The values per batch on a database of `kind`. */
+export const valueBatchFor = (kind: 'pglite' | 'postgres'): number =>
+  kind === 'pglite' ? EMBEDDED_VALUE_BATCH : VALUE_BATCH;
+
 export interface SeriesKey {
   typeName: TimeSeriesTypeName;
   entityUuid: string;
