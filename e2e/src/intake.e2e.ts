@@ -10,10 +10,12 @@ import { baseUrl, field, launch, signedIn } from './browser.js';
  * Norway uploads from the data log a CEBD file for a seeded consumption point (imported by its job)
  * and a UTILTS file for a supply metering point that does not exist yet (refused by its job), finds
  * both entries in the data log, downloads the refused file, registers the metering point on the
- * infrastructure registration screen and re-imports the file from the data log.
+ * infrastructure registration screen; the administrator then re-imports the file from the data log.
  */
 const AREA = 'Norway';
 const USER = 'settlement-area-responsible';
+/** Re-import is the erex-administrator's alone (product.md §6). */
+const ADMIN = 'erex-administrator';
 const stamp = Date.now().toString().slice(-6);
 const CEBD_FILE = `intake-${stamp}-cebd.xml`;
 const UTILTS_FILE = `intake-${stamp}-supply.edi`;
@@ -32,6 +34,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
+
+/** Notes every request that leaves the origin (none may). */
+function watchForeign(page: Page): void {
+  const origin = new URL(baseUrl()).origin;
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(`${origin}/`) && !url.startsWith('data:') && !url.startsWith('blob:')) foreign.push(url);
+  });
+}
 
 /** GET an /api path from the signed-in page with its token and area (what the web client sends). */
 async function apiGet<T>(page: Page, path: string): Promise<T> {
@@ -142,13 +153,7 @@ describe('time-series intake', () => {
     const page = await signedIn(browser, USER, AREA, {
       acceptDownloads: true,
       viewport: { width: 1400, height: 1000 },
-      onPage: (p) => {
-        const origin = new URL(baseUrl()).origin;
-        p.on('request', (request) => {
-          const url = request.url();
-          if (!url.startsWith(`${origin}/`) && !url.startsWith('data:') && !url.startsWith('blob:')) foreign.push(url);
-        });
-      },
+      onPage: watchForeign,
     });
     const cebd = cebdFile(await norwegianCpid(page));
     const utilts = utiltsFile();
@@ -232,22 +237,32 @@ describe('time-series intake', () => {
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect.poll(() => new URL(page.url()).pathname, { timeout: 15_000 }).toBe('/infrastructure/entity/overview');
 
-    // 7. Re-import from the data log: the original is RETRIED, a new entry of the same file is OK.
+    // 7. Re-import is the administrator's (product.md §6): the responsible's row offers none.
     await openDataLog(page);
-    await rows(page, UTILTS_FILE).getByRole('button', { name: 'Re-import' }).click();
-    await page.getByRole('button', { name: 'Yes' }).click();
-    await page.getByText('The file was re-imported').waitFor({ timeout: 15_000 });
-    await waitForStatuses(page, UTILTS_FILE, ['OK', 'Retried']);
-    const again = rows(page, UTILTS_FILE).filter({
-      has: page.getByTestId('datalog-status').getByText('OK', { exact: true }),
+    await rows(page, UTILTS_FILE).getByRole('button', { name: 'Download' }).waitFor();
+    expect(await rows(page, UTILTS_FILE).getByRole('button', { name: 'Re-import' }).count()).toBe(0);
+    await page.context().close();
+
+    // 8. The administrator re-imports from the data log: the original is RETRIED, a new entry of the same file is OK.
+    const admin = await signedIn(browser, ADMIN, AREA, {
+      viewport: { width: 1400, height: 1000 },
+      onPage: watchForeign,
+    });
+    await openDataLog(admin);
+    await rows(admin, UTILTS_FILE).getByRole('button', { name: 'Re-import' }).click();
+    await admin.getByRole('button', { name: 'Yes' }).click();
+    await admin.getByText('The file was re-imported').waitFor({ timeout: 15_000 });
+    await waitForStatuses(admin, UTILTS_FILE, ['OK', 'Retried']);
+    const again = rows(admin, UTILTS_FILE).filter({
+      has: admin.getByTestId('datalog-status').getByText('OK', { exact: true }),
     });
     await again.getByRole('button', { name: 'Expand row' }).click();
-    await expect.poll(() => page.getByTestId('datalog-time-series').textContent()).toContain(POINT);
+    await expect.poll(() => admin.getByTestId('datalog-time-series').textContent()).toContain(POINT);
     // Nothing is left to re-import.
-    expect(await rows(page, UTILTS_FILE).getByRole('button', { name: 'Re-import' }).count()).toBe(0);
+    expect(await rows(admin, UTILTS_FILE).getByRole('button', { name: 'Re-import' }).count()).toBe(0);
 
     expect(foreign).toEqual([]);
     console.info(`intake journey: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    await page.context().close();
+    await admin.context().close();
   });
 });

@@ -122,15 +122,23 @@ export const DATA_LOG_READERS: readonly Role[] = [
 export const AREA_FILE_READERS: readonly Role[] = DATA_LOG_READERS.filter((r) => r !== 'consumer');
 
 /**
- * Re-import of a data-log entry (calls.md §4): the administrator, the settlement-area responsible,
- * the settlement operator and the train-run data provider. calls.md also gives "another reading"
- * (product.md §6: only the erex administrator); we follow the role list, which is the one written with
- * the conditions and matches who uploads the files (TIME_SERIES_IMPORTERS).
+ * Re-import and re-export of data-log entries: the erex-administrator alone (product.md §6
+ * "erex-administrator only: ... re-import and re-export of data log entries"). calls.md §4 gives a
+ * role list per action (re-import by the uploading roles, re-export of an aggregation by any reader)
+ * and, beside it, "another reading says only the erex administrator"; product.md §6 states that
+ * reading as the rule, and calls.md §5 sends both actions back to §4. We follow product.md (issue 17
+ * item 9): a repeat reprocesses or resends a file for the whole area, which is the administrator's
+ * work like the dead letter queues beside it. calls.md §4's conditions on the entry still hold.
  */
-export const DATA_LOG_REIMPORTERS: readonly Role[] = TIME_SERIES_IMPORTERS;
+export const DATA_LOG_REIMPORTERS: readonly Role[] = ADMINISTRATOR_ONLY;
+export const DATA_LOG_REEXPORTERS: readonly Role[] = ADMINISTRATOR_ONLY;
 
-/** Re-export of an ERROR train-run output or export to consumer (calls.md §4); aggregations: any reader. */
-export const DATA_LOG_REEXPORTERS: readonly Role[] = ['erex-administrator', 'settlement-area-responsible'];
+/**
+ * Dead letter queues, the administration page and a process's dead letter page (combine's): the
+ * erex-administrator alone (product.md §6 "dead letter queue admin", calls.md §5 "Administrator
+ * alone: ... dead letter queue admin"). Both pages rerun jobs of the whole area.
+ */
+export const DEAD_LETTER_QUEUE_ADMINS: readonly Role[] = ADMINISTRATOR_ONLY;
 
 /** Re-order of an ERROR report (calls.md §4, product.md §6): the administrator and the settlement operator. */
 export const REPORT_REORDERERS: readonly Role[] = ['erex-administrator', 'erex-settlement-operator'];

@@ -19,14 +19,11 @@ const READERS: Role[] = [
   'exchange-operator',
 ];
 const WHO: Record<string, Role[]> = {
-  reimport: [
-    'erex-administrator',
-    'settlement-area-responsible',
-    'erex-settlement-operator',
-    'train-run-data-provider',
-  ],
-  reexportOutput: ['erex-administrator', 'settlement-area-responsible'],
-  reexportAggregation: READERS,
+  // product.md §6 "erex-administrator only: ... re-import and re-export of data log entries", the
+  // reading calls.md §4 names beside its role lists (issue 17 item 9).
+  reimport: ['erex-administrator'],
+  reexportOutput: ['erex-administrator'],
+  reexportAggregation: ['erex-administrator'],
   reorder: ['erex-administrator', 'erex-settlement-operator'],
   setToError: ['erex-administrator'],
   download: READERS,

@@ -76,9 +76,7 @@ export function actionVerdict(
     !roleOk ? 'role' : entryOk ? 'allowed' : 'entry';
   switch (action) {
     case 'reimport': {
-      // Two readings: the role list (administrator, settlement-area responsible, settlement operator,
-      // train-run data provider) and "only the erex administrator". We take the role list: it is the
-      // one written beside the conditions, and it matches who uploads time series (TIME_SERIES_IMPORTERS).
+      // The administrator alone (product.md §6; access-rules.ts DATA_LOG_REIMPORTERS says why).
       const entryOk =
         hasFile(entry) &&
         !TRAIN_RUN_INTAKE.includes(type) &&
@@ -88,11 +86,13 @@ export function actionVerdict(
       return verdict(holds(roles, DATA_LOG_REIMPORTERS), entryOk);
     }
     case 'reexport': {
-      // Any reader re-exports a REJECTED or ERROR metered energy aggregation; the administrator and
-      // the settlement-area responsible an ERROR train-run output or export to consumer.
-      if (type === T.meteredEnergyAggregation)
-        return verdict(holds(roles, DATA_LOG_READERS), status === 'REJECTED' || status === 'ERROR');
-      return verdict(holds(roles, DATA_LOG_REEXPORTERS), status === 'ERROR' && REEXPORT_ON_ERROR.includes(type));
+      // The administrator alone (product.md §6; access-rules.ts DATA_LOG_REEXPORTERS says why): a
+      // REJECTED or ERROR metered energy aggregation, an ERROR train-run output or export to consumer.
+      const entryOk =
+        type === T.meteredEnergyAggregation
+          ? status === 'REJECTED' || status === 'ERROR'
+          : status === 'ERROR' && REEXPORT_ON_ERROR.includes(type);
+      return verdict(holds(roles, DATA_LOG_REEXPORTERS), entryOk);
     }
     case 'reorder':
       return verdict(holds(roles, REPORT_REORDERERS), status === 'ERROR' && isReport(type));

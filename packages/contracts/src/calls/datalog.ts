@@ -55,7 +55,7 @@ export const dataLogCalls = {
   reexport: defineCall({
     method: 'POST',
     path: '/eventlog/datalog/reexport',
-    access: POLICIES.dataLogRead,
+    access: POLICIES.dataLogReexport,
     summary: 'Re-export an ERROR export or a REJECTED/ERROR metered energy aggregation',
     body: dataLogMessageRefSchema,
     response: dataLogActionResultSchema,

@@ -4,7 +4,9 @@ import {
   COMPLETENESS_READERS,
   DASHBOARD_READERS,
   DATA_LOG_READERS,
+  DATA_LOG_REEXPORTERS,
   DATA_LOG_REIMPORTERS,
+  DEAD_LETTER_QUEUE_ADMINS,
   DOMAIN_READERS,
   EXCHANGE_AREA_ADMINISTRATION_WRITERS,
   FLEET_WRITERS,
@@ -85,17 +87,16 @@ export const POLICIES = {
   timeSeriesImport: { name: 'timeSeriesImport', roles: TIME_SERIES_IMPORTERS, tenant: true },
   /** The settlement data log and the time-series types it filters on. */
   dataLogRead: { name: 'dataLogRead', roles: DATA_LOG_READERS, tenant: true },
-  /** Re-importing a data-log entry; which entries is datalog-actions.ts's (calls.md §4). */
+  /** Re-importing a data-log entry (the administrator, product.md §6); which entries is datalog-actions.ts's. */
   dataLogReimport: { name: 'dataLogReimport', roles: DATA_LOG_REIMPORTERS, tenant: true },
+  /** Re-exporting a data-log entry (the administrator, product.md §6); which entries is datalog-actions.ts's. */
+  dataLogReexport: { name: 'dataLogReexport', roles: DATA_LOG_REEXPORTERS, tenant: true },
   /** Re-ordering a report of the data log (calls.md §4): administrator and settlement operator. */
   dataLogReorder: { name: 'dataLogReorder', roles: REPORT_REORDERERS, tenant: true },
   /** Running and re-running processes (issue 9): not the audit roles. */
   processingRun: { name: 'processingRun', roles: PROCESS_RUNNERS, tenant: true },
-  /**
-   * Dead letter queues (issue 9): the process runners; the administrator sees every queue, the others
-   * the procedure-run queue only (their process pages' messages), narrowed in the service.
-   */
-  deadLetterQueues: { name: 'deadLetterQueues', roles: PROCESS_RUNNERS, tenant: true },
+  /** Dead letter queues (issue 9), the administration page and combine's dead letter page: the administrator. */
+  deadLetterQueues: { name: 'deadLetterQueues', roles: DEAD_LETTER_QUEUE_ADMINS, tenant: true },
   /** Process logs, procedure results and processing events: the runners, the audit roles, the consumer. */
   processingRead: { name: 'processingRead', roles: PROCESS_READERS, tenant: true },
   /** Users of the current area: the administrator, and a settlement-area responsible for its own area. */

@@ -1,5 +1,4 @@
 import {
-  ADMINISTRATOR_ONLY,
   ESTIMATION_PROCEDURES,
   type DeadLetterMessage,
   type DeadLetterQueue,
@@ -22,9 +21,8 @@ import { findDeadRuns, type DeadRun } from './repository.js';
  *   steps that each hold the area: the runner filters the queue by the envelope's tenant, then the
  *   run is read through job_run on the area-bound executor (RLS). A message whose run the area
  *   cannot see is not shown and cannot be rerun.
- * - **Who sees which queue.** The erex-administrator sees every queue (the administration screen,
- *   product.md §6 "dead letter queue admin"); the other process runners see the procedure-run queue
- *   only: the messages of their own process pages (the combine dead letter page).
+ * - **Who.** The erex-administrator alone (policy `deadLetterQueues`, product.md §6 "dead letter
+ *   queue admin"), on the administration screen and on combine's dead letter page; every queue.
  * - **Rerun** queues the job again with the same payload, as the operator who asks, and removes the
  *   message. A procedure-run message resumes its procedure result (from its unfinished days); one
  *   whose result has finished since is only removed ("settled").
@@ -44,21 +42,10 @@ interface Message extends DeadLetterMessage {
   run: DeadRun;
 }
 
-const isAdministrator = (ctx: ServiceContext) => ctx.actor.roles.some((role) => ADMINISTRATOR_ONLY.includes(role));
-
-/** The queues this user may see, in the runner's order. */
-function visibleQueues(ctx: ServiceContext, runner: JobRunner) {
-  const all = runner.deadLetterQueues();
-  return isAdministrator(ctx) ? all : all.filter((entry) => entry.job.name === PROCEDURE_RUN_JOB);
-}
-
-/** One queue by name: 400 when there is no such queue, 403 when the user may not see it. */
-function visibleQueue(ctx: ServiceContext, runner: JobRunner, name: string) {
+/** One queue by name: 400 when there is no such queue. */
+function namedQueue(runner: JobRunner, name: string) {
   const entry = runner.deadLetterQueues().find((q) => q.queue === name);
   if (!entry) throw ApiError.badRequest('invalid_input', `Unknown dead letter queue ${name}`);
-  if (!visibleQueues(ctx, runner).some((q) => q.queue === name)) {
-    throw ApiError.forbidden('Only the administrator sees this dead letter queue');
-  }
   return entry;
 }
 
@@ -132,10 +119,10 @@ const counts = (queue: string, jobName: string, messages: readonly Message[]): D
 
 const publicMessage = ({ stored: _stored, run: _run, ...message }: Message): DeadLetterMessage => message;
 
-/** GET /processing/dead-letter-queues: every queue the user sees, with the area's counts (0 included). */
+/** GET /processing/dead-letter-queues: every queue, with the area's counts (0 included). */
 export async function listQueues(ctx: ServiceContext, runner: JobRunner): Promise<DeadLetterQueue[]> {
   const answer: DeadLetterQueue[] = [];
-  for (const { queue, job } of visibleQueues(ctx, runner)) {
+  for (const { queue, job } of runner.deadLetterQueues()) {
     answer.push(counts(queue, job.name, await queueMessages(ctx, runner, queue)));
   }
   return answer;
@@ -147,7 +134,7 @@ export async function queueSummary(
   runner: JobRunner,
   name: string,
 ): Promise<DeadLetterQueueSummary> {
-  const { queue, job } = visibleQueue(ctx, runner, name);
+  const { queue, job } = namedQueue(runner, name);
   const messages = await queueMessages(ctx, runner, queue);
   return {
     ...counts(queue, job.name, messages),
@@ -173,7 +160,7 @@ export async function listMessages(
   runner: JobRunner,
   filter: MessageFilter,
 ): Promise<DeadLetterMessage[]> {
-  const queues = filter.queue ? [visibleQueue(ctx, runner, filter.queue)] : visibleQueues(ctx, runner);
+  const queues = filter.queue ? [namedQueue(runner, filter.queue)] : runner.deadLetterQueues();
   const all: Message[] = [];
   for (const { queue } of queues) all.push(...(await queueMessages(ctx, runner, queue)));
   return all
@@ -222,7 +209,7 @@ export async function rerunQueue(
   name: string,
   selection: { ids?: readonly string[]; all?: boolean; procedureName?: ProcedureName },
 ): Promise<DeadLetterRerunResult> {
-  const { queue } = visibleQueue(ctx, deps.runner, name);
+  const { queue } = namedQueue(deps.runner, name);
   const messages = (await queueMessages(ctx, deps.runner, queue)).filter(
     matches({ procedureName: selection.procedureName }),
   );
@@ -242,7 +229,7 @@ export async function rerunEstimated(
   deps: DeadLetterDeps,
   name: string,
 ): Promise<DeadLetterRerunResult> {
-  const { queue } = visibleQueue(ctx, deps.runner, name);
+  const { queue } = namedQueue(deps.runner, name);
   const messages = (await queueMessages(ctx, deps.runner, queue)).filter((m) => m.estimated);
   return rerunMessages(ctx, deps, messages);
 }
@@ -250,7 +237,7 @@ export async function rerunEstimated(
 /** POST /processing/dead-letter-queues/rerun: every message of every queue the user sees. */
 export async function rerunAll(ctx: ServiceContext, deps: DeadLetterDeps): Promise<DeadLetterRerunResult> {
   const answer: DeadLetterRerunResult = { rerun: 0, settled: 0, runIds: [] };
-  for (const { queue } of visibleQueues(ctx, deps.runner)) {
+  for (const { queue } of deps.runner.deadLetterQueues()) {
     const one = await rerunMessages(ctx, deps, await queueMessages(ctx, deps.runner, queue));
     answer.rerun += one.rerun;
     answer.settled += one.settled;

@@ -243,13 +243,17 @@ describe.skipIf(!hasSshd)('metered-energy-aggregation delivery over SFTP', () =>
     const own = failed.find((e) => e.fileName!.startsWith(`MEA_${org}`))!;
 
     await saveRoute('update-route', { routeId: 'mea-out', path: dir('out'), credentials: undefined });
-    const res = await t.callAs(
+    // Re-export is the administrator's (product.md §6): the consumer who reads the entry may not.
+    const reexport = { id: own.id, messageType: 'METERED_ENERGY_AGGREGATION' };
+    const refused = await t.callAs(
       READER,
-      {
-        method: 'POST',
-        url: '/api/eventlog/datalog/reexport',
-        payload: { id: own.id, messageType: 'METERED_ENERGY_AGGREGATION' },
-      },
+      { method: 'POST', url: '/api/eventlog/datalog/reexport', payload: reexport },
+      'netherlands',
+    );
+    expect(refused.statusCode).toBe(403);
+    const res = await t.callAs(
+      ADMIN,
+      { method: 'POST', url: '/api/eventlog/datalog/reexport', payload: reexport },
       'netherlands',
     );
     expect(res.statusCode, res.body).toBe(200);
@@ -258,7 +262,7 @@ describe.skipIf(!hasSshd)('metered-energy-aggregation delivery over SFTP', () =>
     const after = await dataLog();
     const original = after.find((e) => e.id === own.id)!;
     const again = after.find((e) => e.id > own.id && e.fileName === own.fileName)!;
-    expect(original.messageText).toBe(`Re-exported by ${READER} as entry ${again.id}`);
+    expect(original.messageText).toBe(`Re-exported by ${ADMIN} as entry ${again.id}`);
     expect(again).toMatchObject({ messageStatus: 'OK', destination: own.destination });
     expect(again.messageText).toMatch(
       new RegExp(
@@ -312,9 +316,9 @@ describe.skipIf(!hasSshd)('metered-energy-aggregation delivery over SFTP', () =>
     expect(response.headers['content-disposition']).toContain(`RES_${own.fileName}`);
     expect(response.body).toBe('REJECTED;hour 08:00 exceeds the contract\n');
 
-    // A REJECTED aggregation may be re-exported (calls.md §4).
+    // A REJECTED aggregation may be re-exported (calls.md §4), by the administrator (product.md §6).
     const reexport = await t.callAs(
-      READER,
+      ADMIN,
       {
         method: 'POST',
         url: '/api/eventlog/datalog/reexport',

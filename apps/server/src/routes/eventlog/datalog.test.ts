@@ -176,12 +176,12 @@ describe('settlement data log (/api/eventlog/datalog)', () => {
         return { dataLogId: 999 };
       });
       try {
-        const response = await post('train-run-data-provider', REIMPORT, { id: ids.sdv, messageType: T.sdvImport });
+        const response = await post(ADMIN, REIMPORT, { id: ids.sdv, messageType: T.sdvImport });
         expect(response.statusCode, response.body).toBe(200);
         expect(response.json()).toEqual({
           id: ids.sdv,
           messageStatus: 'RETRIED',
-          messageText: 'Re-imported by train-run-data-provider (entry 999)',
+          messageText: 'Re-imported by erex-administrator (entry 999)',
         });
         expect(seen[0]).toEqual(bytesOf.sdv);
         // Now RETRIED: not re-imported again.
@@ -198,8 +198,15 @@ describe('settlement data log (/api/eventlog/datalog)', () => {
       expect(response.json().message).toBe('Could not reimport timeseries');
     });
 
-    it('refuses roles outside the rule (403) and entries the rule forbids (400)', async () => {
-      for (const user of ['consumer', 'audit-settlement-area-responsible', 'audit-erex-settlement-operator']) {
+    it('refuses every role but the administrator (403, product.md §6) and entries the rule forbids (400)', async () => {
+      for (const user of [
+        'settlement-area-responsible',
+        'erex-settlement-operator',
+        'train-run-data-provider',
+        'consumer',
+        'audit-settlement-area-responsible',
+        'audit-erex-settlement-operator',
+      ]) {
         const response = await post(user, REIMPORT, { id: ids.sdv, messageType: T.sdvImport });
         expect({ user, status: response.statusCode }).toEqual({ user, status: 403 });
       }
@@ -216,19 +223,21 @@ describe('settlement data log (/api/eventlog/datalog)', () => {
   });
 
   describe('re-export and re-order', () => {
-    it('re-exports an ERROR train-run output for the administrator and area responsible only', async () => {
+    it('re-exports an ERROR train-run output for the administrator only (product.md §6)', async () => {
       const unregister = registerReexporter(T.trainRunOutput, async () => ({
         messageStatus: 'PENDING',
         messageText: 'Sent again',
       }));
       try {
-        const operator = await post('erex-settlement-operator', '/api/eventlog/datalog/reexport', {
-          id: ids.output,
-          messageType: T.trainRunOutput,
-        });
-        expect(operator.statusCode).toBe(403);
-        expect(operator.json().message).toBe('Not authorized');
-        const response = await post('settlement-area-responsible', '/api/eventlog/datalog/reexport', {
+        for (const role of ['erex-settlement-operator', 'settlement-area-responsible']) {
+          const refused = await post(role, '/api/eventlog/datalog/reexport', {
+            id: ids.output,
+            messageType: T.trainRunOutput,
+          });
+          // Refused by the call's policy (dataLogReexport), before the entry is read.
+          expect({ role, status: refused.statusCode }).toEqual({ role, status: 403 });
+        }
+        const response = await post(ADMIN, '/api/eventlog/datalog/reexport', {
           id: ids.output,
           messageType: T.trainRunOutput,
         });
@@ -238,17 +247,20 @@ describe('settlement data log (/api/eventlog/datalog)', () => {
       }
     });
 
-    it('lets any reader re-export a REJECTED aggregation; 400 without a re-exporter', async () => {
-      // This aggregation names no organisation: a reader of the area's files (a consumer reads only
-      // its own organisations' files, issue 17 item 3).
+    it('lets the administrator alone re-export a REJECTED aggregation; 400 without a re-exporter', async () => {
       const body = { id: ids.agg, messageType: T.meteredEnergyAggregation };
-      const READER = 'train-run-data-provider';
-      expect((await post(READER, '/api/eventlog/datalog/reexport', body)).statusCode).toBe(400);
+      expect((await post(ADMIN, '/api/eventlog/datalog/reexport', body)).statusCode).toBe(400);
       const unregister = registerReexporter(T.meteredEnergyAggregation, async () => undefined);
       try {
-        const response = await post(READER, '/api/eventlog/datalog/reexport', body);
-        expect(response.json()).toMatchObject({ messageStatus: 'RETRIED', messageText: `Re-exported by ${READER}` });
-        expect((await post('cp-admin', '/api/eventlog/datalog/reexport', body)).statusCode).toBe(403);
+        for (const role of ['consumer', 'settlement-area-responsible', 'cp-admin']) {
+          const refused = await post(role, '/api/eventlog/datalog/reexport', body);
+          expect({ role, status: refused.statusCode }).toEqual({ role, status: 403 });
+        }
+        const response = await post(ADMIN, '/api/eventlog/datalog/reexport', body);
+        expect(response.json()).toMatchObject({
+          messageStatus: 'RETRIED',
+          messageText: 'Re-exported by erex-administrator',
+        });
       } finally {
         unregister();
       }
@@ -297,12 +309,7 @@ describe('settlement data log (/api/eventlog/datalog)', () => {
       'consumer',
       'train-run-data-provider',
     ];
-    const REIMPORTERS = [
-      'erex-administrator',
-      'settlement-area-responsible',
-      'erex-settlement-operator',
-      'train-run-data-provider',
-    ];
+    const REIMPORTERS = ['erex-administrator'];
     const READERS = [
       'erex-administrator',
       'settlement-area-responsible',

@@ -19,6 +19,7 @@ import { waitForRun } from '../../test/jobs.js';
 
 const ADMIN = 'erex-administrator';
 const OPERATOR = 'erex-settlement-operator';
+const RESPONSIBLE = 'settlement-area-responsible';
 const AUDIT = 'audit-erex-settlement-operator';
 const BASE = '/api/processing/dead-letter-queues';
 
@@ -179,18 +180,19 @@ describe('dead letter queue calls', () => {
     expect(summary.oldestFailedAt! <= summary.newestFailedAt!).toBe(true);
   });
 
-  it('shows a process runner only the procedure-run queue', async () => {
-    const response = await get(BASE, OPERATOR);
-    expect(response.statusCode, response.body).toBe(200);
-    expect(
-      z
-        .array(deadLetterQueueSchema)
-        .parse(response.json())
-        .map((q) => q.name),
-    ).toEqual(['procedure-run__dead']);
-    expect((await messages('', OPERATOR)).map((m) => m.processedObject.procedureName)).toEqual(['profile']);
-    expect((await get(`${BASE}/messages?queue=test-flaky__dead`, OPERATOR)).statusCode).toBe(403);
-    expect((await post(`${BASE}/test-flaky__dead/rerun`, { all: true }, OPERATOR)).statusCode).toBe(403);
+  it("is the administrator's alone (product.md §6): the other process runners are refused every call", async () => {
+    for (const role of [OPERATOR, RESPONSIBLE]) {
+      expect((await get(BASE, role)).statusCode, role).toBe(403);
+      expect((await get(`${BASE}/messages?queue=procedure-run__dead`, role)).statusCode, role).toBe(403);
+      expect((await get(`${BASE}/queue?name=procedure-run__dead`, role)).statusCode, role).toBe(403);
+      expect((await post(`${BASE}/procedure-run__dead/rerun`, { all: true }, role)).statusCode, role).toBe(403);
+      expect((await post(`${BASE}/procedure-run__dead/rerun-estimated`, undefined, role)).statusCode, role).toBe(403);
+      expect((await post(`${BASE}/rerun`, undefined, role)).statusCode, role).toBe(403);
+    }
+    // Nothing was rerun by the refused calls.
+    expect((await messages('queue=procedure-run__dead')).map((m) => m.processedObject.procedureName)).toEqual([
+      'profile',
+    ]);
   });
 
   it('keeps areas apart: another area neither sees nor reruns a message', async () => {

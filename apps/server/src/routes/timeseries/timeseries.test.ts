@@ -10,6 +10,7 @@ import { createTestApp, type TestApp } from '../../test/app.js';
 import { waitForRun } from '../../test/jobs.js';
 import { ADMIN_ACTOR } from '../../test/records.js';
 
+const ADMIN = 'erex-administrator';
 const RESPONSIBLE = 'settlement-area-responsible';
 const PROVIDER = 'train-run-data-provider';
 
@@ -124,7 +125,8 @@ describe('time-series upload and import', () => {
         },
       ]),
     );
-    const again = await t.callAs(RESPONSIBLE, {
+    // Re-import is the administrator's (product.md §6).
+    const again = await t.callAs(ADMIN, {
       method: 'POST',
       url: '/api/eventlog/datalog/reimport',
       payload: { id: rejected.id, messageType: rejected.messageType },

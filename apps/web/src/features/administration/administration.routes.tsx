@@ -182,6 +182,7 @@ export const administrationRoutes: AppRoute = {
       component: ImportPage,
     }),
     adminOnly('deadletterqueueadmin', 'routes.administration.deadLetterQueueAdmin', {
+      ...fromPolicy(POLICIES.deadLetterQueues),
       component: DeadLetterQueueAdminPage,
     }),
     adminOnly('import-prices', 'routes.administration.importPrices', { component: ImportPricesPage }),

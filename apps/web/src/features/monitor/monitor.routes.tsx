@@ -1,5 +1,14 @@
-import { EXCHANGE_ROLE_GROUP, SETTLEMENT_ROLE_GROUP, rolesExcept, type AreaKind } from '@railwatt/contracts';
-import { ADMINISTRATOR, ALL, COUNTRIES, SETTLEMENT_STAFF, areasExcept, without, writersAmong } from '../../lib/access';
+import { EXCHANGE_ROLE_GROUP, POLICIES, SETTLEMENT_ROLE_GROUP, rolesExcept, type AreaKind } from '@railwatt/contracts';
+import {
+  ADMINISTRATOR,
+  ALL,
+  COUNTRIES,
+  SETTLEMENT_STAFF,
+  areasExcept,
+  fromPolicy,
+  without,
+  writersAmong,
+} from '../../lib/access';
 import { lazyScreen, pageBuilder, type AppRoute } from '../../lib/routes';
 import { PROCESS_PAGES, type ProcessPages } from './process-pages';
 
@@ -14,6 +23,7 @@ const MonitorScreen = lazyScreen(() => import('./components/monitor-screen'), 'M
  *   settlement-area-responsible and the settlement operator (area responsibles "edit process
  *   configurations and run processes"; audit roles get no run or edit pages); country areas only.
  * - exchange views (source/receiver, audit log and its views, completeness for cp) use the exchange role group.
+ * - combine's dead letter page follows the dead letter queues' policy: the administrator alone (§6);
  * - run allocation, validation and conversion and the table-view configuration are administrator-only (§6);
  *   the export run is also the exchange operator's ("run process, export").
  */
@@ -27,6 +37,7 @@ const EXCHANGE_VIEW = EXCHANGE_ROLE_GROUP;
 const PROCESSING_VIEWS = [...new Set([...SETTLEMENT_ROLE_GROUP, ...EXCHANGE_ROLE_GROUP])];
 const REAL_AREAS = areasExcept('administration');
 const TABLE_VIEW = without(MONITOR_ROLES, 'train-run-data-provider');
+const DEAD_LETTERS = fromPolicy(POLICIES.deadLetterQueues);
 
 interface ProcessSpec extends ProcessPages {
   extra?: AppRoute[];
@@ -35,7 +46,12 @@ interface ProcessSpec extends ProcessPages {
 /** Pages beyond log, run and configuration, by process. */
 const EXTRA_PAGES: Record<string, AppRoute[]> = {
   'train-preprocessing': [configuration('train-preprocessing', 'configuration-switzerland', 'edit', ['switzerland'])],
-  combine: [processPage('combine', 'deadletterqueue', 'routes.monitor.process.deadLetterQueue', PROCESS_WRITE)],
+  // The dead letter queues' policy: the administrator alone (product.md §6 "dead letter queue admin").
+  combine: [
+    processPage('combine', 'deadletterqueue', 'routes.monitor.process.deadLetterQueue', DEAD_LETTERS.roles, {
+      policy: DEAD_LETTERS.policy,
+    }),
+  ],
   'shunting-and-stabling': [
     processPage('shunting-and-stabling', 'delayedtasks', 'routes.monitor.process.delayedTasks', PROCESS_WRITE),
   ],

@@ -170,7 +170,7 @@ describe('combine dead letter page', () => {
         },
       ],
       '/monitor/processes/combine/deadletterqueue',
-      { ...market, rolesInArea: ['erex-settlement-operator'] },
+      market,
     );
     expect(await screen.findAllByTestId('dead-letter-message')).toHaveLength(2);
     const read = calls.find((c) => c.url.pathname.endsWith('/messages'));

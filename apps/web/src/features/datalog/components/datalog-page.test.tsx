@@ -134,10 +134,11 @@ describe('settlement data log', { timeout: 20_000 }, () => {
   });
 
   it.each([
+    // Re-import is the administrator's alone (product.md §6).
     ['erex-administrator', ['Re-import', 'Download', 'Set to error']],
-    ['train-run-data-provider', ['Re-import', 'Download']],
+    ['train-run-data-provider', ['Download']],
     ['audit-erex-settlement-operator', ['Download']],
-    ['erex-settlement-operator', ['Re-import', 'Download']],
+    ['erex-settlement-operator', ['Download']],
   ] as const)('shows %s only the buttons the rules allow', async (role, expected) => {
     mockFetch({
       ...lookups,
@@ -156,7 +157,7 @@ describe('settlement data log', { timeout: 20_000 }, () => {
     expect(buttons.sort()).toEqual([...expected].sort());
   });
 
-  it('offers a Netherlands aggregation export its response (RES_) and, when rejected, a re-export', async () => {
+  it('offers a Netherlands aggregation export its response (RES_) and, when rejected, the administrator a re-export', async () => {
     const user = userEvent.setup();
     const rejected = entry({
       messageType: 'METERED_ENERGY_AGGREGATION',
@@ -174,7 +175,7 @@ describe('settlement data log', { timeout: 20_000 }, () => {
       'GET /api/eventlog/datalog': page([rejected, accepted]),
       'POST /api/eventlog/datalog/download': () => new Response(new Blob(['REJECTED;unknown point'])),
     });
-    renderDataLog('/monitor/datalog', { roles: ['consumer'], kind: 'netherlands' });
+    renderDataLog('/monitor/datalog', { roles: ['erex-administrator'], kind: 'netherlands' });
     const [first, second] = await screen.findAllByTestId('datalog-actions');
     const labels = (group: HTMLElement) =>
       within(group)
