@@ -214,13 +214,17 @@ export async function buildApp({ config, database, logger, jobs }: BuildAppOptio
   const sftpIntake = {
     database,
     credentialsKey: config.interfaceCredentialsKey,
+    allowedHosts: config.interfaceAllowedHosts,
     queue: importQueue,
     maxFileBytes: config.timeSeriesImportMaxFileBytes,
   };
   jobRunner.register(createSftpIntakeJob(sftpIntake));
   // metered-energy-aggregation's files leave over the OUT routes in their own job, queued after a
   // run's chunk committed or by a re-export; the daily round starts the first and second aggregation.
-  const deliveryJob = createMeteredEnergyDeliveryJob({ credentialsKey: config.interfaceCredentialsKey });
+  const deliveryJob = createMeteredEnergyDeliveryJob({
+    credentialsKey: config.interfaceCredentialsKey,
+    allowedHosts: config.interfaceAllowedHosts,
+  });
   jobRunner.register(deliveryJob);
   registerAggregationDelivery((ctx, dataLogIds) => jobRunner.enqueue(ctx, deliveryJob, { dataLogIds }));
   jobRunner.register(createMeteredEnergyAggregationScheduleJob({ database, queue: procedureRunQueue(jobRunner) }));
@@ -234,6 +238,7 @@ export async function buildApp({ config, database, logger, jobs }: BuildAppOptio
     prefix: API_PREFIX,
     database,
     credentialsKey: config.interfaceCredentialsKey,
+    allowedHosts: config.interfaceAllowedHosts,
   });
   await app.register(eventLogRoutes, { prefix: API_PREFIX });
   await app.register(setToErrorRoutes, { prefix: API_PREFIX });

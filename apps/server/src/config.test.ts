@@ -71,6 +71,15 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ ...keycloak, OIDC_ISSUER: 'https://sso.example.org/oidc' })).toThrow(/KEYCLOAK_REALM/);
   });
 
+  it('restricts interface routes to INTERFACE_ALLOWED_HOSTS when set; an invalid entry stops the start', () => {
+    expect(loadConfig({}).interfaceAllowedHosts).toBeUndefined();
+    const config = loadConfig({ INTERFACE_ALLOWED_HOSTS: '*.example.org, 192.0.2.0/24' });
+    expect(config.interfaceAllowedHosts?.entries).toEqual(['*.example.org', '192.0.2.0/24']);
+    expect(() => loadConfig({ INTERFACE_ALLOWED_HOSTS: '*.example.org, 192.0.2.0/40' })).toThrow(
+      'Invalid INTERFACE_ALLOWED_HOSTS entry: 192.0.2.0/40',
+    );
+  });
+
   it('seeds demo users (password "demo") by default only on the embedded default, and flags them elsewhere', () => {
     const postgres = { DATABASE_URL: 'postgres://railwatt@db/railwatt' };
     const keycloak = { OIDC_ISSUER: 'https://sso.example.org/realms/railwatt' };

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseAllowedHosts, type AllowedHosts } from './modules/interface/allowed-hosts.js';
 
 /** Everything the server reads from its environment, resolved once at start. */
 export interface AppConfig {
@@ -50,6 +51,12 @@ export interface AppConfig {
    * Unset: a key generated once and kept in the database (modules/interface/credentials.ts).
    */
   interfaceCredentialsKey: Buffer | undefined;
+  /**
+   * INTERFACE_ALLOWED_HOSTS: the host names, name patterns (*.example.org), addresses and CIDR ranges
+   * an interface route may name, on save and on every connection (modules/interface/allowed-hosts.ts).
+   * Unset: any host. An invalid entry stops the start.
+   */
+  interfaceAllowedHosts: AllowedHosts | undefined;
   /**
    * Keycloak's admin REST API for user management (modules/user/keycloak-admin.ts), when OIDC_ISSUER
    * names a Keycloak realm and KEYCLOAK_ADMIN_URL, KEYCLOAK_ADMIN_CLIENT_ID and
@@ -185,6 +192,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     devWebOrigin: env.NODE_ENV === 'development' ? VITE_DEV_ORIGIN : undefined,
     keycloakAdmin: keycloakAdminConfig(env, oidcIssuer, oidcIssuer === embeddedIssuer),
     interfaceCredentialsKey: parseAesKey(env.INTERFACE_CREDENTIALS_KEY),
+    interfaceAllowedHosts: parseAllowedHosts(env.INTERFACE_ALLOWED_HOSTS),
   };
 }
 

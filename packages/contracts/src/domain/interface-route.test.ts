@@ -71,4 +71,21 @@ describe('route registration rules (product.md §5)', () => {
     expect(interfaceRouteTestSchema.safeParse({}).success).toBe(false);
     expect(interfaceRouteTestSchema.safeParse({ routeId: 'x', route: base }).success).toBe(false);
   });
+  it('refuses ".." segments and control characters in paths and folders, and control characters in usernames', () => {
+    const issues = (over: Record<string, unknown>) =>
+      interfaceRouteCreateSchema
+        .safeParse({ ...base, ...over })
+        .error?.issues.map((i) => [i.path.join('.'), i.message]);
+    const path = INTERFACE_ROUTE_MESSAGES.pathFormat;
+    expect(issues({ path: '../etc' })).toEqual([['path', path]]);
+    expect(issues({ path: '/in/..' })).toEqual([['path', path]]);
+    expect(issues({ path: 'C:\\in\\..\\out' })).toEqual([['path', path]]);
+    expect(issues({ path: '/in\tx' })).toEqual([['path', path]]);
+    expect(issues({ backupPath: 'b/../../c' })).toEqual([['backupPath', path]]);
+    expect(issues({ folder: '..' })).toEqual([['folder', path]]);
+    expect(issues({ subFolders: ['ok', 'a\u0085b'] })).toEqual([['subFolders.1', path]]);
+    expect(issues({ username: 'rail\u001bwatt' })).toEqual([['username', INTERFACE_ROUTE_MESSAGES.usernameFormat]]);
+    // Dots in a name, and a name starting with two dots, are names.
+    expect(issues({ path: '/in/..hidden/v1..v2', backupPath: '/b/.x', folder: 'no..rway' })).toBeUndefined();
+  });
 });

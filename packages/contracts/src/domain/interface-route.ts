@@ -51,6 +51,9 @@ export const INTERFACE_ROUTE_MESSAGES = {
   credentialsRequired: 'Credentials are required: a password, or a private key with its passphrase',
   testTarget: 'Give the route id of a saved route, or the route to test',
   hostKeyFormat: 'The host key fingerprint must be SHA256: and 43 base64 characters, as ssh-keygen -l prints it',
+  pathFormat: 'A path or folder must not contain ".." segments or control characters',
+  usernameFormat: 'The username must not contain control characters',
+  hostNotAllowed: 'The hostname is not among the hosts this platform allows (INTERFACE_ALLOWED_HOSTS)',
 } as const;
 
 /**
@@ -74,7 +77,21 @@ export const routeIdSchema = text(TEXT_LIMITS.identifier)
 
 /** product.md §5: "paths are forced to start with a slash" (normalised, not refused). */
 export const withLeadingSlash = (value: string): string => (value.startsWith('/') ? value : `/${value}`);
-const remotePathSchema = text(TEXT_LIMITS.address).trim().min(1).transform(withLeadingSlash);
+
+/** Control characters (C0, DEL, C1): nothing a path, folder or username on an SFTP server needs. */
+const CONTROL_CHARACTERS = /\p{Cc}/u;
+/**
+ * A remote path or folder the intake and deliveries may use: no ".." segment (a route's files stay
+ * below the folders it names; "\" counts as a separator too, as on a Windows SFTP server) and no
+ * control characters. Refused, not normalised: the administrator sees what was wrong.
+ */
+export const safeRemotePath = (value: string): boolean =>
+  !CONTROL_CHARACTERS.test(value) && !value.split(/[\\/]/).includes('..');
+const remotePathSchema = text(TEXT_LIMITS.address)
+  .trim()
+  .min(1)
+  .refine(safeRemotePath, INTERFACE_ROUTE_MESSAGES.pathFormat)
+  .transform(withLeadingSlash);
 
 /** product.md §5: "empty description or comment is sent as null". */
 export const emptyToNull = (value: string | null | undefined): string | null => {
@@ -85,6 +102,7 @@ const optionalText = (max: number) => text(max).nullish().transform(emptyToNull)
 
 /** An empty backup path is no backup path; a given one starts with a slash like the path. */
 const backupPathSchema = text(TEXT_LIMITS.address)
+  .refine(safeRemotePath, INTERFACE_ROUTE_MESSAGES.pathFormat)
   .nullish()
   .transform((v) => {
     const value = emptyToNull(v);
@@ -118,7 +136,8 @@ export const credentialsKindOf = (credentials: InterfaceCredentials): Credential
 const subFolderSchema = text(TEXT_LIMITS.name)
   .trim()
   .min(1)
-  .refine((v) => !v.startsWith('/') && !v.split('/').includes('..'), INTERFACE_ROUTE_MESSAGES.subFolderFormat);
+  .refine((v) => !v.startsWith('/') && !v.split(/[\\/]/).includes('..'), INTERFACE_ROUTE_MESSAGES.subFolderFormat)
+  .refine((v) => !CONTROL_CHARACTERS.test(v), INTERFACE_ROUTE_MESSAGES.pathFormat);
 
 /** The fields of a route as entered (create, update, test); credentials are added per call. */
 export const INTERFACE_ROUTE_FIELDS = {
@@ -127,9 +146,15 @@ export const INTERFACE_ROUTE_FIELDS = {
   interfaceType: interfaceTypeSchema,
   direction: interfaceDirectionSchema,
   /** The platform's own folder the route's files are read from or written to. */
-  folder: optionalText(TEXT_LIMITS.address),
+  folder: text(TEXT_LIMITS.address)
+    .refine(safeRemotePath, INTERFACE_ROUTE_MESSAGES.pathFormat)
+    .nullish()
+    .transform(emptyToNull),
   serverType: interfaceServerTypeSchema,
-  username: text(TEXT_LIMITS.identifier).trim().min(1),
+  username: text(TEXT_LIMITS.identifier)
+    .trim()
+    .min(1)
+    .refine((v) => !CONTROL_CHARACTERS.test(v), INTERFACE_ROUTE_MESSAGES.usernameFormat),
   path: remotePathSchema,
   backupPath: backupPathSchema,
   hostname: text(TEXT_LIMITS.address)
@@ -285,6 +310,8 @@ export const INTERFACE_TEST_OUTCOMES = [
   'path_missing',
   'timeout',
   'host_key_mismatch',
+  /** The hostname does not match INTERFACE_ALLOWED_HOSTS: nothing was sent. */
+  'host_not_allowed',
   'failed',
 ] as const;
 export const interfaceRouteTestResultSchema = z.object({

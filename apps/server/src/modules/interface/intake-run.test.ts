@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DataLogEntry, DataLogPage } from '@railwatt/contracts';
 import pino from 'pino';
@@ -14,6 +14,7 @@ import { waitForRun } from '../../test/jobs.js';
 import { freePort, startOpenSshServer, type OpenSshServer } from '../../test/sftp-servers.js';
 import { requireTool } from '../../test/tools.js';
 import type { ImportQueue } from '../timeseries/accept.js';
+import { parseAllowedHosts } from './allowed-hosts.js';
 import { runSftpIntake } from './intake-run.js';
 
 const ADMIN = 'erex-administrator';
@@ -250,6 +251,7 @@ describe.skipIf(!hasSshd)('automatic SFTP intake from the IN routes', () => {
     const summary = await runSftpIntake({
       database: t.database,
       credentialsKey: testConfig().interfaceCredentialsKey,
+      allowedHosts: undefined,
       queue,
       maxFileBytes: 1_000_000,
       log: pino({ level: 'silent' }),
@@ -285,6 +287,7 @@ describe.skipIf(!hasSshd)('automatic SFTP intake from the IN routes', () => {
       {
         database: t.database,
         credentialsKey: testConfig().interfaceCredentialsKey,
+        allowedHosts: undefined,
         queue: { enqueueImport: () => Promise.reject(new Error('nothing should be queued')) },
         maxFileBytes: 1_000_000,
         log: pino({ level: 'silent' }),
@@ -311,12 +314,40 @@ describe.skipIf(!hasSshd)('automatic SFTP intake from the IN routes', () => {
     expect(res.statusCode, res.body).toBe(200);
   });
 
+  it('reads no route whose host INTERFACE_ALLOWED_HOSTS no longer admits: each says so, its files stay', async () => {
+    // The routes were saved without a list; the platform now allows other hosts only.
+    writeFileSync(dir('in/norway/cebd-held.xml'), cebdFile());
+    try {
+      const summary = await runSftpIntake(
+        {
+          database: t.database,
+          credentialsKey: testConfig().interfaceCredentialsKey,
+          allowedHosts: parseAllowedHosts('*.example.org, 192.0.2.0/24'),
+          queue: { enqueueImport: () => Promise.reject(new Error('nothing should be queued')) },
+          maxFileBytes: 1_000_000,
+          log: pino({ level: 'silent' }),
+        },
+        { interfaceTypes: ['CEBD'] },
+      );
+      expect(summary.routes.length).toBeGreaterThan(0);
+      for (const { routeId, outcome } of summary.routes) {
+        expect({ routeId, fetched: outcome.fetched }).toEqual({ routeId, fetched: 0 });
+        expect(outcome.error).toMatch(/^The host 127\.0\.0\.1:\d+ is not among the hosts this platform allows/);
+      }
+      expect(summary.dataLogIds).toEqual([]);
+      expect(readdirSync(dir('in/norway'))).toContain('cebd-held.xml');
+    } finally {
+      rmSync(dir('in/norway/cebd-held.xml'), { force: true });
+    }
+  });
+
   it('fetches at most maxFiles files in a run; the rest wait on the server for the next', async () => {
     writeFileSync(dir('in/norway/cebd-a.xml'), cebdFile());
     writeFileSync(dir('in/norway/cebd-b.xml'), cebdFile());
     const deps = {
       database: t.database,
       credentialsKey: testConfig().interfaceCredentialsKey,
+      allowedHosts: undefined,
       // As app.ts queues them.
       queue: {
         enqueueImport: (ctx, input) =>
@@ -341,6 +372,7 @@ describe.skipIf(!hasSshd)('automatic SFTP intake from the IN routes', () => {
     const deps = {
       database: t.database,
       credentialsKey: testConfig().interfaceCredentialsKey,
+      allowedHosts: undefined,
       queue: {
         enqueueImport: (ctx, input) =>
           t.app.jobs.enqueue(ctx, timeSeriesImportJob, input, { dataLogId: input.dataLogId }),

@@ -9,6 +9,7 @@ import { messageTypeOf, type ImportQueue } from '../timeseries/accept.js';
 import { startFile } from '../datalog/datalog-service.js';
 import { rows } from '../domain/sql.js';
 import { attachAggregationResponse } from '../settlement/aggregation-delivery.js';
+import type { AllowedHosts } from './allowed-hosts.js';
 import { decryptCredentials, interfaceCredentialsKey } from './credentials.js';
 import { pinRouteHostKey } from './service.js';
 import { fetchRouteFiles, type FetchOutcome, type IntakeRoute } from './sftp-intake.js';
@@ -60,6 +61,8 @@ async function inTurn<T>(routeId: string, work: () => Promise<T>): Promise<T> {
 export interface SftpIntakeDeps {
   database: Database;
   credentialsKey: Buffer | undefined;
+  /** INTERFACE_ALLOWED_HOSTS: a route naming another host is not read (its error says so). */
+  allowedHosts: AllowedHosts | undefined;
   queue: ImportQueue;
   maxFileBytes: number;
   log: ServiceContext['log'];
@@ -89,7 +92,9 @@ const MAX_FILES_PER_ROUTE = 100;
 export async function runSftpIntake(deps: SftpIntakeDeps, filter: SftpIntakeFilter = {}): Promise<SftpIntakeSummary> {
   // Interface routes are system-wide configuration (no tenant); areas are read across the board.
   const all = allAreasExecutor(deps.database, 'SFTP intake reads every route and area');
-  const routes = await rows<Omit<IntakeRoute, 'credentials'> & { interfaceType: string; encrypted: string }>(
+  const routes = await rows<
+    Omit<IntakeRoute, 'credentials' | 'allowedHosts'> & { interfaceType: string; encrypted: string }
+  >(
     all,
     sql`SELECT route_id AS "routeId", interface_type AS "interfaceType", hostname, port, username, path,
                backup_path AS "backupPath", folder, sub_folders AS "subFolders",
@@ -115,6 +120,7 @@ export async function runSftpIntake(deps: SftpIntakeDeps, filter: SftpIntakeFilt
         {
           ...route,
           credentials,
+          allowedHosts: deps.allowedHosts,
           onNewHostKey: (fingerprint) => pinRouteHostKey(all, route.routeId, fingerprint, `sftp:${route.routeId}`),
         },
         async (file) => {

@@ -16,6 +16,7 @@ import {
 } from '@railwatt/contracts';
 import { ApiError } from '../../errors.js';
 import type { TxExecutor } from '../domain/sql.js';
+import { hostAllowed, type AllowedHosts } from './allowed-hosts.js';
 import {
   decryptCredentials,
   encryptCredentials,
@@ -47,6 +48,8 @@ export interface InterfaceContext {
   username: string;
   /** INTERFACE_CREDENTIALS_KEY, or undefined for the key stored in the database. */
   credentialsKey: CredentialsKeySource;
+  /** INTERFACE_ALLOWED_HOSTS: the hosts a route may name (undefined: any). */
+  allowedHosts: AllowedHosts | undefined;
 }
 
 /** The fields a history entry compares (credentials are compared apart and never shown). */
@@ -86,10 +89,19 @@ const toRecord = (route: InterfaceRouteCreate | InterfaceRouteUpdate): RouteReco
 
 const notFound = () => ApiError.notFound(INTERFACE_ROUTE_MESSAGES.routeNotFound);
 
+/** On save: 400 naming the hostname when INTERFACE_ALLOWED_HOSTS does not admit it. */
+function checkHostAllowed(ctx: InterfaceContext, hostname: string): void {
+  if (hostAllowed(ctx.allowedHosts, hostname)) return;
+  throw ApiError.badRequestMany([
+    { code: 'invalid_input', field: 'hostname', message: INTERFACE_ROUTE_MESSAGES.hostNotAllowed },
+  ]);
+}
+
 export async function createInterfaceRoute(
   ctx: InterfaceContext,
   input: InterfaceRouteCreate,
 ): Promise<InterfaceRoute> {
+  checkHostAllowed(ctx, input.hostname);
   return ctx.db.transaction(async (tx) => {
     if (await findRoute(tx, input.routeId)) {
       throw new ApiError(400, INTERFACE_ROUTE_MESSAGES.routeIdExists, {
@@ -120,6 +132,7 @@ export async function updateInterfaceRoute(
   ctx: InterfaceContext,
   input: InterfaceRouteUpdate,
 ): Promise<InterfaceRoute> {
+  checkHostAllowed(ctx, input.hostname);
   return ctx.db.transaction(async (tx) => {
     const before = await findRoute(tx, input.routeId, true);
     if (!before) throw notFound();
@@ -284,6 +297,8 @@ export async function testInterfaceConnection(
     path: route.path,
     credentials,
     hostKeyFingerprint: route.hostKeyFingerprint ?? null,
+    // Checked again when connecting (connectSftp): a saved route the list no longer admits is refused.
+    allowedHosts: ctx.allowedHosts,
   });
   let target: SftpTarget;
   let pinned = false;

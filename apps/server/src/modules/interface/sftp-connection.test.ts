@@ -9,6 +9,7 @@ import {
 } from '../../test/sftp-servers.js';
 import { requireTool } from '../../test/tools.js';
 import { HOST_KEY_FINGERPRINT } from '@railwatt/contracts';
+import { parseAllowedHosts } from './allowed-hosts.js';
 import { testSftpConnection } from './sftp-connection.js';
 
 /**
@@ -35,6 +36,7 @@ describe('test connection against the ssh2 SFTP server', () => {
     username: 'railwatt',
     path: server.path,
     credentials: { password: 's3cret' },
+    allowedHosts: undefined,
     ...over,
   });
 
@@ -80,26 +82,71 @@ describe('test connection against the ssh2 SFTP server', () => {
     });
   });
 
-  it('says the host is unreachable when nothing listens, and gives up after the timeout', async () => {
-    const closed = await freePort();
-    expect(await testSftpConnection(target({ port: closed }))).toMatchObject({
-      ok: false,
-      outcome: 'host_unreachable',
-    });
-    // An unknown name: NXDOMAIN where DNS answers; a machine without DNS may only time out.
-    const unknown = await testSftpConnection(target({ hostname: 'no-such-host.invalid' }), 3000);
-    expect(unknown.ok).toBe(false);
-    expect(['host_unreachable', 'timeout']).toContain(unknown.outcome);
-    // A port that accepts TCP but never speaks SSH.
+  it('gives one answer for a closed port, a silent one and one that is not SSH (no port scanner)', async () => {
     const { createServer } = await import('node:net');
-    const silent = createServer(() => undefined);
-    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
-    const port = (silent.address() as { port: number }).port;
-    const started = Date.now();
-    const result = await testSftpConnection(target({ port }), 500);
-    silent.close();
-    expect(result).toMatchObject({ ok: false, outcome: 'timeout' });
-    expect(Date.now() - started).toBeLessThan(5000);
+    const listen = async (onSocket: (socket: import('node:net').Socket) => void) => {
+      const tcp = createServer(onSocket);
+      await new Promise<void>((r) => tcp.listen(0, '127.0.0.1', r));
+      return { tcp, port: (tcp.address() as { port: number }).port };
+    };
+    // Accepts TCP and never says a word; answers like a web server; resets the connection.
+    const silent = await listen(() => undefined);
+    const http = await listen((socket) => socket.end('HTTP/1.1 400 Bad Request\r\n\r\n'));
+    const reset = await listen((socket) => socket.resetAndDestroy());
+    const ports = { closed: await freePort(), silent: silent.port, http: http.port, reset: reset.port };
+    try {
+      const started = Date.now();
+      const answers = await Promise.all(
+        Object.entries(ports).map(async ([kind, port]) => [kind, await testSftpConnection(target({ port }), 1500)]),
+      );
+      expect(Date.now() - started).toBeLessThan(5000);
+      for (const [kind, answer] of answers) {
+        const port = ports[kind as keyof typeof ports];
+        // The same outcome and the same words but for the port: nothing tells the kinds apart.
+        expect({ kind, answer }).toEqual({
+          kind,
+          answer: {
+            ok: false,
+            outcome: 'host_unreachable',
+            message:
+              `Host 127.0.0.1:${port} unreachable: no SSH server answered there (the host is down or not ` +
+              `reachable from here, nothing listens on the port, or what listens is not SSH)`,
+          },
+        });
+      }
+    } finally {
+      for (const server of [silent, http, reset]) server.tcp.close();
+    }
+    // An unknown name is told apart (an administrator's typo): NXDOMAIN where DNS answers; a machine
+    // without DNS may only time out, which is then the answer above.
+    const unknown = await testSftpConnection(target({ hostname: 'no-such-host.invalid' }), 3000);
+    expect(unknown).toMatchObject({ ok: false, outcome: 'host_unreachable' });
+    expect(unknown.message).toMatch(/^Host no-such-host\.invalid:\d+ unreachable: /);
+  });
+
+  it('connects to nothing outside INTERFACE_ALLOWED_HOSTS, and to a host inside it', async () => {
+    const { createServer } = await import('node:net');
+    let connections = 0;
+    const counter = createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((r) => counter.listen(0, '127.0.0.1', r));
+    const port = (counter.address() as { port: number }).port;
+    try {
+      const elsewhere = parseAllowedHosts('*.example.org, 10.0.0.0/8');
+      expect(await testSftpConnection(target({ port, allowedHosts: elsewhere }))).toEqual({
+        ok: false,
+        outcome: 'host_not_allowed',
+        message: expect.stringMatching(/^The host 127\.0\.0\.1:\d+ is not among the hosts this platform allows/),
+      });
+      expect(connections).toBe(0);
+      // The route's own server, allowed by its address range: the test goes through.
+      const allowed = await testSftpConnection(target({ allowedHosts: parseAllowedHosts('127.0.0.0/8') }));
+      expect(allowed).toMatchObject({ ok: true, outcome: 'ok' });
+    } finally {
+      counter.close();
+    }
   });
 });
 
@@ -117,6 +164,7 @@ describe.skipIf(!hasSshd)('test connection against a real OpenSSH server', () =>
     username: sshd.username,
     path,
     credentials,
+    allowedHosts: undefined,
   });
 
   it('connects with the authorized key and lists the path', async () => {

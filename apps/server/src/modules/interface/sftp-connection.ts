@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { InterfaceCredentials, InterfaceRouteTestResult } from '@railwatt/contracts';
 import SftpClient from 'ssh2-sftp-client';
+import { hostAllowed, type AllowedHosts } from './allowed-hosts.js';
 
 /** How long a connection test may take in all (connect, authenticate, list): 10 s. */
 export const SFTP_TEST_TIMEOUT_MS = 10_000;
@@ -15,6 +16,11 @@ export interface SftpTarget {
   credentials: InterfaceCredentials;
   /** The route's pinned host key (SHA256:...); null or left out: none yet, the key met is accepted. */
   hostKeyFingerprint?: string | null;
+  /**
+   * INTERFACE_ALLOWED_HOSTS (config.interfaceAllowedHosts): the hostname must match it, or nothing is
+   * connected to. Required (undefined: no list), so no caller connects without having passed it on.
+   */
+  allowedHosts: AllowedHosts | undefined;
   /**
    * Called with the key met when the route had none, once authentication succeeded: the caller pins
    * it (accept-new, as OpenSSH's StrictHostKeyChecking=accept-new), so every later connection must
@@ -50,6 +56,39 @@ export class HostKeyMismatchError extends Error {
   }
 }
 
+/** A route whose hostname INTERFACE_ALLOWED_HOSTS does not admit (saved before the setting, or changed since). */
+export class HostNotAllowedError extends Error {
+  constructor(readonly where: string) {
+    super(
+      `The host ${where} is not among the hosts this platform allows (INTERFACE_ALLOWED_HOSTS): nothing was ` +
+        `connected to. Change the route's hostname, or ask whoever runs the platform to allow the host.`,
+    );
+  }
+}
+
+/**
+ * No SSH server completed a handshake at the route's address. One answer for every way that
+ * happens (refused, reset, no route to the host, no answer in time, a service that is not SSH), so
+ * the connection test cannot be used to tell one kind of closed or filtered port from another
+ * (a port scanner); an administrator needs only "not reachable", and whether the name is known.
+ */
+export class HostUnreachableError extends Error {
+  constructor(
+    readonly where: string,
+    readonly unknownName: boolean,
+  ) {
+    super(
+      unknownName
+        ? `Host ${where} unreachable: the host name is unknown`
+        : `Host ${where} unreachable: no SSH server answered there (the host is down or not reachable from ` +
+            `here, nothing listens on the port, or what listens is not SSH)`,
+    );
+  }
+}
+
+/** Errors ssh2 raises about the route's own key before any connection is made (not the remote host's doing). */
+const LOCAL_KEY_ERROR = /privateKey|private key|passphrase|Encrypted private/i;
+
 /** ssh2-sftp-client's connect options for a route: one attempt, password or private key (with passphrase). */
 export function sftpConnectOptions(
   target: Pick<SftpTarget, 'hostname' | 'port' | 'username' | 'credentials' | 'hostKeyFingerprint'>,
@@ -84,15 +123,27 @@ export function sftpConnectOptions(
  */
 export async function connectSftp(
   client: SftpClient,
-  target: Pick<SftpTarget, 'hostname' | 'port' | 'username' | 'credentials' | 'hostKeyFingerprint' | 'onNewHostKey'>,
+  target: Pick<
+    SftpTarget,
+    'hostname' | 'port' | 'username' | 'credentials' | 'hostKeyFingerprint' | 'onNewHostKey' | 'allowedHosts'
+  >,
   timeoutMs: number,
   check: HostKeyCheck = { mismatch: false },
 ): Promise<HostKeyCheck> {
+  const where = `${target.hostname}:${target.port}`;
+  // Checked at every connection, not only on save: a route saved before the setting is refused here.
+  if (!hostAllowed(target.allowedHosts, target.hostname)) throw new HostNotAllowedError(where);
   try {
     await client.connect(sftpConnectOptions(target, timeoutMs, check));
   } catch (error) {
     if (check.mismatch && check.seen && target.hostKeyFingerprint)
-      throw new HostKeyMismatchError(`${target.hostname}:${target.port}`, target.hostKeyFingerprint, check.seen);
+      throw new HostKeyMismatchError(where, target.hostKeyFingerprint, check.seen);
+    // Before the server showed a host key, no SSH server has answered: whatever the socket said is
+    // one answer (HostUnreachableError says why). The route's own unreadable key is not the host's doing.
+    const { code, message } = error as { code?: unknown; message?: unknown };
+    if (!check.seen && !LOCAL_KEY_ERROR.test(String(message))) {
+      throw new HostUnreachableError(where, code === 'ENOTFOUND' || code === 'EAI_AGAIN');
+    }
     throw error;
   }
   if (!target.hostKeyFingerprint && check.seen) await target.onNewHostKey?.(check.seen);
@@ -110,6 +161,8 @@ export function classifySftpError(
   message: string;
 } {
   if (error instanceof HostKeyMismatchError) return { outcome: 'host_key_mismatch', message: error.message };
+  if (error instanceof HostNotAllowedError) return { outcome: 'host_not_allowed', message: error.message };
+  if (error instanceof HostUnreachableError) return { outcome: 'host_unreachable', message: error.message };
   const err = error as { code?: unknown; message?: unknown; level?: unknown };
   const code = typeof err.code === 'string' || typeof err.code === 'number' ? String(err.code) : '';
   const detail = typeof err.message === 'string' ? err.message : String(error);
@@ -119,7 +172,7 @@ export function classifySftpError(
   ) {
     return { outcome: 'auth_failed', message: `Authentication failed at ${where}: check the username and credentials` };
   }
-  if (/privateKey|private key|passphrase|Encrypted private/i.test(detail)) {
+  if (LOCAL_KEY_ERROR.test(detail)) {
     return {
       outcome: 'auth_failed',
       message: `The private key could not be used (wrong passphrase or unsupported key): ${detail}`,
@@ -128,16 +181,12 @@ export function classifySftpError(
   if (/Timed out|ETIMEDOUT/i.test(`${detail} ${code}`)) {
     return { outcome: 'timeout', message: `No answer from ${where} within ${SFTP_TEST_TIMEOUT_MS / 1000} s` };
   }
+  // After the handshake (connectSftp answers the ones before it): the connection went away mid-session.
   if (['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET'].includes(code)) {
-    const why =
-      code === 'ENOTFOUND' || code === 'EAI_AGAIN'
-        ? 'the host name is unknown'
-        : code === 'ECONNREFUSED'
-          ? 'the connection was refused'
-          : code === 'ECONNRESET'
-            ? 'the connection was reset'
-            : 'the host cannot be reached';
-    return { outcome: 'host_unreachable', message: `Host ${where} unreachable: ${why}` };
+    return {
+      outcome: 'host_unreachable',
+      message: new HostUnreachableError(where, code === 'ENOTFOUND' || code === 'EAI_AGAIN').message,
+    };
   }
   if (code === 'ENOENT' || code === '2' || /No such file/i.test(detail)) {
     return { outcome: 'path_missing', message: `The path ${target.path} does not exist on ${where}` };
@@ -192,14 +241,23 @@ export async function testSftpConnection(
       entries,
     };
   };
+  // Without a host key by then, no SSH server answered: the same answer as a refused connection.
   const timeout = new Promise<InterfaceRouteTestResult>((resolve) => {
     timer = setTimeout(
       () =>
-        resolve({
-          ok: false,
-          outcome: 'timeout',
-          message: `No answer from ${target.hostname}:${target.port} within ${timeoutMs / 1000} s`,
-        }),
+        resolve(
+          check.seen
+            ? {
+                ok: false,
+                outcome: 'timeout',
+                message: `No answer from ${target.hostname}:${target.port} within ${timeoutMs / 1000} s`,
+              }
+            : {
+                ok: false,
+                outcome: 'host_unreachable',
+                message: new HostUnreachableError(`${target.hostname}:${target.port}`, false).message,
+              },
+        ),
       timeoutMs,
     );
   });

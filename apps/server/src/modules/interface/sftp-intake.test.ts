@@ -28,6 +28,7 @@ describe.skipIf(!hasSshd)('SFTP intake: fetching files from an IN route', () => 
       folder: null,
       subFolders: ['norway', 'belgium'],
       credentials: { privateKey: server.key.privateKey, passphrase: '' },
+      allowedHosts: undefined,
     };
   });
   afterAll(async () => server?.close());

@@ -284,6 +284,7 @@ describe.skipIf(!hasSshd)('metered-energy-aggregation delivery over SFTP', () =>
     const summary = await runSftpIntake({
       database: t.database,
       credentialsKey: undefined,
+      allowedHosts: undefined,
       queue: { enqueueImport: () => Promise.reject(new Error('nothing to import')) },
       maxFileBytes: 10_000,
       log: pino({ level: 'silent' }),

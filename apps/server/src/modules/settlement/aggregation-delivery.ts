@@ -8,6 +8,7 @@ import { copyFileBytes, readFileBytes, storedFileSize } from '../datalog/file-st
 import { registerReexporter } from '../datalog/registry.js';
 import type { StoredEntry } from '../datalog/repository.js';
 import { rows, type Executor } from '../domain/sql.js';
+import type { AllowedHosts } from '../interface/allowed-hosts.js';
 import { decryptCredentials, interfaceCredentialsKey, type CredentialsKeySource } from '../interface/credentials.js';
 import { pinRouteHostKey } from '../interface/service.js';
 import { uploadFiles } from '../interface/sftp-upload.js';
@@ -124,6 +125,13 @@ export function deliveryFolder(
   return posix.join(route.path, areaKey, key);
 }
 
+/** What a delivery needs of the configuration: the credentials key and INTERFACE_ALLOWED_HOSTS. */
+export interface DeliverySettings {
+  credentialsKey: CredentialsKeySource;
+  /** A route naming a host the list does not admit fails its files with the reason. */
+  allowedHosts: AllowedHosts | undefined;
+}
+
 export interface DeliverySummary {
   delivered: number;
   failed: number;
@@ -136,7 +144,7 @@ export interface DeliverySummary {
  */
 export async function deliverAggregationFiles(
   ctx: ServiceContext,
-  credentialsKey: CredentialsKeySource,
+  settings: DeliverySettings,
   dataLogIds: readonly number[],
 ): Promise<DeliverySummary> {
   const tenant = ctx.tenant.uuid;
@@ -176,7 +184,7 @@ export async function deliverAggregationFiles(
     summary.notDelivered = entries.length;
     return summary;
   }
-  const key = await interfaceCredentialsKey(ctx.db, credentialsKey);
+  const key = await interfaceCredentialsKey(ctx.db, settings.credentialsKey);
   const delivered = new Map<number, string[]>(entries.map((e) => [e.id, []]));
   const failures = new Map<number, string[]>(entries.map((e) => [e.id, []]));
   for (const route of serving) {
@@ -193,6 +201,7 @@ export async function deliverAggregationFiles(
         {
           ...route,
           credentials,
+          allowedHosts: settings.allowedHosts,
           onNewHostKey: (fingerprint) => pinRouteHostKey(ctx.db, route.routeId, fingerprint, `sftp:${route.routeId}`),
         },
         files,

@@ -1,6 +1,7 @@
 import { sftpIntegrationCalls as calls } from '@railwatt/contracts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/client.js';
+import type { AllowedHosts } from '../../modules/interface/allowed-hosts.js';
 import { exportInterfaceConfigurations } from '../../modules/interface/export.js';
 import {
   createInterfaceRoute,
@@ -20,6 +21,8 @@ export interface SftpIntegrationRoutesOptions {
   database: Database;
   /** config.interfaceCredentialsKey (INTERFACE_CREDENTIALS_KEY), undefined for the stored key. */
   credentialsKey: Buffer | undefined;
+  /** config.interfaceAllowedHosts (INTERFACE_ALLOWED_HOSTS), undefined for any host. */
+  allowedHosts: AllowedHosts | undefined;
 }
 
 /**
@@ -33,6 +36,7 @@ export const sftpIntegrationRoutes: FastifyPluginAsync<SftpIntegrationRoutesOpti
     db: request.ctx.db,
     username: request.auth.username,
     credentialsKey: options.credentialsKey,
+    allowedHosts: options.allowedHosts,
   });
 
   route(app, calls.createRoute, async (request) => createInterfaceRoute(ctxOf(request), request.body));

@@ -8,6 +8,7 @@ import {
 import ExcelJS from 'exceljs';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAllowedHosts } from '../../modules/interface/allowed-hosts.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { generateKeyPair, startSsh2SftpServer, type TestSftpServer } from '../../test/sftp-servers.js';
 
@@ -107,6 +108,28 @@ describe('SFTP interface configuration', () => {
     });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toMatchObject({ backupPath: null, credentialsKind: 'privateKey' });
+  });
+
+  it('refuses ".." in remote paths and folders and control characters in the username, naming the field', async () => {
+    const refused: [Record<string, unknown>, string, string][] = [
+      [{ path: 'incoming/../../etc' }, 'path', INTERFACE_ROUTE_MESSAGES.pathFormat],
+      [{ path: '..' }, 'path', INTERFACE_ROUTE_MESSAGES.pathFormat],
+      [{ path: 'in\\..\\out' }, 'path', INTERFACE_ROUTE_MESSAGES.pathFormat],
+      [{ path: 'in\ncoming' }, 'path', INTERFACE_ROUTE_MESSAGES.pathFormat],
+      [{ backupPath: '/backup/../../root' }, 'backupPath', INTERFACE_ROUTE_MESSAGES.pathFormat],
+      [{ folder: '../norway' }, 'folder', INTERFACE_ROUTE_MESSAGES.pathFormat],
+      [{ subFolders: ['norway', '../belgium'] }, 'subFolders.1', INTERFACE_ROUTE_MESSAGES.subFolderFormat],
+      [{ username: 'rail\u0007watt' }, 'username', INTERFACE_ROUTE_MESSAGES.usernameFormat],
+      [{ username: 'railwatt\r\nX' }, 'username', INTERFACE_ROUTE_MESSAGES.usernameFormat],
+    ];
+    for (const [over, field, message] of refused) {
+      for (const url of [`${BASE}/create-route`, `${BASE}/update-route`]) {
+        const response = await call({ method: 'POST', url, payload: route({ routeId: 'cebd-in-no', ...over }) });
+        expect({ url, over, status: response.statusCode }).toEqual({ url, over, status: 400 });
+        expect(response.json().errors).toEqual([expect.objectContaining({ field, message })]);
+      }
+    }
+    // Dots inside a name are a name, not a step up: contracts domain/interface-route.test.ts.
   });
 
   it('refuses credentials that are neither a password nor a PEM private key', async () => {
@@ -478,5 +501,67 @@ describe('INTERFACE_CREDENTIALS_KEY', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('INTERFACE_ALLOWED_HOSTS', () => {
+  let t: TestApp;
+  let server: TestSftpServer;
+  const call = (options: InjectOptions) => t.callAs(ADMIN, options, 'administration');
+  beforeAll(async () => {
+    t = await createTestApp({ config: { interfaceAllowedHosts: parseAllowedHosts('*.example.org, 127.0.0.0/8') } });
+    server = await startSsh2SftpServer({ username: 'railwatt', password: PASSWORD });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await t?.close();
+  });
+  const local = (over: Record<string, unknown> = {}) =>
+    route({ hostname: server.hostname, port: server.port, path: '/data', ...over });
+
+  it('saves a route only with a host the list admits, and says which field is wrong', async () => {
+    for (const hostname of ['sftp.partner.example', 'example.org', 'evil-example.org', '10.0.0.1', 'localhost']) {
+      const response = await call({ method: 'POST', url: `${BASE}/create-route`, payload: route({ hostname }) });
+      expect({ hostname, status: response.statusCode }).toEqual({ hostname, status: 400 });
+      expect(response.json().errors).toEqual([
+        { code: 'invalid_input', field: 'hostname', message: INTERFACE_ROUTE_MESSAGES.hostNotAllowed },
+      ]);
+    }
+    const named = await call({
+      method: 'POST',
+      url: `${BASE}/create-route`,
+      payload: route({ routeId: 'named', hostname: 'SFTP.Partner.Example.ORG' }),
+    });
+    expect(named.statusCode, named.body).toBe(200);
+    const moved = await call({
+      method: 'POST',
+      url: `${BASE}/update-route`,
+      payload: route({ routeId: 'named', hostname: 'sftp.partner.example', credentials: undefined }),
+    });
+    expect(moved.statusCode).toBe(400);
+    expect(moved.json().errors[0]).toMatchObject({ field: 'hostname' });
+    const addressed = await call({ method: 'POST', url: `${BASE}/create-route`, payload: local() });
+    expect(addressed.statusCode, addressed.body).toBe(200);
+  });
+
+  it('tests a connection only to an admitted host; a route saved before the list is refused, not used', async () => {
+    const ok = await call({ method: 'POST', url: `${BASE}/test-connection`, payload: { routeId: 'cebd-in-no' } });
+    expect(ok.json()).toMatchObject({ ok: true, outcome: 'ok' });
+    // As if saved before INTERFACE_ALLOWED_HOSTS was set: a name the list does not admit, for the same server.
+    await t.allAreas.query(`UPDATE interface_route SET hostname = 'localhost' WHERE route_id = 'cebd-in-no'`);
+    const refused = await call({ method: 'POST', url: `${BASE}/test-connection`, payload: { routeId: 'cebd-in-no' } });
+    expect(refused.statusCode).toBe(200);
+    expect(refused.json()).toEqual({
+      ok: false,
+      outcome: 'host_not_allowed',
+      message: expect.stringMatching(/^The host localhost:\d+ is not among the hosts this platform allows/),
+    });
+    // An unsaved form naming a host outside the list: the same answer, nothing connected to.
+    const unsaved = await call({
+      method: 'POST',
+      url: `${BASE}/test-connection`,
+      payload: { route: local({ routeId: 'unsaved', hostname: 'localhost', backupPath: null }) },
+    });
+    expect(unsaved.json()).toMatchObject({ ok: false, outcome: 'host_not_allowed' });
   });
 });
