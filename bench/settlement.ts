@@ -286,6 +286,7 @@ async function runStep(
     id: jobId,
     attempt: 1,
     signal: new AbortController().signal,
+    embedded: owner.kind === 'pglite',
     progress: async () => undefined,
   };
   const t0 = performance.now();

@@ -10,5 +10,5 @@ import { route } from '../register-call.js';
  * job, payload)` and answer the run id.
  */
 export const jobRoutes: FastifyPluginAsync = async (app) => {
-  route(app, calls.job, async (request) => getJobRun(request.ctx, request.params.id));
+  route(app, calls.job, async (request) => getJobRun(app.jobs, request.ctx, request.params.id));
 };

@@ -96,7 +96,8 @@ describe('a file that takes seconds imports while the server keeps answering', (
     expect(slowest.health).toBeLessThan(ANSWER_WITHIN_MS);
     expect(slowest.list).toBeLessThan(ANSWER_WITHIN_MS);
     expect(slowest.progress).toBeLessThan(ANSWER_WITHIN_MS);
-    // Progress moved while the file was read (not 0 % and then done).
-    expect([...progressSeen].some((p) => p > 0 && p < 1)).toBe(true);
+    // Progress moved while the file was read (not 0 % and then done): on PGlite its writes wait for
+    // the import's transaction, so the screens see it from the runner's memory meanwhile.
+    expect([...progressSeen].filter((p) => p > 0 && p < 1).length).toBeGreaterThanOrEqual(2);
   }, 180_000);
 });
