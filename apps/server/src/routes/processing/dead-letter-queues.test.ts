@@ -9,6 +9,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { tenantExecutor } from '../../db/tenant.js';
+import { UserFacingError } from '../../errors.js';
 import { recordFile } from '../../modules/datalog/datalog-service.js';
 import { defineJob } from '../../modules/jobs/define-job.js';
 import { overrideProcedure } from '../../modules/processing/registry.js';
@@ -32,7 +33,9 @@ const flakyJob = defineJob({
   async handler(_ctx, { key }) {
     const seen = (attempts.get(key) ?? 0) + 1;
     attempts.set(key, seen);
-    if (seen === 1) throw new Error(`flaky failure ${key}`);
+    // A failure in words meant for users (UserFacingError) is the reason the queue shows; any other
+    // error shows as 'Internal error <id>' (errors.ts userMessage, jobs/runner.test.ts).
+    if (seen === 1) throw new UserFacingError(`flaky failure ${key}`);
     return `done ${key}`;
   },
 });
@@ -88,7 +91,7 @@ describe('dead letter queue calls', () => {
     // profile is an estimation procedure: its dead runs are the "estimated" messages.
     removeProfile = overrideProcedure('profile', {
       async run() {
-        if (failProfile) throw new Error('profile volumes missing');
+        if (failProfile) throw new UserFacingError('profile volumes missing');
       },
     });
     await enqueueFlaky('a', 'norway');
