@@ -68,10 +68,10 @@ export async function recordFile(ex: Executor, file: FileRecord): Promise<number
                           response_content_type, mode, organisation_uuids)
         VALUES (${file.tenant}::uuid, ${file.messageType}, ${file.status}, ${entryText(file.text)},
                 ${entryName(file.fileName)}, ${file.username}, ${entryValue(file.destination, TEXT_LIMITS.address)},
-                ${entryValue(file.contentType, TEXT_LIMITS.name)},
-                ${entryValue(file.baseId, TEXT_LIMITS.identifier)}, ${entryValue(file.trainId, TEXT_LIMITS.identifier)},
-                ${entryName(file.response?.fileName)}, ${file.response?.bytes ?? null},
-                ${entryValue(file.response?.contentType, TEXT_LIMITS.name)}, ${file.mode ?? 'MANUAL'},
+                ${entryValue(file.contentType, TEXT_LIMITS.name)}, ${entryValue(file.baseId, TEXT_LIMITS.identifier)},
+                ${entryValue(file.trainId, TEXT_LIMITS.identifier)}, ${entryName(file.response?.fileName)},
+                ${file.response?.bytes ?? null}, ${entryValue(file.response?.contentType, TEXT_LIMITS.name)},
+                ${file.mode ?? 'MANUAL'},
                 ${file.organisations ? sql`${sql.param([...file.organisations])}::uuid[]` : null})
         RETURNING id`,
   );
