@@ -53,7 +53,9 @@ async function peakDuring<T>(pid: number, work: () => Promise<T>): Promise<{ pea
   }
 }
 
-async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; exited: Promise<number | null> }> {
+async function startServer(
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; exited: Promise<number | null> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
     cwd: ROOT,
     env: {
@@ -88,7 +90,10 @@ async function signIn(username: string): Promise<string> {
     const res = await fetch(new URL(url, BASE), {
       ...init,
       redirect: 'manual',
-      headers: { ...(init.headers as Record<string, string>), cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+      headers: {
+        ...(init.headers as Record<string, string>),
+        cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+      },
     });
     for (const cookie of res.headers.getSetCookie()) {
       const [pair] = cookie.split(';');

@@ -56,7 +56,8 @@ class FileTooLargeError extends Error {
 /** The refusal for whatever went wrong while reading the multipart body: the client's input, never a 500. */
 function refusalFor(request: FastifyRequest, error: unknown, fileName: string | null, maxFileBytes: number): string {
   const code = (error as { code?: string }).code;
-  if (code === 'FST_REQ_FILE_TOO_LARGE') return `The file ${fileName ?? ''} is larger than ${megabytes(maxFileBytes)} MB`;
+  if (code === 'FST_REQ_FILE_TOO_LARGE')
+    return `The file ${fileName ?? ''} is larger than ${megabytes(maxFileBytes)} MB`;
   if (code === 'FST_FILES_LIMIT') return `At most ${MAX_UPLOAD_FILES} files can be uploaded at once`;
   if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_INVALID_MULTIPART_CONTENT_TYPE')
     return 'Something is wrong with uploaded data';
@@ -73,7 +74,11 @@ function refusalFor(request: FastifyRequest, error: unknown, fileName: string | 
  * than of the multipart reader: both drivers' errors carry the server's `severity`.
  */
 function isStoreError(error: unknown): boolean {
-  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e = error, depth = 0;
+    e && typeof e === 'object' && depth < 5;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     if (typeof (e as { severity?: unknown }).severity === 'string') return true;
     if ((e as { name?: unknown }).name === 'DrizzleQueryError') return true;
   }

@@ -207,10 +207,10 @@ describe('time-series demo', () => {
       description: 'New converter station',
     });
     await insertCountryRows(database.db, rows);
-    const refused = await one<{ id: number }>(
-      `SELECT id FROM data_log WHERE tenant = $1 AND file_name = $2`,
-      [tenant, demoRefusedFileName('norway')],
-    );
+    const refused = await one<{ id: number }>(`SELECT id FROM data_log WHERE tenant = $1 AND file_name = $2`, [
+      tenant,
+      demoRefusedFileName('norway'),
+    ]);
     const db = tenantExecutor(database, tenant);
     const refusedBytes = (await readFileBytes(db, tenant, refused.id))!;
     const id = await startFile(db, {

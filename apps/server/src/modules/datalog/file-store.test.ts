@@ -34,7 +34,8 @@ describe('data-log file store: bytes in parts', () => {
   });
   afterAll(async () => database?.close());
 
-  const entry = () => startFile(db, { tenant: TENANT, username: 'keeper', messageType: 'CSV_IMPORT', fileName: 'f.csv' });
+  const entry = () =>
+    startFile(db, { tenant: TENANT, username: 'keeper', messageType: 'CSV_IMPORT', fileName: 'f.csv' });
   /** The stored parts' sizes, seen across areas (what is really in the table). */
   const partSizes = async (id: number) =>
     (

@@ -18,7 +18,5 @@ export function sendStoredFile(reply: FastifyReply, file: DownloadedFile): Fasti
     .header('cache-control', 'no-store');
   if (Buffer.isBuffer(file.bytes)) return reply.send(file.bytes);
   // One part read ahead at most (Readable.from would buffer 16): memory holds a part or two per download.
-  return reply
-    .header('content-length', file.bytes.size)
-    .send(Readable.from(file.bytes.parts(), { highWaterMark: 1 }));
+  return reply.header('content-length', file.bytes.size).send(Readable.from(file.bytes.parts(), { highWaterMark: 1 }));
 }

@@ -42,12 +42,17 @@ describe('one run and one approval per scope; refs of the area only', () => {
       [1, 2],
       [2, 3],
     ] as const) {
-      const answers = await Promise.all(Array.from({ length: copies }, () => run('settlement', { timeRange: month(m) })));
+      const answers = await Promise.all(
+        Array.from({ length: copies }, () => run('settlement', { timeRange: month(m) })),
+      );
       const accepted = answers.filter((a) => a.statusCode === 200);
       expect(accepted, answers.map((a) => a.body).join('\n')).toHaveLength(1);
       for (const refused of answers.filter((a) => a.statusCode !== 200)) {
         expect(refused.statusCode).toBe(400);
-        expect(refused.json()).toMatchObject({ code: 'process_already_running', message: 'Process is already running' });
+        expect(refused.json()).toMatchObject({
+          code: 'process_already_running',
+          message: 'Process is already running',
+        });
       }
       const result = procedureResultSchema.parse(accepted[0]!.json());
       expect((await waitForRun(t.database, result.jobId!)).status).toBe('success');

@@ -76,7 +76,13 @@ describe('time-series uploads at the size limit (100 MB)', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'invalid_input', message: 'The file over.csv is larger than 104.9 MB' });
     expect(await storedParts('over.csv')).toEqual([
-      { id: expect.any(Number), size: null, parts: 0, status: 'REJECTED', text: 'The file over.csv is larger than 104.9 MB' },
+      {
+        id: expect.any(Number),
+        size: null,
+        parts: 0,
+        status: 'REJECTED',
+        text: 'The file over.csv is larger than 104.9 MB',
+      },
     ]);
   }, 300_000);
 
