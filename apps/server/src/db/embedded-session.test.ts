@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { openDatabase, type Database } from './client.js';
 import { EmbeddedDeadlockError, outsideTransaction, readAlongside } from './embedded-session.js';
 
@@ -23,16 +23,21 @@ describe('the embedded session', () => {
     const events: string[] = [];
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
+    let inserted!: () => void;
+    const hostInserted = new Promise<void>((resolve) => (inserted = resolve));
     const long = database.db.transaction(async (tx) => {
       await tx.execute(sql`SELECT set_config('railwatt.tenant', 'host-area', true)`);
       await tx.execute(sql`INSERT INTO probe VALUES (2, 'uncommitted')`);
+      inserted();
       await released;
       await tx.execute(sql`UPDATE probe SET v = 'host' WHERE id = 1`);
       events.push('host done');
       // The host's own settings survived the reads that ran inside it.
       return (await tx.execute(sql`SELECT current_setting('railwatt.tenant', true) AS area`)).rows[0];
     });
-    await hold(20);
+    await hostInserted;
+    // Whatever an expectation below finds, the host ends (a host left open would hold every later test).
+    onTestFinished(() => release());
 
     // A read answers while the transaction is open; it sees none of the host's settings, may not
     // write, and (one session) sees its uncommitted row.

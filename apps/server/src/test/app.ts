@@ -10,6 +10,7 @@ import { ALL_JOBS } from '../jobs/index.js';
 import type { JobDefinition } from '../modules/jobs/define-job.js';
 import { createJobRunner } from '../modules/jobs/runner.js';
 import { areaUuid } from '../seed/areas.js';
+import { multipartBody } from '../modules/excel/fixtures.js';
 import { openTestDatabase } from './database.js';
 
 export interface TestApp {
@@ -26,6 +27,13 @@ export interface TestApp {
   headersFor(username: string, kind?: AreaKind, options?: MintOptions): Promise<Record<string, string>>;
   /** app.inject as `username` in the area of `kind` (default norway); the options' own headers win. */
   callAs(username: string, options: InjectOptions, kind?: AreaKind): Promise<LightMyRequestResponse>;
+  /** POSTs `files` to `url` as a multipart upload (field `files`) as `username`, like the upload dialog. */
+  uploadAs(
+    username: string,
+    url: string,
+    files: readonly { fileName: string; bytes: Buffer | string; contentType?: string }[],
+    options?: { headers?: Record<string, string>; kind?: AreaKind },
+  ): Promise<LightMyRequestResponse>;
   areaUuid(kind: AreaKind): string;
   close(): Promise<void>;
 }
@@ -73,17 +81,27 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       authorization: `Bearer ${await tokenFor(username, mint)}`,
       'current-tenant-id': areaUuid(kind),
     });
+    const callAs: TestApp['callAs'] = async (username, options, kind = 'norway') =>
+      app.inject({
+        ...options,
+        headers: { ...(await headersFor(username, kind)), ...(options.headers ?? {}) },
+      });
     return {
       app,
       database,
       allAreas: allAreasDatabase(database),
       tokenFor,
       headersFor,
-      async callAs(username, options, kind = 'norway') {
-        return app.inject({
-          ...options,
-          headers: { ...(await headersFor(username, kind)), ...(options.headers ?? {}) },
-        });
+      callAs,
+      async uploadAs(username, url, files, { headers = {}, kind } = {}) {
+        const body = multipartBody(
+          files.map((f) => ({ ...f, bytes: typeof f.bytes === 'string' ? Buffer.from(f.bytes) : f.bytes })),
+        );
+        return callAs(
+          username,
+          { method: 'POST', url, headers: { ...body.headers, ...headers }, payload: body.payload },
+          kind,
+        );
       },
       areaUuid,
       async close() {

@@ -28,3 +28,20 @@ export async function insertEntity(
   );
   return uuid;
 }
+
+/**
+ * The CPIDs of the consumption points of area `tenant` (the fleet seeder's), by name; `limit` of
+ * them, or all. Read across areas (`t.allAreas`) or by the owner.
+ */
+export async function consumptionPointCpids(
+  database: Pick<Database, 'query'>,
+  tenant: string,
+  limit?: number,
+): Promise<string[]> {
+  const found = await database.query<{ cpid: string }>(
+    `SELECT attributes->>'cpid' AS cpid FROM entity_latest
+      WHERE tenant = $1 AND type = 'consumptionpoint' ORDER BY name LIMIT $2`,
+    [tenant, limit ?? null],
+  );
+  return found.map((r) => r.cpid);
+}

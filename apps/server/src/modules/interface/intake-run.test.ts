@@ -10,6 +10,7 @@ import { SFTP_INTAKE_ACTOR, SFTP_INTAKE_JOB } from '../../jobs/sftp-intake.js';
 import { timeSeriesImportJob } from '../../jobs/timeseries-import.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { serviceContext } from '../../test/context.js';
+import { consumptionPointCpids } from '../../test/entities.js';
 import { waitForRun } from '../../test/jobs.js';
 import { freePort, startOpenSshServer, type OpenSshServer } from '../../test/sftp-servers.js';
 import { requireTool } from '../../test/tools.js';
@@ -114,10 +115,7 @@ describe.skipIf(!hasSshd)('automatic SFTP intake from the IN routes', () => {
   beforeAll(async () => {
     server = await startOpenSshServer();
     t = await createTestApp({ seeders: ['areas', 'users', 'fleet', 'infrastructure'], jobs: {} });
-    [{ cpid }] = (await t.allAreas.query<{ cpid: string }>(
-      `SELECT attributes->>'cpid' AS cpid FROM entity_latest WHERE tenant = $1 AND type = 'consumptionpoint' ORDER BY name LIMIT 1`,
-      [t.areaUuid('norway')],
-    )) as [{ cpid: string }];
+    [cpid] = (await consumptionPointCpids(t.allAreas, t.areaUuid('norway'), 1)) as [string];
     for (const folder of ['in/norway', 'in/belgium', 'disabled/norway', 'out/norway']) {
       mkdirSync(dir(folder), { recursive: true });
     }

@@ -1,8 +1,8 @@
 import { procedureResultSchema } from '@railwatt/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cebdXml } from '../../formats/cebd/generate.js';
-import { multipartBody } from '../../modules/excel/fixtures.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
+import { consumptionPointCpids } from '../../test/entities.js';
 import { waitForRun } from '../../test/jobs.js';
 
 const RESPONSIBLE = 'settlement-area-responsible';
@@ -14,10 +14,7 @@ describe('running cebd-preprocessing', () => {
   let cpid = '';
   beforeAll(async () => {
     t = await createTestApp({ seeders: ['areas', 'users', 'fleet', 'infrastructure', 'administration'], jobs: {} });
-    [{ cpid }] = (await t.allAreas.query<{ cpid: string }>(
-      `SELECT attributes->>'cpid' AS cpid FROM entity_latest WHERE tenant = $1 AND type = 'consumptionpoint' ORDER BY name LIMIT 1`,
-      [t.areaUuid('norway')],
-    )) as [{ cpid: string }];
+    [cpid] = (await consumptionPointCpids(t.allAreas, t.areaUuid('norway'), 1)) as [string];
     // 24 records (two hours) of one consumption point near Oslo S on 5 October 2026.
     const xml = [
       ...cebdXml({
@@ -35,19 +32,13 @@ describe('running cebd-preprocessing', () => {
         ],
       }),
     ].join('');
-    const body = multipartBody([{ fileName: 'day.xml', bytes: Buffer.from(xml) }]);
     // The file's day must not count as received too late whenever the test runs.
     await t.callAs('erex-administrator', {
       method: 'POST',
       url: '/api/exchange/cebdinput/save',
       payload: { maxDaysSinceObservation: 3650 },
     });
-    const upload = await t.callAs(RESPONSIBLE, {
-      method: 'POST',
-      url: '/api/cebd/import',
-      headers: body.headers,
-      payload: body.payload,
-    });
+    const upload = await t.uploadAs(RESPONSIBLE, '/api/cebd/import', [{ fileName: 'day.xml', bytes: xml }]);
     expect(upload.statusCode).toBe(200);
     await waitForRun(t.database, upload.json<{ jobIds: string[] }>().jobIds[0]!);
   });

@@ -4,8 +4,8 @@ import { findPgError } from '../../db/constraints.js';
 import { cebdXml } from '../../formats/cebd/generate.js';
 import { seededRandom } from '../../formats/timeseries/seeded-random.js';
 import { writeUtilts } from '../../formats/utilts/utilts-writer.js';
-import { multipartBody } from '../../modules/excel/fixtures.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
+import { consumptionPointCpids } from '../../test/entities.js';
 import { waitForRun } from '../../test/jobs.js';
 
 const RESPONSIBLE = 'settlement-area-responsible';
@@ -23,10 +23,7 @@ describe('hostile files: every upload ends with an outcome and the data log stil
   let cpid = '';
   beforeAll(async () => {
     t = await createTestApp({ seeders: ['areas', 'users', 'fleet', 'infrastructure'], jobs: {} });
-    [{ cpid }] = (await t.allAreas.query<{ cpid: string }>(
-      `SELECT attributes->>'cpid' AS cpid FROM entity_latest WHERE tenant = $1 AND type = 'consumptionpoint' ORDER BY name LIMIT 1`,
-      [t.areaUuid('norway')],
-    )) as [{ cpid: string }];
+    [cpid] = (await consumptionPointCpids(t.allAreas, t.areaUuid('norway'), 1)) as [string];
   });
   afterAll(async () => t?.close());
 
@@ -37,8 +34,7 @@ describe('hostile files: every upload ends with an outcome and the data log stil
     bytes: Buffer,
     username = RESPONSIBLE,
   ): Promise<{ entry: DataLogEntry; runMessage: string | null }> => {
-    const body = multipartBody([{ fileName, bytes }]);
-    const res = await t.callAs(username, { method: 'POST', url, headers: body.headers, payload: body.payload });
+    const res = await t.uploadAs(username, url, [{ fileName, bytes }]);
     expect(res.statusCode, res.body).toBe(200);
     const answer = res.json<TimeSeriesUploadResult>();
     let runMessage: string | null = null;

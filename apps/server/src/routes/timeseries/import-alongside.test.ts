@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobRun, TimeSeriesUploadResult } from '@railwatt/contracts';
 import { cebdXml } from '../../formats/cebd/generate.js';
-import { multipartBody } from '../../modules/excel/fixtures.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
+import { consumptionPointCpids } from '../../test/entities.js';
 import { waitForRun } from '../../test/jobs.js';
 
 const RESPONSIBLE = 'settlement-area-responsible';
@@ -21,12 +21,7 @@ describe('a file that takes seconds imports while the server keeps answering', (
   let cpids: string[] = [];
   beforeAll(async () => {
     t = await createTestApp({ seeders: ['areas', 'users', 'fleet', 'infrastructure'], jobs: {} });
-    cpids = (
-      await t.allAreas.query<{ cpid: string }>(
-        `SELECT attributes->>'cpid' AS cpid FROM entity_latest WHERE tenant = $1 AND type = 'consumptionpoint' ORDER BY name LIMIT 48`,
-        [t.areaUuid('norway')],
-      )
-    ).map((r) => r.cpid);
+    cpids = await consumptionPointCpids(t.allAreas, t.areaUuid('norway'), 48);
   });
   afterAll(async () => t?.close());
 
@@ -47,13 +42,7 @@ describe('a file that takes seconds imports while the server keeps answering', (
       }),
     ].join('');
     expect(cpids).toHaveLength(48);
-    const body = multipartBody([{ fileName: 'two-days.xml', bytes: Buffer.from(xml) }]);
-    const res = await t.callAs(RESPONSIBLE, {
-      method: 'POST',
-      url: '/api/cebd/import',
-      headers: body.headers,
-      payload: body.payload,
-    });
+    const res = await t.uploadAs(RESPONSIBLE, '/api/cebd/import', [{ fileName: 'five-days.xml', bytes: xml }]);
     expect(res.statusCode).toBe(200);
     const answer = res.json<TimeSeriesUploadResult>();
     const jobId = answer.jobIds![0]!;

@@ -3,10 +3,10 @@ import type { DataLogPage, TimeSeriesUploadResult } from '@railwatt/contracts';
 import { tenantExecutor } from '../../db/tenant.js';
 import { cebdXml } from '../../formats/cebd/generate.js';
 import { writeUtilts } from '../../formats/utilts/utilts-writer.js';
-import { multipartBody } from '../../modules/excel/fixtures.js';
 import { saveEntities } from '../../modules/domain/service.js';
 import { seedUuid } from '../../seed/entity-rows.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
+import { consumptionPointCpids } from '../../test/entities.js';
 import { waitForRun } from '../../test/jobs.js';
 import { ADMIN_ACTOR } from '../../test/records.js';
 
@@ -23,10 +23,7 @@ describe('time-series upload and import', () => {
   let cpid = '';
   beforeAll(async () => {
     t = await createTestApp({ seeders: ['areas', 'users', 'fleet', 'infrastructure'], jobs: {} });
-    [{ cpid }] = (await t.allAreas.query<{ cpid: string }>(
-      `SELECT attributes->>'cpid' AS cpid FROM entity_latest WHERE tenant = $1 AND type = 'consumptionpoint' ORDER BY name LIMIT 1`,
-      [t.areaUuid('norway')],
-    )) as [{ cpid: string }];
+    [cpid] = (await consumptionPointCpids(t.allAreas, t.areaUuid('norway'), 1)) as [string];
   });
   afterAll(async () => t?.close());
 
@@ -36,10 +33,7 @@ describe('time-series upload and import', () => {
     fileName: string,
     text: string,
     headers: Record<string, string> = {},
-  ) => {
-    const body = multipartBody([{ fileName, bytes: Buffer.from(text) }]);
-    return t.callAs(username, { method: 'POST', url, headers: { ...body.headers, ...headers }, payload: body.payload });
-  };
+  ) => t.uploadAs(username, url, [{ fileName, bytes: text }], { headers });
   const entry = async (id: number) => {
     const res = await t.callAs(RESPONSIBLE, { method: 'GET', url: '/api/eventlog/datalog?size=1000' });
     expect(res.statusCode).toBe(200);
