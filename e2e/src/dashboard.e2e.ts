@@ -151,9 +151,15 @@ describe('dashboard and completeness verification', () => {
     await page.getByText('Completeness verification threshold minimum 24 hours').waitFor();
     expect(page.url()).toContain('threshold=48');
 
-    // Per consumption point (the exchange view, cp-admin): the uploaded point delivered yesterday,
-    // within 72 hours, so it is not listed; the seeded points that never delivered are.
-    const cpAdmin = await signedIn(browser, 'cp-admin', 'Norway', { viewport: { width: 1600, height: 1000 } });
+    // Per consumption point (the exchange view): a cp-admin sees its own organisations' points only
+    // (issue 17 item 3), so the demo's cp-admin, linked to none, sees none ...
+    const unlinked = await signedIn(browser, 'cp-admin', 'Norway', { viewport: { width: 1600, height: 1000 } });
+    await unlinked.goto(`${baseUrl()}/monitor/completenessverificationcp?threshold=72`);
+    await unlinked.getByText('Every consumption point has delivered within the threshold.').waitFor();
+    expect(await unlinked.getByTestId('completeness-row').count()).toBe(0);
+    // ... and keeper-cpadmin, of the first vehicle keeper, its units' points: the seeded ones never
+    // delivered; the uploaded point delivered yesterday, within 72 hours, so it is not listed.
+    const cpAdmin = await signedIn(browser, 'keeper-cpadmin', 'Norway', { viewport: { width: 1600, height: 1000 } });
     await cpAdmin.goto(`${baseUrl()}/monitor/completenessverificationcp?threshold=72`);
     await cpAdmin.getByTestId('completeness-table').waitFor();
     await expect.poll(() => cpAdmin.getByTestId('completeness-row').count(), { timeout: 30_000 }).toBeGreaterThan(0);
