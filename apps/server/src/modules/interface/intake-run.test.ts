@@ -14,6 +14,7 @@ import { consumptionPointCpids } from '../../test/entities.js';
 import { waitForRun } from '../../test/jobs.js';
 import { freePort, startOpenSshServer, type OpenSshServer } from '../../test/sftp-servers.js';
 import { requireTool } from '../../test/tools.js';
+import { PART_BYTES } from '../datalog/file-store.js';
 import type { ImportQueue } from '../timeseries/accept.js';
 import { parseAllowedHosts } from './allowed-hosts.js';
 import { runSftpIntake } from './intake-run.js';
@@ -387,5 +388,114 @@ describe.skipIf(!hasSshd)('automatic SFTP intake from the IN routes', () => {
     expect(ids).toHaveLength(files.length);
     expect(readdirSync(dir('in/norway'))).toEqual([]);
     expect((await importRuns(ids)).map((r) => r.run.status)).toEqual(files.map(() => 'success'));
+  });
+
+  it('streams a file of several MB from the server into the data log in parts, byte for byte, and imports it', async () => {
+    const cpids = await consumptionPointCpids(t.allAreas, t.areaUuid('norway'), 12);
+    const start = new Date(Date.now() - 5 * 86_400_000).toISOString().slice(0, 11) + '00:00:00Z';
+    const route = [
+      { lat: 59.91, lon: 10.75 },
+      { lat: 60.39, lon: 5.32 },
+    ];
+    // Five days of 5-minute periods for twelve points: about 3.5 MB, four parts.
+    const cebd = Buffer.from(
+      [...cebdXml({ seed: 17, points: cpids.map((cpid) => ({ cpid, route, start, periods: 5 * 288 })) })].join(''),
+    );
+    expect(cebd.length).toBeGreaterThan(3 * PART_BYTES);
+    writeFileSync(dir('in/norway/cebd-large.xml'), cebd);
+    const summary = await runSftpIntake(
+      {
+        database: t.database,
+        credentialsKey: testConfig().interfaceCredentialsKey,
+        allowedHosts: undefined,
+        queue: {
+          enqueueImport: (ctx, input) =>
+            t.app.jobs.enqueue(ctx, timeSeriesImportJob, input, { dataLogId: input.dataLogId }),
+        },
+        maxFileBytes: testConfig().timeSeriesImportMaxFileBytes,
+        log: pino({ level: 'silent' }),
+      },
+      { interfaceTypes: ['CEBD'], areas: ['norway'] },
+    );
+    expect(summary.dataLogIds).toHaveLength(1);
+    const [id] = summary.dataLogIds as [number];
+    const [stored] = await t.allAreas.query<{ size: number; parts: number }>(
+      `SELECT d.file_size::int AS size, (SELECT count(*)::int FROM data_log_part p WHERE p.data_log_id = d.id) AS parts
+         FROM data_log d WHERE d.id = $1`,
+      [id],
+    );
+    expect(stored).toEqual({ size: cebd.length, parts: Math.ceil(cebd.length / PART_BYTES) });
+    const download = await t.callAs(
+      RESPONSIBLE,
+      { method: 'POST', url: '/api/eventlog/datalog/download', payload: { id, messageType: 'CEBD_IMPORT' } },
+      'norway',
+    );
+    expect(download.statusCode, download.body.slice(0, 200)).toBe(200);
+    expect(download.rawPayload.equals(cebd)).toBe(true);
+    expect(readFileSync(dir('backup/norway/cebd-large.xml')).equals(cebd)).toBe(true);
+    const [imported] = await importRuns([id]);
+    expect(imported?.run.status).toBe('success');
+    const [entry] = (await dataLog('norway')).filter((e) => e.id === id);
+    expect(entry?.messageStatus).toBe('OK');
+    expect(entry!.messageLogTimeSeries.every((s) => s.valuesCount === 5 * 288)).toBe(true);
+    expect(entry!.messageLogTimeSeries).toHaveLength(4 * cpids.length);
+  }, 120_000);
+
+  it('leaves a file larger than the limit on the server with nothing stored, also one that grows past it while read', async () => {
+    const limit = Math.floor(1.5 * PART_BYTES);
+    writeFileSync(dir('in/norway/cebd-a-small.xml'), cebdFile());
+    writeFileSync(dir('in/norway/cebd-b-growing.xml'), cebdFile());
+    writeFileSync(dir('in/norway/cebd-c-large.xml'), Buffer.alloc(limit + 1, ' '));
+    let grown = false;
+    try {
+      const summary = await runSftpIntake(
+        {
+          database: t.database,
+          credentialsKey: testConfig().interfaceCredentialsKey,
+          allowedHosts: undefined,
+          queue: {
+            enqueueImport: (ctx, input) => {
+              // Listed small; by the time it is read, its writer has made it twice the limit, so
+              // one part is stored before the limit is crossed (and must be removed again).
+              if (!grown) writeFileSync(dir('in/norway/cebd-b-growing.xml'), Buffer.alloc(2 * limit, ' '));
+              grown = true;
+              return t.app.jobs.enqueue(ctx, timeSeriesImportJob, input, { dataLogId: input.dataLogId });
+            },
+          },
+          maxFileBytes: limit,
+          log: pino({ level: 'silent' }),
+        },
+        { interfaceTypes: ['CEBD'], areas: ['norway'] },
+      );
+      const cebdIn = summary.routes.find((r) => r.routeId === 'cebd-in')!.outcome;
+      expect(cebdIn.fetched).toBe(1);
+      expect(cebdIn.skipped).toEqual([
+        { remotePath: dir('in/norway/cebd-b-growing.xml'), reason: `larger than ${limit} bytes` },
+        { remotePath: dir('in/norway/cebd-c-large.xml'), reason: `larger than ${limit} bytes` },
+      ]);
+      expect(readdirSync(dir('in/norway')).sort()).toEqual(['cebd-b-growing.xml', 'cebd-c-large.xml']);
+      // The growing file's entry says why and holds no bytes; the one listed too large has none.
+      const entries = await t.allAreas.query<{ name: string; status: string; text: string; size: number | null }>(
+        `SELECT file_name AS name, message_status AS status, message_text AS text, file_size AS size
+           FROM data_log WHERE destination = 'cebd-in' AND file_name IN ('cebd-b-growing.xml', 'cebd-c-large.xml')`,
+      );
+      expect(entries).toEqual([
+        {
+          name: 'cebd-b-growing.xml',
+          status: 'REJECTED',
+          text: `The file is larger than ${limit} bytes; it stays on the server`,
+          size: null,
+        },
+      ]);
+      const parts = await t.allAreas.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM data_log_part p JOIN data_log d ON d.id = p.data_log_id
+          WHERE d.file_name IN ('cebd-b-growing.xml', 'cebd-c-large.xml')`,
+      );
+      expect(parts).toEqual([{ n: 0 }]);
+      expect((await importRuns(summary.dataLogIds)).map((r) => r.run.status)).toEqual(['success']);
+    } finally {
+      rmSync(dir('in/norway/cebd-b-growing.xml'), { force: true });
+      rmSync(dir('in/norway/cebd-c-large.xml'), { force: true });
+    }
   });
 });

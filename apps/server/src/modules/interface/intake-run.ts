@@ -1,3 +1,4 @@
+import { buffer } from 'node:stream/consumers';
 import { sql } from 'drizzle-orm';
 import { isAreaKind, type InterfaceType } from '@railwatt/contracts';
 import type { ServiceContext, TenantContext } from '../../context.js';
@@ -6,13 +7,20 @@ import { allAreasExecutor, tenantExecutor } from '../../db/tenant.js';
 import type { FormatName } from '../../formats/timeseries/format.js';
 import { extensionOf, FORMAT_EXTENSIONS } from '../../formats/timeseries/registry.js';
 import { messageTypeOf, type ImportQueue } from '../timeseries/accept.js';
-import { startFile } from '../datalog/datalog-service.js';
+import { finishFile, startFile } from '../datalog/datalog-service.js';
+import { removeFileBytes, writeFileBytes } from '../datalog/file-store.js';
 import { rows } from '../domain/sql.js';
 import { attachAggregationResponse } from '../settlement/aggregation-delivery.js';
 import type { AllowedHosts } from './allowed-hosts.js';
 import { decryptCredentials, interfaceCredentialsKey } from './credentials.js';
 import { pinRouteHostKey } from './service.js';
-import { fetchRouteFiles, type FetchOutcome, type IntakeRoute } from './sftp-intake.js';
+import {
+  fetchRouteFiles,
+  FileTooLargeError,
+  type FetchedFile,
+  type FetchOutcome,
+  type IntakeRoute,
+} from './sftp-intake.js';
 
 /**
  * Automatic intake over every enabled IN route (the `sftp-intake` job, on a schedule; and
@@ -56,6 +64,46 @@ async function inTurn<T>(routeId: string, work: () => Promise<T>): Promise<T> {
   } finally {
     if (routeTurns.get(routeId) === settled) routeTurns.delete(routeId);
   }
+}
+
+/**
+ * Stores a fetched time-series file as an upload is stored (routes/upload.ts): its RUNNING entry
+ * first, then the bytes part by part as they arrive from the server (file-store.ts), so memory holds
+ * a chunk and a part whatever the file's size; the caller queues the import only after, when the
+ * entry's file_size is set. A file not stored whole keeps its entry without bytes, REJECTED when it
+ * grew past the limit while read, ERROR when reading or storing failed, and the error is rethrown:
+ * the file stays on the server (fetchRouteFiles moves it only after this succeeded).
+ */
+async function storeFetchedFile(
+  ctx: ServiceContext,
+  routeId: string,
+  messageType: string,
+  file: FetchedFile,
+): Promise<number> {
+  const tenant = ctx.tenant.uuid;
+  const id = await startFile(ctx.db, {
+    tenant,
+    username: ctx.actor.username,
+    messageType,
+    fileName: file.fileName,
+    destination: routeId,
+  });
+  try {
+    await writeFileBytes(ctx.db, tenant, id, file.read());
+  } catch (error) {
+    // writeFileBytes removes what it wrote; again here in case its own removal failed.
+    await removeFileBytes(ctx.db, tenant, id).catch(() => undefined);
+    await finishFile(
+      ctx.db,
+      tenant,
+      id,
+      error instanceof FileTooLargeError
+        ? { status: 'REJECTED', text: `The file is ${error.message}; it stays on the server` }
+        : { status: 'ERROR', text: 'Failed to store the file; it stays on the server and is fetched again' },
+    ).catch(() => undefined);
+    throw error;
+  }
+  return id;
 }
 
 export interface SftpIntakeDeps {
@@ -134,11 +182,12 @@ export async function runSftpIntake(deps: SftpIntakeDeps, filter: SftpIntakeFilt
           };
           // Responses to metered energy aggregation exports (RES_<file>) answer an entry already in
           // the log: stored on it, nothing to import (settlement/aggregation-delivery.ts).
+          // They are small (a status line or a short report): read whole, bounded by the limit.
           if (route.interfaceType === 'METERED_ENERGY_AGGREGATION') {
             summary.dataLogIds.push(
               await attachAggregationResponse(ctx, {
                 fileName: file.fileName,
-                bytes: file.bytes,
+                bytes: await buffer(file.read()),
                 routeId: route.routeId,
               }),
             );
@@ -146,14 +195,7 @@ export async function runSftpIntake(deps: SftpIntakeDeps, filter: SftpIntakeFilt
           }
           const format = formatFor(route.interfaceType, file.fileName);
           if (!format) throw new Error(`No ${route.interfaceType} reader for ${file.fileName}`);
-          const id = await startFile(ctx.db, {
-            tenant: area.uuid,
-            username: ctx.actor.username,
-            messageType: messageTypeOf(format),
-            fileName: file.fileName,
-            bytes: file.bytes,
-            destination: route.routeId,
-          });
+          const id = await storeFetchedFile(ctx, route.routeId, messageTypeOf(format), file);
           summary.dataLogIds.push(id);
           summary.jobIds.push(await deps.queue.enqueueImport(ctx, { dataLogId: id, format }));
         },

@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import type { Readable } from 'node:stream';
 import SftpClient from 'ssh2-sftp-client';
 import { classifySftpError, connectSftp, type SftpTarget } from './sftp-connection.js';
 
@@ -12,6 +13,11 @@ import { classifySftpError, connectSftp, type SftpTarget } from './sftp-connecti
  * reads `<path>` itself for the area named by its `folder`. A file is moved only after the caller
  * has stored it: a crash in between fetches it again next time rather than losing it (the data log
  * then shows it twice, which a person can see; a lost file nobody would).
+ *
+ * A file is read as a stream (FetchedFile.read), never whole: the caller stores it part by part in
+ * the data log (file-store.ts), so memory holds a chunk and a part, whatever the file's size. Files
+ * listed larger than the limit are not read; one that grows past it while being read is stopped
+ * (FileTooLargeError) and left in place like them.
  */
 
 export interface IntakeRoute extends SftpTarget {
@@ -28,7 +34,31 @@ export interface FetchedFile {
   /** Full remote path it was read from. */
   remotePath: string;
   fileName: string;
-  bytes: Buffer;
+  /** The size the listing gave (the file may still grow while read; read() stops it at the limit). */
+  size: number;
+  /**
+   * The file's bytes as they arrive from the server, once per file and only while the handler runs.
+   * More than maxFileBytes fail the iteration with FileTooLargeError.
+   */
+  read(): AsyncIterable<Buffer>;
+}
+
+/** A file over the limit: listed so, or grown past it while being read. It stays on the server. */
+export class FileTooLargeError extends Error {
+  constructor(readonly maxFileBytes: number) {
+    super(`larger than ${maxFileBytes} bytes`);
+  }
+}
+
+/** The chunks of `stream`, failing once more than `maxBytes` have arrived (the stream is then destroyed). */
+async function* limited(stream: Readable, maxBytes: number): AsyncIterable<Buffer> {
+  let total = 0;
+  // Iterating a Readable destroys it when the loop ends early (a throw here or in the consumer).
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    total += chunk.length;
+    if (total > maxBytes) throw new FileTooLargeError(maxBytes);
+    yield chunk;
+  }
 }
 
 export interface FetchOutcome {
@@ -79,15 +109,31 @@ export async function fetchRouteFiles(
         if (outcome.fetched >= maxFiles) return outcome;
         const remotePath = posix.join(dir, entry.name);
         if (entry.size > options.maxFileBytes) {
-          outcome.skipped.push({ remotePath, reason: `larger than ${options.maxFileBytes} bytes` });
+          outcome.skipped.push({ remotePath, reason: new FileTooLargeError(options.maxFileBytes).message });
           continue;
         }
-        const bytes = (await client.get(remotePath)) as Buffer;
+        let stream: Readable | undefined;
+        let reading = false;
+        const read = () => {
+          if (reading) throw new Error(`${remotePath} is read once`);
+          reading = true;
+          // Opened when the consumer asks for the first chunk, so an unread file holds no remote handle.
+          return (async function* () {
+            stream = client.createReadStream(remotePath) as Readable;
+            // Errors reach the consumer through the iteration; this keeps one emitted between the
+            // open and the first read from being an uncaught 'error' event.
+            stream.on('error', () => undefined);
+            yield* limited(stream, options.maxFileBytes);
+          })();
+        };
         try {
-          await handle({ routeId: route.routeId, area, remotePath, fileName: entry.name, bytes });
+          await handle({ routeId: route.routeId, area, remotePath, fileName: entry.name, size: entry.size, read });
         } catch (error) {
           outcome.skipped.push({ remotePath, reason: error instanceof Error ? error.message : String(error) });
           continue;
+        } finally {
+          // A handler that refused the file unread (or stopped half-way) leaves no open remote handle.
+          if (stream && !stream.destroyed) stream.destroy();
         }
         if (route.backupPath) {
           const backupDir = route.subFolders.length > 0 ? posix.join(route.backupPath, area) : route.backupPath;
