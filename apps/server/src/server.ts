@@ -8,6 +8,7 @@ import { scheduleMeteredEnergyAggregation } from './jobs/metered-energy-aggregat
 import { allAreasExecutor } from './db/tenant.js';
 import { failInterruptedFiles } from './modules/datalog/datalog-service.js';
 import { endUnqueuedResults } from './modules/processing/recovery.js';
+import { answersHealth, readyLine } from './ready.js';
 import { seedDemo } from './seed/index.js';
 import { DEMO_PASSWORD, demoUserSummary } from './seed/users.js';
 
@@ -131,6 +132,11 @@ async function main(): Promise<void> {
       { password: DEMO_PASSWORD, users: demoUserSummary().map((u) => `${u.username} (${u.roles.join(', ')})`) },
       `demo users, password "${DEMO_PASSWORD}"`,
     );
+  } // Said only once the app answers over its own socket: the last line a person at a terminal reads.
+  if (await answersHealth(app.server.address())) {
+    app.log.info(readyLine(config, { user: 'erex-administrator', password: DEMO_PASSWORD }));
+  } else {
+    app.log.error(`Railwatt listens but does not answer ${config.publicUrl}/health; see the lines above`);
   }
 }
 
