@@ -16,6 +16,7 @@ import { guardRedirect, UNAUTHORIZED_PATH } from './guards';
 import { logoTarget, menuItems } from './menu';
 import { resolveRedirect } from './redirects';
 import { routeChain, routeExists, flattenRoutes } from './route-table';
+import { sectionNav } from './section-nav';
 
 const M = 'menu.monitor';
 const S = 'menu.settlement';
@@ -179,5 +180,138 @@ describe('menu and guards agree (issue 6: the menu never offers a link whose rou
     expect(policyAt('/fleet/import')).toBe(excelCalls.domainImport.access);
     expect(policyAt('/administration/user/registration')).toBe(userAdminCalls.save.access);
     expect(policyAt('/administration/organisation/registration')).toBe(organisationCalls.typeSave.access);
+  });
+});
+
+/** The second level's links of a section, as paths, for a user in an area. */
+const secondLevel = (section: string, roles: readonly Role[], area: AreaKind): string[] =>
+  sectionNav(section, roles, area)?.links.map((l) => l.to) ?? [];
+
+describe("each section's second level (issue 18 item 1: every page one click away)", () => {
+  const roleSets: (readonly Role[])[] = [...ROLES.map((r) => [r]), ...DEMO_ROLE_SETS];
+  for (const roles of roleSets) {
+    it(`${roles.join(' + ')}: every second-level link opens its page in every area, and keeps the level`, () => {
+      for (const area of AREA_KINDS) {
+        const held = area === 'masterdata' ? roles.filter((r) => r === 'erex-administrator') : roles;
+        for (const item of menuItems(held, area)) {
+          const links = secondLevel(item.to, held, area);
+          for (const to of links) {
+            // No redirect rule moves the user elsewhere and the guard lets it in (a page whose index child
+            // only redirects, interface configuration, ends on that child).
+            const lands = landing(to, held, area);
+            expect({ area, to, lands: lands !== null && (lands === to || lands.startsWith(`${to}/`)) }).toEqual({
+              area,
+              to,
+              lands: true,
+            });
+            // On that page the same second level shows, with that link marked.
+            const there = sectionNav(to, held, area);
+            expect(there?.links.map((l) => l.to)).toEqual(links);
+            expect(there?.links.filter((l) => l.active).map((l) => l.to)).toEqual([to]);
+          }
+        }
+      }
+    });
+  }
+
+  it('flags only static pages with a title, each section its own order', () => {
+    const flagged = flattenRoutes().filter((f) => f.route.nav);
+    for (const { fullPath, route } of flagged) {
+      expect({ fullPath, static: !/[:*]/.test(fullPath), titled: Boolean(route.titleKey) }).toEqual({
+        fullPath,
+        static: true,
+        titled: true,
+      });
+    }
+  });
+
+  it('offers the administrator in a country area the pages of Monitor, Infrastructure, Settlement and Fleet', () => {
+    expect(secondLevel('/monitor', ['erex-administrator'], 'norway')).toEqual([
+      '/monitor/datalog',
+      '/monitor/processes',
+      '/monitor/eventmonitor',
+      '/monitor/errorview',
+      '/monitor/eventview',
+      '/monitor/processresultview',
+      '/monitor/completenessverification',
+      '/monitor/completenessverificationcp',
+      '/monitor/parameteroverview',
+      '/monitor/processes/combine/deadletterqueue',
+      '/monitor/processes/shunting-and-stabling/delayedtasks',
+    ]);
+    expect(secondLevel('/infrastructure', ['erex-administrator'], 'norway')).toEqual([
+      '/infrastructure/entity/overview',
+      '/infrastructure/entity/registration',
+      '/infrastructure/areas/overview',
+      '/infrastructure/areas/registration',
+      '/infrastructure/import',
+    ]);
+    expect(secondLevel('/settlementandverification', ['erex-administrator'], 'norway')).toEqual([
+      '/settlementandverification/settlementbaseverification',
+      '/settlementandverification/settlementprocess',
+      '/settlementandverification/settlementconfiguration/view',
+    ]);
+    expect(secondLevel('/fleet', ['erex-administrator'], 'norway')).toEqual([
+      '/fleet/overview',
+      '/fleet/registration',
+      '/fleet/import',
+    ]);
+  });
+
+  it('adds the tpa settlement pages in the netherlands, and Administration its own pages', () => {
+    expect(secondLevel('/settlementandverification', ['settlement-area-responsible'], 'netherlands')).toEqual([
+      '/settlementandverification/settlementbaseverification',
+      '/settlementandverification/settlementprocess',
+      '/settlementandverification/settlementconfiguration/view',
+      '/settlementandverification/tpa-settlementbaseverification',
+      '/settlementandverification/tpa-settlementprocess',
+      '/settlementandverification/tpa-settlementconfiguration/view',
+    ]);
+    expect(secondLevel('/administration', ['erex-administrator'], 'administration')).toEqual(
+      expect.arrayContaining([
+        '/administration/entities/overview',
+        '/administration/user/registration',
+        '/administration/user/overview',
+        '/administration/organisation/overview',
+        '/administration/interface/overview',
+      ]),
+    );
+    expect(secondLevel('/administration', ['erex-administrator'], 'exchange')).toContain(
+      '/administration/interface/config',
+    );
+  });
+
+  it('offers a consumer the event monitor, not the data log that would send it there, and no write pages', () => {
+    const monitor = secondLevel('/monitor', ['consumer'], 'norway');
+    expect(monitor).toContain('/monitor/eventmonitor');
+    expect(monitor).not.toContain('/monitor/datalog');
+    expect(secondLevel('/infrastructure', ['consumer'], 'norway')).toEqual([
+      '/infrastructure/entity/overview',
+      '/infrastructure/areas/overview',
+    ]);
+  });
+
+  it('marks the page a path is under, and is empty outside a menu section or before an area', () => {
+    const nav = sectionNav('/monitor/processes/combine/log', ['erex-administrator'], 'norway');
+    expect(nav?.labelKey).toBe('menu.monitor');
+    expect(nav?.links.filter((l) => l.active).map((l) => l.to)).toEqual(['/monitor/processes']);
+    expect(
+      sectionNav('/infrastructure/entity/registration/track', ['erex-administrator'], 'norway')?.links.find(
+        (l) => l.active,
+      )?.to,
+    ).toBe('/infrastructure/entity/registration');
+    expect(sectionNav('/', ['erex-administrator'], 'norway')).toBeNull();
+    expect(sectionNav('/reports', ['erex-administrator'], 'norway')).toBeNull();
+    expect(sectionNav('/monitor', ['erex-administrator'], null)).toBeNull();
+  });
+
+  it("titles each link with its route's title, the area's variant where it has one", () => {
+    const exchange = sectionNav('/monitor', ['erex-administrator'], 'exchange')?.links;
+    expect(exchange?.find((l) => l.to === '/monitor/datalog')?.titleKey).toBe('routes.monitor.datalogExchange');
+    const norway = sectionNav('/monitor', ['erex-administrator'], 'norway')?.links;
+    expect(norway?.find((l) => l.to.endsWith('/deadletterqueue'))).toMatchObject({
+      titleKey: 'routes.monitor.process.deadLetterQueue',
+      titleArgs: { process: 'processes.combine' },
+    });
   });
 });

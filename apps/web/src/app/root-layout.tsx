@@ -12,6 +12,7 @@ import { guardRedirect } from './guards';
 import { Header } from './header';
 import { resolveRedirect } from './redirects';
 import { routeExists } from './route-table';
+import { SectionMenu } from './section-menu';
 import { useAreaBootstrap } from './use-area-bootstrap';
 
 // The modal host (Mantine Modal and its scroll lock) loads with the first modal, not with the shell.
@@ -83,7 +84,7 @@ function Content({ authenticated }: { authenticated: boolean }) {
   );
 }
 
-/** The shell around every route: header, content, footer, the modal host and the loading overlay. */
+/** The shell around every route: header, the section's second level, content, footer, the modal host and the loading overlay. */
 export function RootLayout() {
   const auth = useAppAuth();
   const modalOpen = useModalStore((s) => s.modal.type !== 'none');
@@ -91,6 +92,7 @@ export function RootLayout() {
   return (
     <Box mih="100vh" style={{ display: 'flex', flexDirection: 'column' }}>
       <Header auth={auth} />
+      <SectionMenu />
       <Box component="main" p="md" style={{ flex: 1 }}>
         <Content authenticated={auth.isAuthenticated} />
       </Box>

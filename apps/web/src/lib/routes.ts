@@ -57,6 +57,11 @@ export interface AppRoute {
   check?: ExtraCheck;
   /** Main-menu entry (sections only). */
   menu?: { labelKey: string; order: number };
+  /**
+   * An entry in its section's second level (app/section-nav.ts), in this order: a page a user navigates
+   * to, at a static path. Flagged here, route by route, so that which pages the section offers is data.
+   */
+  nav?: { order: number };
   /** A feature switch; a disabled route does not exist. */
   enabled?: boolean;
   children?: AppRoute[];

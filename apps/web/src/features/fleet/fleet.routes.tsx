@@ -34,9 +34,14 @@ export const fleetRoutes: AppRoute = {
   menu: { labelKey: 'menu.fleet', order: 3 },
   children: [
     { index: true, roles: ALL, redirectTo: 'overview' },
-    page('overview', 'routes.fleet.overview', { names: ['fleetOverview'], component: FleetOverviewPage }),
+    page('overview', 'routes.fleet.overview', {
+      names: ['fleetOverview'],
+      nav: { order: 1 },
+      component: FleetOverviewPage,
+    }),
     page('registration', 'routes.fleet.registration', {
       ...fromPolicy(POLICIES.fleetWrite),
+      nav: { order: 2 },
       component: FleetRegistrationPage,
     }),
     page('segmentshistory', 'routes.common.segmentsHistory', { component: SegmentsHistoryPage }),
@@ -47,10 +52,12 @@ export const fleetRoutes: AppRoute = {
     page('import', 'routes.common.import', {
       ...fromPolicy(POLICIES.excelImport),
       names: ['fleetOverview_import'],
+      nav: { order: 3 },
       component: FleetImportPage,
     }),
     page('masterdata-updates', 'routes.fleet.masterdataUpdates', {
       enabled: MASTER_DATA_UPDATES_ENABLED,
+      nav: { order: 4 },
       component: MasterdataUpdatesPage,
     }),
   ],

@@ -44,6 +44,7 @@ export const infrastructureRoutes: AppRoute = {
     { index: true, roles: INFRA_ROLES, redirectTo: 'entity/overview' },
     page('areas/overview', 'routes.infrastructure.areasOverview', {
       names: ['areasOverview'],
+      nav: { order: 3 },
       component: AreasOverviewPage,
     }),
     page('areas/overview/errorsummary', 'routes.common.errorSummary', {
@@ -54,11 +55,13 @@ export const infrastructureRoutes: AppRoute = {
     // roles of the administrationWrite policy (modules/domain/policy.ts writersOf).
     page('areas/registration', 'routes.infrastructure.areasRegistration', {
       ...fromPolicy(POLICIES.administrationWrite),
+      nav: { order: 4 },
       component: AreaRegistrationPage,
     }),
     page('segmentshistory', 'routes.common.segmentsHistory', { component: InfrastructureSegmentsHistoryPage }),
     page('entity/registration', 'routes.infrastructure.entityRegistration', {
       roles: INFRA_WRITE,
+      nav: { order: 2 },
       component: EntityRegistrationPage,
       // The child forms of entity registration (product.md §2): the contracts' list of infrastructure kinds.
       children: INFRASTRUCTURE_ENTITY_KINDS.map((form) =>
@@ -72,10 +75,12 @@ export const infrastructureRoutes: AppRoute = {
     page('import', 'routes.common.import', {
       roles: INFRA_WRITE,
       names: ['areasOverview_import', 'entityOverview_import'],
+      nav: { order: 5 },
       component: ImportPage,
     }),
     page('entity/overview', 'routes.infrastructure.entityOverview', {
       names: ['entityOverview'],
+      nav: { order: 1 },
       component: EntityOverviewPage,
     }),
     page('entity/overview/errorsummary', 'routes.common.errorSummary', {

@@ -50,10 +50,13 @@ const EXTRA_PAGES: Record<string, AppRoute[]> = {
   combine: [
     processPage('combine', 'deadletterqueue', 'routes.monitor.process.deadLetterQueue', DEAD_LETTERS.roles, {
       policy: DEAD_LETTERS.policy,
+      nav: { order: 10 },
     }),
   ],
   'shunting-and-stabling': [
-    processPage('shunting-and-stabling', 'delayedtasks', 'routes.monitor.process.delayedTasks', PROCESS_WRITE),
+    processPage('shunting-and-stabling', 'delayedtasks', 'routes.monitor.process.delayedTasks', PROCESS_WRITE, {
+      nav: { order: 11 },
+    }),
   ],
 };
 
@@ -113,6 +116,7 @@ export const monitorRoutes: AppRoute = {
     // Exchange and master-data variants render at the same path (product.md §2 "exchange variant at the same path").
     page('datalog', 'routes.monitor.datalog', {
       names: ['dataLog'],
+      nav: { order: 1 },
       areas: [...REAL_AREAS, 'masterdata'],
       variants: {
         exchange: { titleKey: 'routes.monitor.datalogExchange' },
@@ -127,16 +131,22 @@ export const monitorRoutes: AppRoute = {
       roles: PROCESS_LOG,
       areas: COUNTRIES,
       children: [
-        { index: true, titleKey: 'routes.monitor.processes', roles: PROCESS_LOG, component: MonitorScreen },
+        {
+          index: true,
+          titleKey: 'routes.monitor.processes',
+          roles: PROCESS_LOG,
+          component: MonitorScreen,
+          nav: { order: 2 },
+        },
         page('segmentshistory', 'routes.common.segmentsHistory', { roles: PROCESS_VIEW, areas: COUNTRIES }),
         ...MONITOR_PROCESSES.map(processRoutes),
       ],
     },
     page('auditlog', 'routes.monitor.auditLog', { roles: EXCHANGE_VIEW }),
     page('auditlog/processview', 'routes.monitor.auditLogProcessView', { roles: EXCHANGE_VIEW }),
-    page('errorview', 'routes.monitor.errorView', { roles: PROCESSING_VIEWS }),
-    page('eventview', 'routes.monitor.eventView', { roles: PROCESSING_VIEWS }),
-    page('processresultview', 'routes.monitor.processResultView', { roles: PROCESSING_VIEWS }),
+    page('errorview', 'routes.monitor.errorView', { roles: PROCESSING_VIEWS, nav: { order: 4 } }),
+    page('eventview', 'routes.monitor.eventView', { roles: PROCESSING_VIEWS, nav: { order: 5 } }),
+    page('processresultview', 'routes.monitor.processResultView', { roles: PROCESSING_VIEWS, nav: { order: 6 } }),
     page('runprocess', 'routes.monitor.runProcess', {
       roles: [...ADMINISTRATOR, 'exchange-operator'],
       children: [
@@ -146,10 +156,16 @@ export const monitorRoutes: AppRoute = {
         page('export', 'routes.monitor.runExport', { roles: [...ADMINISTRATOR, 'exchange-operator'] }),
       ],
     }),
-    page('completenessverification', 'routes.monitor.completenessVerification', { roles: SETTLEMENT_ROLE_GROUP }),
-    page('completenessverificationcp', 'routes.monitor.completenessVerificationCp', { roles: EXCHANGE_VIEW }),
-    page('eventmonitor', 'routes.monitor.eventMonitor', { roles: SETTLEMENT_ROLE_GROUP }),
-    page('parameteroverview', 'routes.monitor.parameterOverview', { roles: PROCESS_VIEW }),
+    page('completenessverification', 'routes.monitor.completenessVerification', {
+      roles: SETTLEMENT_ROLE_GROUP,
+      nav: { order: 7 },
+    }),
+    page('completenessverificationcp', 'routes.monitor.completenessVerificationCp', {
+      roles: EXCHANGE_VIEW,
+      nav: { order: 8 },
+    }),
+    page('eventmonitor', 'routes.monitor.eventMonitor', { roles: SETTLEMENT_ROLE_GROUP, nav: { order: 3 } }),
+    page('parameteroverview', 'routes.monitor.parameterOverview', { roles: PROCESS_VIEW, nav: { order: 9 } }),
     page('datasearch', 'routes.monitor.dataSearch', {
       names: ['dataSearch'],
       variants: { exchange: { titleKey: 'routes.monitor.dataSearchExchange' } },

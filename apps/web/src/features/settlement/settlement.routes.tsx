@@ -13,12 +13,15 @@ function pages(prefix: '' | 'tpa-'): AppRoute[] {
   const tpa = prefix === 'tpa-';
   const extra = (): Partial<AppRoute> => (tpa ? { areas: ['netherlands'] } : {});
   const title = (key: string): string => `routes.settlement.${tpa ? 'tpa.' : ''}${key}`;
+  // The section's second level: base verification, process, configuration; the tpa twins after them.
+  const nav = (order: number): Pick<AppRoute, 'nav'> => ({ nav: { order: tpa ? order + 3 : order } });
   return [
     {
       path: `${prefix}settlementbaseverification`,
       names: tpa ? ['tpaSettlementBaseVerification'] : ['settlementBaseVerification'],
       titleKey: title('baseVerification'),
       roles: SETTLEMENT_ROLES,
+      ...nav(1),
       component: SettlementScreen,
       ...extra(),
     },
@@ -26,6 +29,7 @@ function pages(prefix: '' | 'tpa-'): AppRoute[] {
       path: `${prefix}settlementprocess`,
       titleKey: title('process'),
       roles: SETTLEMENT_ROLES,
+      ...nav(2),
       component: SettlementScreen,
       ...extra(),
     },
@@ -33,6 +37,7 @@ function pages(prefix: '' | 'tpa-'): AppRoute[] {
       path: `${prefix}settlementconfiguration/view`,
       titleKey: title('configurationView'),
       roles: SETTLEMENT_ROLES,
+      ...nav(3),
       component: SettlementScreen,
       ...extra(),
     },
