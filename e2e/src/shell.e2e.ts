@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, launch, menuLabels, signIn } from './browser.js';
+import { baseUrl, chooseArea, launch, menuLabels, signIn } from './browser.js';
 
 /*
  * Expectations come from product.md §2 (menu table, landing and redirect rules) for each demo user in the
@@ -94,6 +94,31 @@ describe('the shell', () => {
     await expect.poll(() => new URL(page.url()).pathname).toBe('/');
     await page.waitForTimeout(500);
     expect(new URL(page.url()).pathname).toBe('/');
+    await page.context().close();
+  });
+
+  it("reaches the event monitor and the areas overview by clicking only: the main menu, then the section's pages (issue 18)", async () => {
+    const page = await freshPage();
+    await signIn(page, 'settlement-area-responsible');
+    await chooseArea(page, 'Norway');
+    const mainMenu = page.getByRole('navigation', { name: 'Main menu' });
+    const path = () => new URL(page.url()).pathname;
+
+    await mainMenu.getByRole('link', { name: 'Monitor' }).click();
+    const monitorPages = page.getByRole('navigation', { name: 'Monitor pages' });
+    await monitorPages.getByRole('link', { name: 'Event monitor' }).click();
+    await expect.poll(path).toBe('/monitor/eventmonitor');
+    await page.getByRole('heading', { level: 1, name: 'Event monitor' }).waitFor();
+    expect(await monitorPages.getByRole('link', { name: 'Event monitor' }).getAttribute('aria-current')).toBe('page');
+
+    await mainMenu.getByRole('link', { name: 'Infrastructure' }).click();
+    const infrastructurePages = page.getByRole('navigation', { name: 'Infrastructure pages' });
+    await infrastructurePages.getByRole('link', { name: 'Areas overview' }).click();
+    await expect.poll(path).toBe('/infrastructure/areas/overview');
+    await page.getByRole('heading', { level: 1, name: 'Areas overview' }).waitFor();
+    expect(await infrastructurePages.getByRole('link', { name: 'Areas overview' }).getAttribute('aria-current')).toBe(
+      'page',
+    );
     await page.context().close();
   });
 
