@@ -6,15 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { useMarketStore } from '../lib/stores/market-store';
 import { SectionMenu } from './section-menu';
-
-const NORWAY = {
-  uuid: '00000000-0000-4000-8000-000000000002',
-  name: 'Norway',
-  key: 'norway',
-  kind: 'norway',
-  timeZone: 'Europe/Oslo',
-  tenantId: '00000000-0000-4000-8000-000000000002',
-} as const;
+import { NORWAY_AREA as NORWAY } from '../lib/testing/areas';
 
 function renderAt(path: string, roles: Role[]) {
   useMarketStore.setState({ areas: [NORWAY], area: NORWAY, timeZone: NORWAY.timeZone, rolesInArea: roles });

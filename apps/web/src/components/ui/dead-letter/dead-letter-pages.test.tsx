@@ -3,19 +3,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { DeadLetterMessage, DeadLetterQueue } from '@railwatt/contracts';
 import { mockFetch, renderScreens } from '../screen-harness';
-import type { AreaOption } from '../../../lib/stores/area-selection';
 import { DeadLetterQueueAdminPage, ProcedureDeadLetterPage } from './dead-letter-pages';
+import { NORWAY_AREA as NORWAY } from '../../../lib/testing/areas';
 
 afterEach(() => vi.unstubAllGlobals());
-
-const NORWAY: AreaOption = {
-  uuid: '00000000-0000-4000-8000-000000000002',
-  name: 'Norway',
-  key: 'norway',
-  kind: 'norway',
-  timeZone: 'Europe/Oslo',
-  tenantId: '00000000-0000-4000-8000-000000000002',
-};
 
 const message = (n: number, overrides: Partial<DeadLetterMessage> = {}): DeadLetterMessage => ({
   id: `00000000-0000-4000-8000-0000000000${String(n).padStart(2, '0')}`,

@@ -3,19 +3,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Role, TuSettlementList } from '@railwatt/contracts';
 import { mockFetch, renderScreens } from '../screen-harness';
-import type { AreaOption } from '../../../lib/stores/area-selection';
 import { TuSettlementPage } from './tu-settlement-page';
+import { NORWAY_AREA as NORWAY } from '../../../lib/testing/areas';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const NORWAY: AreaOption = {
-  uuid: '00000000-0000-4000-8000-000000000002',
-  name: 'Norway',
-  key: 'norway',
-  kind: 'norway',
-  timeZone: 'Europe/Oslo',
-  tenantId: '00000000-0000-4000-8000-000000000002',
-};
 const defaults = (id: string, name: string): TuSettlementList[number] => ({
   settlementAreaId: id,
   settlementAreaName: name,

@@ -3,18 +3,9 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { JobRun, TimeSeriesUploadResult } from '@railwatt/contracts';
 import { createFakeXhr, type FakeXhr, type FakeXhrAnswer } from '../../../lib/api/testing/fake-xhr';
-import type { AreaOption } from '../../../lib/stores/area-selection';
 import { mockFetch, renderScreens } from '../screen-harness';
 import { timeSeriesCallFor, TimeSeriesUploadButton, type TimeSeriesUploadButtonProps } from './timeseries-upload';
-
-const NORWAY: AreaOption = {
-  uuid: '00000000-0000-4000-8000-000000000002',
-  name: 'Norway',
-  key: 'norway',
-  kind: 'norway',
-  timeZone: 'Europe/Oslo',
-  tenantId: '00000000-0000-4000-8000-000000000002',
-};
+import { NORWAY_AREA as NORWAY } from '../../../lib/testing/areas';
 
 const JOB = '6f0c8a52-3c1e-4a7e-9d55-1c2f3e4a5b6c';
 const OK: TimeSeriesUploadResult = { success: true, sheetParseResults: [] };

@@ -3,19 +3,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { DelayedTask, DelayedTaskPage, JobRun, ProcedureResult } from '@railwatt/contracts';
 import { mockFetch, renderScreens } from '../../../components/ui/screen-harness';
-import type { AreaOption } from '../../../lib/stores/area-selection';
 import { MonitorScreen } from './monitor-screen';
+import { NORWAY_AREA as NORWAY } from '../../../lib/testing/areas';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const NORWAY: AreaOption = {
-  uuid: '00000000-0000-4000-8000-000000000002',
-  name: 'Norway',
-  key: 'norway',
-  kind: 'norway',
-  timeZone: 'Europe/Oslo',
-  tenantId: '00000000-0000-4000-8000-000000000002',
-};
 const PATH = '/monitor/processes/shunting-and-stabling/delayedtasks';
 const JOB_ID = '30000000-0000-4000-8000-000000000001';
 

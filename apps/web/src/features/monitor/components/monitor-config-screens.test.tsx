@@ -12,19 +12,11 @@ import {
 import type { AppRoute } from '../../../lib/routes';
 import { monitorRoutes } from '../monitor.routes';
 import { mockFetch, renderScreens } from '../../../components/ui/screen-harness';
-import type { AreaOption } from '../../../lib/stores/area-selection';
 import { MonitorScreen } from './monitor-screen';
+import { NORWAY_AREA as NORWAY } from '../../../lib/testing/areas';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const NORWAY: AreaOption = {
-  uuid: '00000000-0000-4000-8000-000000000002',
-  name: 'Norway',
-  key: 'norway',
-  kind: 'norway',
-  timeZone: 'Europe/Oslo',
-  tenantId: '00000000-0000-4000-8000-000000000002',
-};
 const CONFIG_UUID = '20000000-0000-4000-8000-000000000001';
 
 const screenOf = (process: string, titleKey: string) => (

@@ -3,19 +3,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { CompletenessRow } from '@railwatt/contracts';
 import { mockFetch, renderScreens, type Call } from '../../../../components/ui/screen-harness';
-import type { AreaOption } from '../../../../lib/stores/area-selection';
 import { MonitorScreen } from '../monitor-screen';
+import { NORWAY_AREA as NORWAY } from '../../../../lib/testing/areas';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const NORWAY: AreaOption = {
-  uuid: '00000000-0000-4000-8000-000000000002',
-  name: 'Norway',
-  key: 'norway',
-  kind: 'norway',
-  timeZone: 'Europe/Oslo',
-  tenantId: '00000000-0000-4000-8000-000000000002',
-};
 const uuid = (n: number) => `10000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
 /** U2 never delivered (CP3); U1's CP2 last delivered 9 January 2026, its CP1 is up to date. */
