@@ -53,6 +53,7 @@ async function main(): Promise<void> {
       }
     : undefined;
   const app = await buildApp({ config, database, logger });
+  const demoUsers = demoUserSummary().map((u) => `${u.username} (${u.roles.join(', ')})`);
   onFatal = fatalDatabaseHandler(app.log, exit);
   if (demoSeedOutsideEmbedded(config)) {
     // SEED_DEMO set on PostgreSQL or behind an external issuer: a real installation with accounts
@@ -60,13 +61,13 @@ async function main(): Promise<void> {
     app.log.warn(
       {
         password: DEMO_PASSWORD,
-        users: demoUserSummary().map((u) => `${u.username} (${u.roles.join(', ')})`),
+        users: demoUsers,
         seeders: seeded,
         database: database.kind,
         issuer: config.oidcIssuer,
       },
       `SEED_DEMO is on outside the embedded default (DATABASE_URL or an external OIDC_ISSUER): ` +
-        `${demoUserSummary().length} demo users exist with the password "${DEMO_PASSWORD}"` +
+        `${demoUsers.length} demo users exist with the password "${DEMO_PASSWORD}"` +
         (config.embeddedIdentityProvider
           ? ' and can sign in here'
           : ' (the external issuer does not know that password, but the users and their market functions are in app_user)') +
@@ -128,10 +129,7 @@ async function main(): Promise<void> {
     );
   }
   if (config.seedDemo && isEmbeddedDefault(config)) {
-    app.log.info(
-      { password: DEMO_PASSWORD, users: demoUserSummary().map((u) => `${u.username} (${u.roles.join(', ')})`) },
-      `demo users, password "${DEMO_PASSWORD}"`,
-    );
+    app.log.info({ password: DEMO_PASSWORD, users: demoUsers }, `demo users, password "${DEMO_PASSWORD}"`);
   } // Said only once the app answers over its own socket: the last line a person at a terminal reads.
   if (await answersHealth(app.server.address())) {
     app.log.info(readyLine(config, { user: 'erex-administrator', password: DEMO_PASSWORD }));

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
+import { findPgError } from './constraints.js';
 
 /**
  * The embedded database's one session (ARCHITECTURE.md "The embedded session").
@@ -121,19 +122,6 @@ const READ_ONLY_VIOLATION = '25006';
 
 class NeedsOwnTransaction extends Error {}
 
-/** The SQLSTATE of a PostgreSQL error, also when Drizzle wrapped it (DrizzleQueryError's cause). */
-const sqlState = (error: unknown): string | undefined => {
-  for (
-    let e = error, depth = 0;
-    e && typeof e === 'object' && depth < 5;
-    e = (e as { cause?: unknown }).cause, depth++
-  ) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-  }
-  return undefined;
-};
-
 export interface EmbeddedSession {
   /** The role every guest read takes (the session's: railwatt_app once the server serves). */
   setSessionRole(role: string): void;
@@ -223,7 +211,7 @@ export function scheduleEmbeddedSession(pglite: PGlite): EmbeddedSession {
         outcome = { done: true, value: await work(guestTx(tx)) };
       } catch (error) {
         outcome =
-          error instanceof NeedsOwnTransaction || sqlState(error) === READ_ONLY_VIOLATION
+          error instanceof NeedsOwnTransaction || findPgError(error)?.code === READ_ONLY_VIOLATION
             ? { done: false, wait: of.ended }
             : { done: false, error };
       }

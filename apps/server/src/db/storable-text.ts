@@ -18,6 +18,15 @@ const NAME_CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
 /** A high surrogate without its low one, or a low one without its high one. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
+// Not global: test() of a global expression remembers where it stopped.
+const NON_TEXT = new RegExp(`[\\u0000-\\u001f\\u007f]|${LONE_SURROGATE.source}`);
+
+/**
+ * True when `value` holds a C0 control character, DEL or a lone surrogate: no name a file gives
+ * (an identifier, a unit) holds one, and PostgreSQL text cannot hold NUL at all.
+ */
+export const holdsNonText = (value: string): boolean => NON_TEXT.test(value);
+
 const escapeControl = (c: string): string => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
 
 const cleanName = (value: string): string =>

@@ -1,5 +1,6 @@
 import { EXCEL_IMPORT_FIELD, MAX_UPLOAD_FILES } from '@railwatt/contracts';
 import type { FastifyRequest } from 'fastify';
+import { findPgError } from '../db/constraints.js';
 import { ApiError } from '../errors.js';
 import { finishFile, recordFile, startFile } from '../modules/datalog/datalog-service.js';
 import { removeFileBytes, writeFileBytes } from '../modules/datalog/file-store.js';
@@ -71,19 +72,10 @@ function refusalFor(request: FastifyRequest, error: unknown, fileName: string | 
 
 /**
  * An error of a database statement (PostgreSQL's or PGlite's, possibly wrapped by Drizzle) rather
- * than of the multipart reader: both drivers' errors carry the server's `severity`.
+ * than of the multipart reader: it carries a SQLSTATE, or Drizzle wrapped it.
  */
-function isStoreError(error: unknown): boolean {
-  for (
-    let e = error, depth = 0;
-    e && typeof e === 'object' && depth < 5;
-    e = (e as { cause?: unknown }).cause, depth++
-  ) {
-    if (typeof (e as { severity?: unknown }).severity === 'string') return true;
-    if ((e as { name?: unknown }).name === 'DrizzleQueryError') return true;
-  }
-  return false;
-}
+const isStoreError = (error: unknown): boolean =>
+  findPgError(error) !== undefined || (error instanceof Error && error.name === 'DrizzleQueryError');
 
 const WRONG_FIELD = `Something is wrong with uploaded data. Send the files in the field "${EXCEL_IMPORT_FIELD}"`;
 

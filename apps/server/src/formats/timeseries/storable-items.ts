@@ -1,4 +1,4 @@
-import { storableName } from '../../db/storable-text.js';
+import { holdsNonText, storableName } from '../../db/storable-text.js';
 import type { IntakeFormat, ParseItem, SourceLocation } from './format.js';
 
 /**
@@ -10,16 +10,13 @@ import type { IntakeFormat, ParseItem, SourceLocation } from './format.js';
  * messages need no check: parsers make the first, and the data log escapes the second.
  */
 
-// eslint-disable-next-line no-control-regex
-const NOT_TEXT = /[\u0000-\u001f\u007f]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
 /** A value as a message quotes it: escaped as the data log keeps text, at most 40 characters. */
 const quoted = (value: string): string => storableName(value, 41);
 
 /** The first text of the item that is not text, with what the file calls it. */
 function firstNotText(item: ParseItem): { name: string; value: string; location: SourceLocation } | null {
   const check = (name: string, value: string | undefined, location: SourceLocation) =>
-    value !== undefined && NOT_TEXT.test(value) ? { name, value, location } : null;
+    value !== undefined && holdsNonText(value) ? { name, value, location } : null;
   switch (item.kind) {
     case 'series':
       return (

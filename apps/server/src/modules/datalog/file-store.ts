@@ -97,7 +97,9 @@ export async function writeFileBytes(ex: Executor, tenant: string, id: number, s
 
 /**
  * Gives entry `to` the bytes of entry `from` (re-import, re-export), part by part inside the
- * database: the bytes never pass through the process. Answers false when `from` has none.
+ * database: the bytes never pass through the process. A statement per part, not one for the file:
+ * on the embedded database a statement holds the one session (db/embedded-session.ts), and a
+ * 100 MB copy would hold it for as long. Answers false when `from` has none.
  */
 export async function copyFileBytes(ex: Executor, tenant: string, from: number, to: number): Promise<boolean> {
   const size = await storedFileSize(ex, tenant, from);

@@ -17,11 +17,23 @@ import { requireTool } from '../../test/tools.js';
 import { PART_BYTES } from '../datalog/file-store.js';
 import type { ImportQueue } from '../timeseries/accept.js';
 import { parseAllowedHosts } from './allowed-hosts.js';
-import { runSftpIntake } from './intake-run.js';
+import { runSftpIntake, type SftpIntakeDeps } from './intake-run.js';
 
 const ADMIN = 'erex-administrator';
 const RESPONSIBLE = 'settlement-area-responsible';
 const CREATE_ROUTE = '/api/sftpintegration/interface-configuration/create-route';
+
+/** The automatic intake's dependencies as app.ts wires them, on the test app's database. */
+const intakeDeps = (
+  t: TestApp,
+  given: Pick<SftpIntakeDeps, 'queue' | 'maxFileBytes'> & Partial<SftpIntakeDeps>,
+): SftpIntakeDeps => ({
+  database: t.database,
+  credentialsKey: testConfig().interfaceCredentialsKey,
+  allowedHosts: undefined,
+  log: pino({ level: 'silent' }),
+  ...given,
+});
 
 /**
  * Automatic intake end to end (issue 8 item 5): routes made through the API, files on a real
@@ -247,14 +259,12 @@ describe.skipIf(!hasSshd)('automatic SFTP intake from the IN routes', () => {
     });
     mkdirSync(dir('nowhere/atlantis'), { recursive: true });
     writeFileSync(dir('nowhere/atlantis/lost.xml'), '<CEBDFile/>');
-    const summary = await runSftpIntake({
-      database: t.database,
-      credentialsKey: testConfig().interfaceCredentialsKey,
-      allowedHosts: undefined,
-      queue,
-      maxFileBytes: 1_000_000,
-      log: pino({ level: 'silent' }),
-    });
+    const summary = await runSftpIntake(
+      intakeDeps(t, {
+        queue,
+        maxFileBytes: 1_000_000,
+      }),
+    );
     const nowhere = summary.routes.find((r) => r.routeId === 'cebd-in-nowhere')!;
     expect(nowhere.outcome.skipped).toEqual([
       { remotePath: dir('nowhere/atlantis/lost.xml'), reason: 'The folder atlantis names no area' },
@@ -283,14 +293,10 @@ describe.skipIf(!hasSshd)('automatic SFTP intake from the IN routes', () => {
     mkdirSync(dir('impostor/norway'), { recursive: true });
     writeFileSync(dir('impostor/norway/cebd-x.xml'), cebdFile());
     const summary = await runSftpIntake(
-      {
-        database: t.database,
-        credentialsKey: testConfig().interfaceCredentialsKey,
-        allowedHosts: undefined,
+      intakeDeps(t, {
         queue: { enqueueImport: () => Promise.reject(new Error('nothing should be queued')) },
         maxFileBytes: 1_000_000,
-        log: pino({ level: 'silent' }),
-      },
+      }),
       { interfaceTypes: ['CEBD'] },
     );
     const impostor = summary.routes.find((r) => r.routeId === 'cebd-in-impostor')!;
@@ -318,14 +324,11 @@ describe.skipIf(!hasSshd)('automatic SFTP intake from the IN routes', () => {
     writeFileSync(dir('in/norway/cebd-held.xml'), cebdFile());
     try {
       const summary = await runSftpIntake(
-        {
-          database: t.database,
-          credentialsKey: testConfig().interfaceCredentialsKey,
+        intakeDeps(t, {
           allowedHosts: parseAllowedHosts('*.example.org, 192.0.2.0/24'),
           queue: { enqueueImport: () => Promise.reject(new Error('nothing should be queued')) },
           maxFileBytes: 1_000_000,
-          log: pino({ level: 'silent' }),
-        },
+        }),
         { interfaceTypes: ['CEBD'] },
       );
       expect(summary.routes.length).toBeGreaterThan(0);
@@ -343,18 +346,14 @@ describe.skipIf(!hasSshd)('automatic SFTP intake from the IN routes', () => {
   it('fetches at most maxFiles files in a run; the rest wait on the server for the next', async () => {
     writeFileSync(dir('in/norway/cebd-a.xml'), cebdFile());
     writeFileSync(dir('in/norway/cebd-b.xml'), cebdFile());
-    const deps = {
-      database: t.database,
-      credentialsKey: testConfig().interfaceCredentialsKey,
-      allowedHosts: undefined,
+    const deps = intakeDeps(t, {
       // As app.ts queues them.
       queue: {
         enqueueImport: (ctx, input) =>
           t.app.jobs.enqueue(ctx, timeSeriesImportJob, input, { dataLogId: input.dataLogId }),
       } satisfies ImportQueue,
       maxFileBytes: 1_000_000,
-      log: pino({ level: 'silent' }),
-    };
+    });
     const first = await runSftpIntake(deps, { interfaceTypes: ['CEBD'], maxFiles: 1 });
     expect(first.dataLogIds).toHaveLength(1);
     expect(readdirSync(dir('in/norway'))).toEqual(['cebd-b.xml']);
@@ -368,17 +367,13 @@ describe.skipIf(!hasSshd)('automatic SFTP intake from the IN routes', () => {
   it('fetches a file once when two runs meet on a route (the schedule and import-prices)', async () => {
     const files = ['cebd-once-1.xml', 'cebd-once-2.xml', 'cebd-once-3.xml', 'cebd-once-4.xml'];
     for (const name of files) writeFileSync(dir('in/norway', name), cebdFile());
-    const deps = {
-      database: t.database,
-      credentialsKey: testConfig().interfaceCredentialsKey,
-      allowedHosts: undefined,
+    const deps = intakeDeps(t, {
       queue: {
         enqueueImport: (ctx, input) =>
           t.app.jobs.enqueue(ctx, timeSeriesImportJob, input, { dataLogId: input.dataLogId }),
       } satisfies ImportQueue,
       maxFileBytes: 1_000_000,
-      log: pino({ level: 'silent' }),
-    };
+    });
     const both = await Promise.all([
       runSftpIntake(deps, { interfaceTypes: ['CEBD'] }),
       runSftpIntake(deps, { interfaceTypes: ['CEBD'], areas: ['norway'] }),
@@ -404,17 +399,13 @@ describe.skipIf(!hasSshd)('automatic SFTP intake from the IN routes', () => {
     expect(cebd.length).toBeGreaterThan(3 * PART_BYTES);
     writeFileSync(dir('in/norway/cebd-large.xml'), cebd);
     const summary = await runSftpIntake(
-      {
-        database: t.database,
-        credentialsKey: testConfig().interfaceCredentialsKey,
-        allowedHosts: undefined,
+      intakeDeps(t, {
         queue: {
           enqueueImport: (ctx, input) =>
             t.app.jobs.enqueue(ctx, timeSeriesImportJob, input, { dataLogId: input.dataLogId }),
         },
         maxFileBytes: testConfig().timeSeriesImportMaxFileBytes,
-        log: pino({ level: 'silent' }),
-      },
+      }),
       { interfaceTypes: ['CEBD'], areas: ['norway'] },
     );
     expect(summary.dataLogIds).toHaveLength(1);
@@ -449,10 +440,7 @@ describe.skipIf(!hasSshd)('automatic SFTP intake from the IN routes', () => {
     let grown = false;
     try {
       const summary = await runSftpIntake(
-        {
-          database: t.database,
-          credentialsKey: testConfig().interfaceCredentialsKey,
-          allowedHosts: undefined,
+        intakeDeps(t, {
           queue: {
             enqueueImport: (ctx, input) => {
               // Listed small; by the time it is read, its writer has made it twice the limit, so
@@ -463,8 +451,7 @@ describe.skipIf(!hasSshd)('automatic SFTP intake from the IN routes', () => {
             },
           },
           maxFileBytes: limit,
-          log: pino({ level: 'silent' }),
-        },
+        }),
         { interfaceTypes: ['CEBD'], areas: ['norway'] },
       );
       const cebdIn = summary.routes.find((r) => r.routeId === 'cebd-in')!.outcome;

@@ -8,7 +8,7 @@ import type { FormatName } from '../../formats/timeseries/format.js';
 import { extensionOf, FORMAT_EXTENSIONS } from '../../formats/timeseries/registry.js';
 import { messageTypeOf, type ImportQueue } from '../timeseries/accept.js';
 import { finishFile, startFile } from '../datalog/datalog-service.js';
-import { removeFileBytes, writeFileBytes } from '../datalog/file-store.js';
+import { writeFileBytes } from '../datalog/file-store.js';
 import { rows } from '../domain/sql.js';
 import { attachAggregationResponse } from '../settlement/aggregation-delivery.js';
 import type { AllowedHosts } from './allowed-hosts.js';
@@ -91,8 +91,8 @@ async function storeFetchedFile(
   try {
     await writeFileBytes(ctx.db, tenant, id, file.read());
   } catch (error) {
-    // writeFileBytes removes what it wrote; again here in case its own removal failed.
-    await removeFileBytes(ctx.db, tenant, id).catch(() => undefined);
+    // writeFileBytes has removed what it wrote (parts a failed removal leaves behind go at the
+    // next start: file-store.ts removeIncompleteFiles).
     await finishFile(
       ctx.db,
       tenant,

@@ -145,7 +145,8 @@ export async function recoverInterruptedRuns(
     }
     const db = tenantExecutor(database, job.data.tenant);
     await markFinished(db, job.id, {
-      status: outcome.retried ? 'failure' : definition.interrupted === 'fail' ? 'failure' : 'dead',
+      // Retried, or cancelled as declared ('fail'): a failure; the last attempt of a retried job: dead.
+      status: !outcome.retried && definition.interrupted !== 'fail' ? 'dead' : 'failure',
       message: outcome.message,
       final: !outcome.retried,
     });

@@ -1,6 +1,6 @@
 import { UNDER_WAY_STATUSES, type ProcedureRunOptions } from '@railwatt/contracts';
 import type { ServiceContext } from '../../context.js';
-import { errorIdOf, UserFacingError, userMessage } from '../../errors.js';
+import { UserFacingError, userMessage } from '../../errors.js';
 import type { JobResult, JobRunHandle } from '../jobs/define-job.js';
 import { areaDays, type Chunk } from './chunks.js';
 import { queueFollowers } from './chain.js';
@@ -98,7 +98,6 @@ export async function executeRun(
       await run.progress(finished / chunks.length, progressMessage());
     });
   } catch (error) {
-    ctx.log.error({ err: error, errorId: errorIdOf(error), procedureResultId: result.id }, 'procedure run failed');
     const last = run.attempt > retryLimit;
     // The result's words: a refusal written for users as it is, anything else as an id the log keeps
     // the error under (a database error quotes its SQL and parameters).

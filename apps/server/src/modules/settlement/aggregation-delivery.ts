@@ -88,12 +88,13 @@ async function setOutcome(
   status: MessageStatus,
   outcome: string,
 ): Promise<void> {
+  const text = storableText(outcome);
   await ex.execute(
     sql`UPDATE data_log
            SET message_status = ${status}::text,
                message_text = left(CASE WHEN strpos(coalesce(message_text, ''), ${AWAITING_DELIVERY}::text) > 0
-                                        THEN replace(message_text, ${AWAITING_DELIVERY}::text, ${storableText(outcome)}::text)
-                                        ELSE concat_ws('; ', message_text, ${storableText(outcome)}::text) END, 4000)
+                                        THEN replace(message_text, ${AWAITING_DELIVERY}::text, ${text}::text)
+                                        ELSE concat_ws('; ', message_text, ${text}::text) END, 4000)
          WHERE tenant = ${tenant}::uuid AND id = ANY(${sql.param([...ids])}::bigint[])`,
   );
 }
