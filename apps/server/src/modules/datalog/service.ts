@@ -1,4 +1,5 @@
-import { gunzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 import {
   actionVerdict,
   aggregationFileName,
@@ -48,6 +49,8 @@ export const COULD_NOT_REIMPORT = 'Could not reimport timeseries';
 export const COULD_NOT_REEXPORT = 'Could not reexport';
 export const COULD_NOT_REORDER = 'Could not reorder report';
 
+/** gunzip on zlib's thread pool (a master-data transfer decompressed for download). */
+const gunzipAsync = promisify(gunzip);
 const pages = (total: number, size: number) => Math.ceil(total / size);
 
 /**
@@ -232,7 +235,8 @@ export async function downloadMasterData(
     return {
       fileName,
       contentType: file.contentType ?? OCTET,
-      bytes: gunzipSync(bytes, { maxOutputLength: 512 * 1024 * 1024 }),
+      // zlib's thread pool, not the event loop: a transfer may inflate to hundreds of MB.
+      bytes: await gunzipAsync(bytes, { maxOutputLength: 512 * 1024 * 1024 }),
     };
   }
   return { fileName, contentType: file.contentType ?? OCTET, bytes };
