@@ -14,18 +14,20 @@ import { ApiError } from '../../errors.js';
 import { latestSegments } from '../domain/repository.js';
 import { getEntity, saveEntities, toMinimal, windowOf, type Actor } from '../domain/service.js';
 import { listSegments, type TimeWindow } from '../domain/repository.js';
-import { mayWriteKind, ownDataIsWholeArea, writesOnlyOwnFleet } from '../domain/policy.js';
+import { mayWriteKind, writesOnlyOwnFleet } from '../domain/policy.js';
 import type { Executor } from '../domain/sql.js';
 import { organisationsOfUser } from '../organisation/repository.js';
 import { listOrganisations } from '../organisation/service.js';
+import { visibleOrganisations } from '../organisation/visibility.js';
 import { fleetPage, resolveCpids, unitsWithPoints, type FleetRow, type UnitWithPoints } from './repository.js';
 
 /** The overview's query for a filter: the time window and, in the "own" modes, the owners in scope. */
 async function fleetQueryOf(ex: Executor, tenant: string, actor: Actor, filter: FleetFilter) {
+  // The "own" modes show the organisations the actor may see (organisation/visibility.ts).
   const ownerScope =
-    filter.searchMode === 'ALL_READ_ONLY' || ownDataIsWholeArea(actor)
+    filter.searchMode === 'ALL_READ_ONLY'
       ? undefined
-      : (await organisationsOfUser(ex, tenant, actor.username)).map((o) => o.uuid);
+      : ((await visibleOrganisations({ db: ex, tenant: { uuid: tenant }, actor })) ?? undefined);
   return { filter, window: windowOf(filter.timeRange?.start, filter.timeRange?.end), ownerScope };
 }
 

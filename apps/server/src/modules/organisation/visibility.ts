@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { ServiceContext } from '../../context.js';
+import type { ReadContext } from '../../context.js';
 import { ownDataIsWholeArea } from '../domain/policy.js';
+import type { Actor } from '../domain/service.js';
 import { organisationsOfUser } from './repository.js';
 
 /**
@@ -17,9 +18,7 @@ import { organisationsOfUser } from './repository.js';
  */
 export type VisibleOrganisations = readonly string[] | null;
 
-export async function visibleOrganisations(
-  ctx: Pick<ServiceContext, 'db' | 'tenant' | 'actor'>,
-): Promise<VisibleOrganisations> {
+export async function visibleOrganisations(ctx: ReadContext & { actor: Actor }): Promise<VisibleOrganisations> {
   if (ownDataIsWholeArea(ctx.actor)) return null;
   return (await organisationsOfUser(ctx.db, ctx.tenant.uuid, ctx.actor.username)).map((o) => o.uuid);
 }
