@@ -17,6 +17,30 @@ export const COUNTRY_AREAS = {
 export type CountryAreaName = keyof typeof COUNTRY_AREAS;
 export const COUNTRY_AREA_NAMES = Object.keys(COUNTRY_AREAS) as CountryAreaName[];
 
+/** The currencies amounts are settled and shown in (ISO 4217). */
+export const CURRENCIES = ['NOK', 'SEK', 'DKK', 'CHF', 'EUR'] as const;
+export type Currency = (typeof CURRENCIES)[number];
+
+/**
+ * Each country area's currency (its country's): settlement costs, fees and taxes of the area are in
+ * it, spot prices in EUR are converted to it (docs/formats/nordpool.md "Currency").
+ */
+export const COUNTRY_CURRENCIES: Readonly<Record<CountryAreaName, Currency>> = {
+  norway: 'NOK',
+  sweden: 'SEK',
+  denmark: 'DKK',
+  switzerland: 'CHF',
+  belgium: 'EUR',
+  spain: 'EUR',
+  portugal: 'EUR',
+  netherlands: 'EUR',
+  finland: 'EUR',
+};
+
+/** An area's currency; the areas that settle nothing (exchange, administration, master data) count in EUR. */
+export const areaCurrency = (kind: string | null | undefined): Currency =>
+  (kind && kind in COUNTRY_CURRENCIES ? COUNTRY_CURRENCIES[kind as CountryAreaName] : undefined) ?? 'EUR';
+
 /** Area kinds as the lowercased, space-free area name (product.md §1). */
 export const AREA_KINDS = [...COUNTRY_AREA_NAMES, 'exchange', 'administration', 'masterdata'] as const;
 export type AreaKind = (typeof AREA_KINDS)[number];
