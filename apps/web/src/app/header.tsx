@@ -29,7 +29,8 @@ export function Header({ auth }: { auth: AppAuth }) {
         <nav aria-label={t('shell.mainMenu')}>
           <Group gap="md">
             {menuItems(roles, kind).map((item) => (
-              <Anchor key={item.to} component={NavLink} to={item.to}>
+              // `end`: the dashboard at / is not "active" on every page below it.
+              <Anchor key={item.to} component={NavLink} to={item.to} end={item.to === '/'}>
                 {t(item.labelKey)}
               </Anchor>
             ))}

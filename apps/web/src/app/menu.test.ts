@@ -4,20 +4,24 @@ import {
   domainCalls,
   excelCalls,
   organisationCalls,
+  POLICIES,
   ROLES,
   userAdminCalls,
   type AreaKind,
   type Role,
 } from '@railwatt/contracts';
 import { describe, expect, it } from 'vitest';
+import { configurationLinks, PROCESS_PAGES } from '../features/monitor/process-pages';
+import { COUNTRIES } from '../lib/access';
 import { joinPath } from '../lib/routes';
 import type { MarketSnapshot } from '../lib/stores/market-store';
 import { guardRedirect, UNAUTHORIZED_PATH } from './guards';
 import { logoTarget, menuItems } from './menu';
 import { resolveRedirect } from './redirects';
 import { routeChain, routeExists, flattenRoutes } from './route-table';
-import { sectionNav } from './section-nav';
+import { groupLinks, sectionNav } from './section-nav';
 
+const D = 'menu.dashboard';
 const M = 'menu.monitor';
 const S = 'menu.settlement';
 const F = 'menu.fleet';
@@ -27,40 +31,45 @@ const A = 'menu.administration';
 /** product.md §2 visibility table, written out per role and area kind (not derived from the route table). */
 const EXPECTED: Record<Role, Record<'belgium' | 'netherlands' | 'exchange' | 'administration', string[]>> = {
   'erex-administrator': {
-    belgium: [M, S, F, I, A],
-    netherlands: [M, S, F, I, A],
-    exchange: [M, F, I, A],
+    belgium: [D, M, S, F, I, A],
+    netherlands: [D, M, S, F, I, A],
+    exchange: [D, M, F, I, A],
     administration: [I, A],
   },
   'settlement-area-responsible': {
-    belgium: [M, S, F, I, A],
-    netherlands: [M, S, F, I, A],
-    exchange: [M, F, I],
+    belgium: [D, M, S, F, I, A],
+    netherlands: [D, M, S, F, I, A],
+    exchange: [D, M, F, I],
     administration: [I, A],
   },
   'audit-settlement-area-responsible': {
-    belgium: [M, S, F, I, A],
-    netherlands: [M, S, F, I, A],
-    exchange: [M, F, I],
+    belgium: [D, M, S, F, I, A],
+    netherlands: [D, M, S, F, I, A],
+    exchange: [D, M, F, I],
     administration: [I, A],
   },
   'erex-settlement-operator': {
-    belgium: [M, S, F, I, A],
-    netherlands: [M, S, F, I, A],
-    exchange: [M, F, I],
+    belgium: [D, M, S, F, I, A],
+    netherlands: [D, M, S, F, I, A],
+    exchange: [D, M, F, I],
     administration: [I, A],
   },
   'audit-erex-settlement-operator': {
-    belgium: [M, S, F, I, A],
-    netherlands: [M, S, F, I, A],
-    exchange: [M, F, I],
+    belgium: [D, M, S, F, I, A],
+    netherlands: [D, M, S, F, I, A],
+    exchange: [D, M, F, I],
     administration: [I, A],
   },
-  'exchange-operator': { belgium: [M, F, I], netherlands: [M, F, I], exchange: [M, F, I], administration: [I] },
-  'cp-admin': { belgium: [M, F, I], netherlands: [M, F, I], exchange: [M, F, I], administration: [I] },
+  'exchange-operator': {
+    belgium: [D, M, F, I],
+    netherlands: [D, M, F, I],
+    exchange: [D, M, F, I],
+    administration: [I],
+  },
+  'cp-admin': { belgium: [D, M, F, I], netherlands: [D, M, F, I], exchange: [D, M, F, I], administration: [I] },
   'vehicle-keeper': { belgium: [F], netherlands: [F], exchange: [F], administration: [] },
   // Fleet reads through domainRead, which leaves out the consumer (issue 6: the menu derives from route access).
-  consumer: { belgium: [M, S, I, A], netherlands: [M, S, I, A], exchange: [M, I], administration: [I, A] },
+  consumer: { belgium: [D, M, S, I, A], netherlands: [D, M, S, I, A], exchange: [D, M, I], administration: [I, A] },
   'train-run-data-provider': { belgium: [M], netherlands: [M], exchange: [M], administration: [] },
 };
 
@@ -75,6 +84,7 @@ describe('main menu visibility (product.md §2)', () => {
 
   it('links each entry to its section', () => {
     expect(menuItems(['erex-administrator'], 'norway')).toEqual([
+      { to: '/', labelKey: D },
       { to: '/monitor', labelKey: M },
       { to: '/settlementandverification', labelKey: S },
       { to: '/fleet', labelKey: F },
@@ -86,6 +96,7 @@ describe('main menu visibility (product.md §2)', () => {
   it('shows nothing before an area is selected, and the master-data sections in master-data mode', () => {
     expect(menuItems(['erex-administrator'], null)).toEqual([]);
     expect(menuItems(['erex-administrator'], 'masterdata').map((i) => i.to)).toEqual([
+      '/',
       '/monitor',
       '/masterdata',
       '/management',
@@ -313,5 +324,81 @@ describe("each section's second level (issue 18 item 1: every page one click awa
       titleKey: 'routes.monitor.process.deadLetterQueue',
       titleArgs: { process: 'processes.combine' },
     });
+  });
+});
+
+describe("the processes page's configuration links (issue 18 item 1: every configuration one click away)", () => {
+  it('opens the configuration of every process that has one, for every reader of configurations, in every country', () => {
+    for (const area of COUNTRIES) {
+      for (const role of POLICIES.processingConfigRead.roles) {
+        for (const pages of PROCESS_PAGES) {
+          for (const link of configurationLinks(pages, area)) {
+            expect({ area, role, link: link.to, lands: landing(link.to, [role], area) }).toEqual({
+              area,
+              role,
+              link: link.to,
+              lands: link.to,
+            });
+          }
+        }
+      }
+    }
+  });
+
+  it('links every configuration route of the Monitor, the Swiss one in Switzerland only', () => {
+    const linked = new Set(
+      COUNTRIES.flatMap((area) => PROCESS_PAGES.flatMap((p) => configurationLinks(p, area))).map((l) => l.to),
+    );
+    const routes = flattenRoutes()
+      .map((f) => f.fullPath)
+      .filter((path) => /^\/monitor\/processes\/[^/]+\/configuration[^/]*\/view$/.test(path));
+    expect(routes.length).toBeGreaterThan(10);
+    expect([...linked].sort()).toEqual(routes.sort());
+    const swiss = '/monitor/processes/train-preprocessing/configuration-switzerland/view';
+    expect(
+      configurationLinks(
+        PROCESS_PAGES.find((p) => p.name === 'train-preprocessing'),
+        'norway',
+      ),
+    ).not.toContainEqual(expect.objectContaining({ to: swiss }));
+    expect(landing(swiss, ['settlement-area-responsible'], 'switzerland')).toBe(swiss);
+  });
+});
+
+describe("Administration's second level in groups (issue 18 item 1: many links, readable)", () => {
+  it('lists every administrator page under a heading, each group overview first', () => {
+    const groups = groupLinks(sectionNav('/administration', ['erex-administrator'], 'administration')!.links);
+    expect(groups.map((g) => g.labelKey)).toEqual([
+      'shell.navGroup.entities',
+      'shell.navGroup.users',
+      'shell.navGroup.organisations',
+      'shell.navGroup.interfaces',
+      'shell.navGroup.exportLimitations',
+      'shell.navGroup.timeSeries',
+      'shell.navGroup.operations',
+    ]);
+    const users = groups.find((g) => g.labelKey === 'shell.navGroup.users')!.links.map((l) => l.to);
+    expect(users).toEqual([
+      '/administration/user/overview',
+      '/administration/user/registration',
+      '/administration/user/viewacrosssettlementareas',
+      '/administration/user/registeracrosssettlementareas',
+    ]);
+  });
+
+  it('keeps the short sections ungrouped', () => {
+    for (const section of ['/monitor', '/infrastructure', '/settlementandverification', '/fleet']) {
+      const groups = groupLinks(sectionNav(section, ['erex-administrator'], 'norway')!.links);
+      expect({ section, groups: groups.map((g) => g.labelKey) }).toEqual({ section, groups: [null] });
+    }
+  });
+});
+
+describe('the dashboard in the main menu (issue 18 item 1: a labelled link, not only the logo)', () => {
+  it('offers the dashboard first where the user lands on it, not where a redirect rule sends the user on', () => {
+    expect(menuItems(['settlement-area-responsible'], 'norway')[0]).toEqual({ to: '/', labelKey: D });
+    expect(menuItems(['vehicle-keeper'], 'norway').map((i) => i.to)).not.toContain('/');
+    expect(menuItems(['consumer', 'train-run-data-provider'], 'norway').map((i) => i.to)).not.toContain('/');
+    expect(menuItems(['erex-administrator'], 'administration').map((i) => i.to)).not.toContain('/');
   });
 });

@@ -92,10 +92,11 @@ export function RootLayout() {
   return (
     <Box mih="100vh" style={{ display: 'flex', flexDirection: 'column' }}>
       <Header auth={auth} />
-      <SectionMenu />
-      <Box component="main" p="md" style={{ flex: 1 }}>
-        <Content authenticated={auth.isAuthenticated} />
-      </Box>
+      <SectionMenu>
+        <Box component="main" p="md" style={{ flex: 1 }}>
+          <Content authenticated={auth.isAuthenticated} />
+        </Box>
+      </SectionMenu>
       <Box component="footer" px="md" py={6} style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}>
         <Text size="xs" c="dimmed" data-testid="app-version">
           {VERSION_STRING}

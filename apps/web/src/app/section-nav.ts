@@ -12,6 +12,29 @@ export interface SectionLink {
   titleArgs?: Record<string, string>;
   /** The page the current path is on (or under, for a page's own sub-pages). */
   active: boolean;
+  /** The heading (i18n key) the link is listed under, where the section groups its pages. */
+  groupKey?: string;
+}
+
+export interface SectionNavGroup {
+  /** The heading's i18n key, or null for the links of a section that does not group its pages. */
+  labelKey: string | null;
+  links: SectionLink[];
+}
+
+/**
+ * The links in groups, each group where its first page falls in the order (so the order of the route
+ * flags decides the order of the headings too); one unnamed group for a section without groups.
+ */
+export function groupLinks(links: readonly SectionLink[]): SectionNavGroup[] {
+  const groups: SectionNavGroup[] = [];
+  for (const link of links) {
+    const labelKey = link.groupKey ?? null;
+    const group = groups.find((g) => g.labelKey === labelKey);
+    if (group) group.links.push(link);
+    else groups.push({ labelKey, links: [link] });
+  }
+  return groups;
 }
 
 export interface SectionNav {
@@ -68,7 +91,8 @@ export function sectionNav(
 ): SectionNav | null {
   if (area === null) return null;
   const section = sectionOf(pathname, routes);
-  if (!section?.menu || !section.path) return null;
+  // The dashboard has a menu entry but no pages of its own.
+  if (!section?.menu || !section.path || !section.children) return null;
   const reachable = ({ fullPath, chain }: NavPage): boolean => {
     const redirect = resolveRedirect({ pathname: fullPath, roles, area, exists: (p) => routeExists(p, routes) });
     if (redirect !== null && redirect !== fullPath) return false;
@@ -91,6 +115,7 @@ export function sectionNav(
       titleKey: pageVariant(route, area).titleKey,
       ...(route.titleArgs ? { titleArgs: route.titleArgs } : {}),
       active: fullPath === active,
+      ...(route.nav?.group ? { groupKey: route.nav.group } : {}),
     })),
   };
 }

@@ -1,2 +1,7 @@
-/** The monitor's page of a procedure: its process log or its run page (product.md §1 Monitor "processes"). */
-export const processPath = (procedure: string, page: 'log' | 'run') => `/monitor/processes/${procedure}/${page}`;
+/**
+ * The monitor's page of a procedure (product.md §2 Monitor "processes"): its process log, its run
+ * page, or a configuration page (`configuration/view`, or an area's own configuration such as
+ * `configuration-switzerland/view`).
+ */
+export const processPath = (procedure: string, page: 'log' | 'run' | `${string}/view`) =>
+  `/monitor/processes/${procedure}/${page}`;

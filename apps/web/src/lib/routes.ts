@@ -60,8 +60,10 @@ export interface AppRoute {
   /**
    * An entry in its section's second level (app/section-nav.ts), in this order: a page a user navigates
    * to, at a static path. Flagged here, route by route, so that which pages the section offers is data.
+   * `group` (an i18n key) gathers a long second level under headings (Administration's users,
+   * organisations, interfaces ...); a section whose pages carry groups shows them as a side menu.
    */
-  nav?: { order: number };
+  nav?: { order: number; group?: string };
   /** A feature switch; a disabled route does not exist. */
   enabled?: boolean;
   children?: AppRoute[];

@@ -79,6 +79,14 @@ const ADMIN_WRITE = writersAmong(ADMIN_ROLES);
 
 const page = pageBuilder({ roles: ADMIN_ROLES, component: AdministrationScreen });
 
+/**
+ * A page of the section's second level: Administration offers up to nineteen, so they are listed under
+ * headings (app/section-menu.tsx shows a grouped section as a side menu), each group overview first.
+ */
+const nav = (group: string, order: number): Pick<AppRoute, 'nav'> => ({
+  nav: { order, group: `shell.navGroup.${group}` },
+});
+
 /** erex-administrator-only pages (product.md §6). */
 const adminOnly = (path: string, titleKey: string, extra: Partial<AppRoute> = {}): AppRoute =>
   page(path, titleKey, { roles: ADMINISTRATOR, ...extra });
@@ -96,34 +104,34 @@ export const administrationRoutes: AppRoute = {
     page('user/registration', 'routes.administration.userRegistration', {
       ...fromPolicy(POLICIES.userAreaAdmin),
       names: ['userRegistration'],
-      nav: { order: 4 },
+      ...nav('users', 5),
       component: UserRegistrationPage,
     }),
     page('user/overview', 'routes.administration.userOverview', {
       ...fromPolicy(POLICIES.userAreaAdmin),
-      nav: { order: 5 },
+      ...nav('users', 4),
       component: UserOverviewPage,
     }),
     adminOnly('user/registeracrosssettlementareas', 'routes.administration.userRegisterAcross', {
-      nav: { order: 6 },
+      ...nav('users', 7),
       component: UserRegisterAcrossPage,
     }),
     adminOnly('user/viewacrosssettlementareas', 'routes.administration.userViewAcross', {
-      nav: { order: 7 },
+      ...nav('users', 6),
       component: UserViewAcrossPage,
     }),
     page('organisation/registration', 'routes.administration.organisationRegistration', {
       ...fromPolicy(POLICIES.organisationWrite),
-      nav: { order: 8 },
+      ...nav('organisations', 9),
       component: OrganisationRegistrationPage,
     }),
     page('organisation/overview', 'routes.administration.organisationOverview', {
-      nav: { order: 9 },
+      ...nav('organisations', 8),
       component: OrganisationOverviewPage,
     }),
     page('segmentshistory', 'routes.common.segmentsHistory', { component: SegmentsHistoryPage }),
     adminOnly('interface/config', 'routes.administration.interfaceConfig', {
-      nav: { order: 13 },
+      ...nav('interfaces', 13),
       component: InterfaceConfigScreen,
       children: [
         { index: true, roles: ADMINISTRATOR, redirectTo: 'information' },
@@ -136,38 +144,38 @@ export const administrationRoutes: AppRoute = {
     }),
     adminOnly('interface/overview', 'routes.administration.interfaceOverview', {
       areas: ['administration'],
-      nav: { order: 10 },
+      ...nav('interfaces', 10),
       component: InterfaceOverviewPage,
     }),
     adminOnly('interface/registration', 'routes.administration.interfaceRegistration', {
       areas: ['administration'],
-      nav: { order: 11 },
+      ...nav('interfaces', 11),
       component: InterfaceRegistrationPage,
     }),
     adminOnly('interface/history', 'routes.administration.interfaceHistory', {
       areas: ['administration'],
-      nav: { order: 12 },
+      ...nav('interfaces', 12),
       component: InterfaceHistoryPage,
     }),
     adminOnly('exportlimitation/registration', 'routes.administration.exportLimitationRegistration', {
-      nav: { order: 15 },
+      ...nav('exportLimitations', 15),
       component: ExportLimitationRegistrationPage,
     }),
     adminOnly('exportlimitation/overview', 'routes.administration.exportLimitationOverview', {
-      nav: { order: 14 },
+      ...nav('exportLimitations', 14),
       component: ExportLimitationOverviewPage,
     }),
     // The uploads' policy (timeSeriesImport) among the administration writers: the train-run data
     // provider, also an importer, has no administration section and uploads from the data log.
     page('timeseries/import', 'routes.administration.timeseriesImport', {
       roles: ADMIN_WRITE.filter((role) => POLICIES.timeSeriesImport.roles.includes(role)),
-      nav: { order: 16 },
+      ...nav('timeSeries', 16),
       component: TimeSeriesImportPage,
     }),
     adminOnly('final-resting-place', 'routes.administration.finalRestingPlace', { areas: ['exchange'] }),
     page('entities/registration', 'routes.administration.entitiesRegistration', {
       roles: ADMIN_WRITE,
-      nav: { order: 2 },
+      ...nav('entities', 2),
       component: EntitiesRegistrationPage,
       // The child forms of entities registration (product.md §2): one per administration kind.
       children: ADMINISTRATION_KINDS.map((form) =>
@@ -180,7 +188,7 @@ export const administrationRoutes: AppRoute = {
     }),
     page('entities/overview', 'routes.administration.entitiesOverview', {
       names: ['entitiesOverview'],
-      nav: { order: 1 },
+      ...nav('entities', 1),
       component: EntitiesOverviewPage,
     }),
     page('entities/overview/errorsummary', 'routes.common.errorSummary', {
@@ -194,23 +202,23 @@ export const administrationRoutes: AppRoute = {
     page('import', 'routes.common.import', {
       roles: ADMIN_WRITE,
       names: ['entitiesOverview_import'],
-      nav: { order: 3 },
+      ...nav('entities', 3),
       component: ImportPage,
     }),
     adminOnly('deadletterqueueadmin', 'routes.administration.deadLetterQueueAdmin', {
       ...fromPolicy(POLICIES.deadLetterQueues),
-      nav: { order: 19 },
+      ...nav('operations', 19),
       component: DeadLetterQueueAdminPage,
     }),
     adminOnly('import-prices', 'routes.administration.importPrices', {
-      nav: { order: 17 },
+      ...nav('timeSeries', 17),
       component: ImportPricesPage,
     }),
     // Transmission-unit model areas only; viewing it is for the settlement staff, not the consumer.
     page('settlementconfiguration', 'routes.administration.settlementConfiguration', {
       roles: without(ADMIN_ROLES, 'consumer'),
       areas: ['exchange', ...TRANSMISSION_UNIT_COUNTRIES],
-      nav: { order: 18 },
+      ...nav('settlement', 18),
       component: TuSettlementPage,
     }),
     page('unauthorized', 'routes.unauthorized'),

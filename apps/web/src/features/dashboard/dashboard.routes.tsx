@@ -14,5 +14,7 @@ export const dashboardRoutes: AppRoute = {
   titleKey: 'routes.dashboard',
   roles: rolesExcept('train-run-data-provider'),
   areas: [...WORK_AREAS.filter((a) => a !== 'administration'), 'masterdata'],
+  // A labelled main-menu entry, first (issue 18 item 1): the logo alone is no way a new user finds.
+  menu: { labelKey: 'menu.dashboard', order: 0 },
   component: DashboardHome,
 };

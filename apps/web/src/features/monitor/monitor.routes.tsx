@@ -45,7 +45,6 @@ interface ProcessSpec extends ProcessPages {
 
 /** Pages beyond log, run and configuration, by process. */
 const EXTRA_PAGES: Record<string, AppRoute[]> = {
-  'train-preprocessing': [configuration('train-preprocessing', 'configuration-switzerland', 'edit', ['switzerland'])],
   // The dead letter queues' policy: the administrator alone (product.md §6 "dead letter queue admin").
   combine: [
     processPage('combine', 'deadletterqueue', 'routes.monitor.process.deadLetterQueue', DEAD_LETTERS.roles, {
@@ -99,6 +98,8 @@ function processRoutes(spec: ProcessSpec): AppRoute {
   ];
   if (spec.run) children.push(processPage(spec.name, 'run', 'routes.monitor.process.run', PROCESS_WRITE));
   if (spec.configuration) children.push(configuration(spec.name, 'configuration', spec.configuration));
+  for (const own of spec.areaConfigurations ?? [])
+    children.push(configuration(spec.name, own.path, spec.configuration ?? 'edit', [own.area]));
   children.push(...(spec.extra ?? []));
   return { path: spec.name, roles: PROCESS_LOG, children };
 }

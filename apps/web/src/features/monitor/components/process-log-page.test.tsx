@@ -202,5 +202,15 @@ describe('processes index', () => {
       'href',
       '/monitor/processes/combine/log',
     );
+    // Each process's configuration is one click from the index (issue 18 item 1); a log-only process has none.
+    expect(within(rows[0]!).getByRole('link', { name: 'Configuration' })).toHaveAttribute(
+      'href',
+      '/monitor/processes/cebd-preprocessing/configuration/view',
+    );
+    expect(within(rows[2]!).getByRole('link', { name: 'Configuration' })).toHaveAttribute(
+      'href',
+      '/monitor/processes/combine/configuration/view',
+    );
+    expect(within(rows[1]!).queryByRole('link', { name: 'Configuration' })).not.toBeInTheDocument();
   });
 });

@@ -7,7 +7,7 @@ import type { ScreenProps } from '../../../lib/routes';
 import { useMarketStore } from '../../../lib/stores/market-store';
 import { processesQuery } from '../api/processing-queries';
 import { useMonitorT } from '../hooks/use-monitor-t';
-import { PROCESS_PAGES } from '../process-pages';
+import { configurationLinks, PROCESS_PAGES } from '../process-pages';
 import { MonitorPageTitle, NotForRole } from './monitor-page-title';
 import { useProcessName } from './process-cells';
 import { processPath } from './process-log-page';
@@ -15,8 +15,9 @@ import { processPath } from './process-log-page';
 const PAGES = new Map(PROCESS_PAGES.map((p) => [p.name, p]));
 
 /**
- * /monitor/processes: the processes of the Monitor (GET /domain/processes) with links to each one's log
- * and, for a user who runs processes, its run page where it has one. Which process has which page is
+ * /monitor/processes: the processes of the Monitor (GET /domain/processes) with links to each one's log,
+ * for a user who runs processes its run page where it has one, and for a user who reads processing
+ * configurations its configuration pages. Which process has which page is
  * process-pages.ts's (the routes' list): settlement has no Monitor page, combine no run page yet.
  */
 export function ProcessesPage(props: Partial<ScreenProps>) {
@@ -26,6 +27,7 @@ export function ProcessesPage(props: Partial<ScreenProps>) {
   const area = useMarketStore((s) => s.area?.kind ?? null);
   const mayRead = policyAdmits(POLICIES.processingRead, roles, area);
   const mayRun = policyAdmits(POLICIES.processingRun, roles, area);
+  const mayConfigure = policyAdmits(POLICIES.processingConfigRead, roles, area);
   const processes = useQuery({ ...processesQuery(), enabled: mayRead });
 
   if (!mayRead) return <NotForRole screen={props} fallbackKey="processes.title" />;
@@ -57,6 +59,12 @@ export function ProcessesPage(props: Partial<ScreenProps>) {
                       {t('processes.run')}
                     </Anchor>
                   )}
+                  {mayConfigure &&
+                    configurationLinks(PAGES.get(p.name), area).map((link) => (
+                      <Anchor key={link.to} component={Link} to={link.to} size="sm">
+                        {t(link.labelKey)}
+                      </Anchor>
+                    ))}
                   {!p.runnable && (
                     <Badge variant="light" color="gray">
                       {t('processes.logOnly')}
