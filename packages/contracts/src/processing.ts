@@ -116,6 +116,15 @@ export const procedureRunOptionsSchema = z.object({
 });
 export type ProcedureRunOptions = z.infer<typeof procedureRunOptionsSchema>;
 
+/** Where a run is: area days done of the period's days, and the records those days processed. */
+export const progressCountsSchema = z.object({
+  unit: z.literal('days'),
+  done: z.number().int().min(0),
+  total: z.number().int().min(0),
+  records: z.number().int().min(0).nullable(),
+});
+export type ProgressCounts = z.infer<typeof progressCountsSchema>;
+
 /** calls.md §3 "Procedure result", plus what the process pages follow (period, progress, message, job). */
 export const procedureResultSchema = z.object({
   id: z.number().int(),
@@ -132,6 +141,12 @@ export const procedureResultSchema = z.object({
   periodEnd: z.string().max(40),
   /** 0..1: finished chunks (area days) of all. */
   progress: z.number().min(0).max(1),
+  /**
+   * Ours (issue 18 item 4): the same progress in the units a user reads, "12 of 31 days" and the
+   * records the finished days processed (null when the procedure does not count records). Null for a
+   * run that has not started (its days depend on the area's zone, counted when it starts).
+   */
+  progressCounts: progressCountsSchema.nullable().optional(),
   message: serverText(TEXT_LIMITS.message).nullable(),
   /** Who started it. */
   username: text(TEXT_LIMITS.identifier),
@@ -334,6 +349,12 @@ export const processingEventFilterSchema = z.object({
   entityIdentifier: text(TEXT_LIMITS.name).optional(),
   /** Not in calls.md: the events with these ids (the event view's ?id=). */
   ids: list(z.number().int().positive().max(Number.MAX_SAFE_INTEGER), LIST_LIMITS.small).optional(),
+  /**
+   * Not in calls.md (issue 18 item 4): an event of a day that a later run of the same procedure (for
+   * the same entities, or the whole area) processed again is superseded, and left out unless this is
+   * true. A filter naming results (procedureResultIds) or events (ids) always gets theirs.
+   */
+  includeSuperseded: z.boolean().optional(),
 });
 export type ProcessingEventFilter = z.infer<typeof processingEventFilterSchema>;
 
@@ -368,6 +389,21 @@ export const processingEventExportQuerySchema = processingEventQuerySchema.pick(
   descendingOrder: true,
 });
 export const processingEventPageSchema = pageSchemaOf(processingEventSchema);
+
+/**
+ * POST /eventlog/processingevent/summary (ours, issue 18 item 4): the filter's events summed by code
+ * and severity (events, and their incidents), most events first: the table above a run's events.
+ */
+export const processingEventSummaryRowSchema = z.object({
+  errorCode: text(TEXT_LIMITS.code),
+  severity: severitySchema,
+  events: z.number().int(),
+  incidents: z.number().int(),
+});
+export type ProcessingEventSummaryRow = z.infer<typeof processingEventSummaryRowSchema>;
+/** At most this many (code, severity) rows: more codes than any procedure records. */
+export const EVENT_SUMMARY_ROWS = 500;
+export const processingEventSummarySchema = list(processingEventSummaryRowSchema, EVENT_SUMMARY_ROWS);
 export type ProcessingEventPage = z.infer<typeof processingEventPageSchema>;
 
 /** GET /domain/processes: a process of the Monitor with its category and whether it runs. */
@@ -401,6 +437,9 @@ export const PROCESS_EVENT_CODES = {
   'spot-price-missing': 'Spot price missing',
   'supply-lower-than-allocated': 'Supply lower than allocated energy',
   'prices-and-supply-missing': 'Prices and supply not calculated',
+  // issue 18 item 5: a line billed without its contract's charges; prices read from older supply.
+  'contract-missing': 'No contract valid in the price area',
+  'prices-and-supply-outdated': 'Supply or prices changed after price-and-supply',
   'consumption-factor-missing': 'Consumption factor missing',
   'track-unknown': 'Track unknown',
   'consumption-factors-stored': 'Consumption factors stored',

@@ -19,6 +19,7 @@ import {
   processingEventExportQuerySchema,
   processingEventPageSchema,
   processingEventQuerySchema,
+  processingEventSummarySchema,
   processLogFilterSchema,
   refsBodySchema,
   severitySchema,
@@ -117,6 +118,15 @@ export const processingCalls = {
     summary: 'How many processing events match the filter',
     body: processingEventFilterSchema,
     response: z.number().int(),
+  }),
+  // Ours (issue 18 item 4): the table of codes and severities above a run's events.
+  eventSummary: defineCall({
+    method: 'POST',
+    path: '/eventlog/processingevent/summary',
+    access: POLICIES.processingRead,
+    summary: 'The matching processing events summed by error code and severity (events and incidents)',
+    body: processingEventFilterSchema,
+    response: processingEventSummarySchema,
   }),
   eventProcedureResultIds: defineCall({
     method: 'POST',

@@ -36,6 +36,7 @@ export function registerAllocationProcedures(): void {
           procedureResultId: scope.run.procedureResultId,
         },
       );
+      report.records(result.records);
       if (result.exceeded > 0) {
         // LOW: energy beyond the limit is not an error in the data; the next step bills it (the
         // previous run's RU or the vehicle keeper). The event tells how much left this step.
@@ -61,6 +62,7 @@ export function registerAllocationProcedures(): void {
         { start: scope.start, end: scope.end },
         { limitMinutes: config.timeLimitMinutes, procedureResultId: scope.run.procedureResultId },
       );
+      report.records(result.records);
       if (result.noPayer > 0) {
         report.event({
           errorCode: NO_PAYER_CODE,

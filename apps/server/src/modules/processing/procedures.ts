@@ -2,8 +2,8 @@ import { CEBD_CODE_MESSAGES, PROCESS_EVENT_CODES } from '@railwatt/contracts';
 import { registerAllocationProcedures } from '../allocation/procedures.js';
 import { registerSettlementProcedures } from '../settlement/procedures.js';
 import { currentConfig } from '../processing-config/service.js';
-import { preprocessCebd } from './cebd-preprocessing.js';
-import { combine, COMBINE_CONCURRENCY, COMBINE_SEVERITY } from './combine.js';
+import { CEBD_PREPROCESSING_CODES, preprocessCebd, type CebdPreprocessingResult } from './cebd-preprocessing.js';
+import { combine, COMBINE_CONCURRENCY, COMBINE_SEVERITY, withdrawSilentRunEvents } from './combine.js';
 import { DAYS_AT_ONCE, registerProcedure } from './registry.js';
 import { preprocessTrainRuns, TRAIN_CHECK_SEVERITY } from './train-preprocessing.js';
 
@@ -39,12 +39,15 @@ export function registerImplementedProcedures(): void {
           },
         },
       );
+      report.records(result.records);
       for (const [code, incidents] of Object.entries(result.byCode)) {
         if (incidents > 0) {
           report.event({
             errorCode: code,
             incidents,
-            message: `${CEBD_CODE_MESSAGES[Number(code)] ?? 'Validation'}: ${incidents} of ${result.records} records`,
+            message: `${CEBD_CODE_MESSAGES[Number(code)] ?? 'Validation'}: ${incidents} of ${result.records} records${
+              Number(code) === CEBD_PREPROCESSING_CODES.otherDcs ? otherDcsDetail(result.otherDcs) : ''
+            }`,
             time: scope.start,
           });
         }
@@ -87,6 +90,15 @@ export function registerImplementedProcedures(): void {
           procedureResultId: scope.run.procedureResultId,
         },
       );
+      report.records(result.records);
+      await withdrawSilentRunEvents(
+        ctx,
+        { start: scope.start, end: scope.end, day: scope.chunk.day },
+        {
+          procedureResultId: scope.run.procedureResultId,
+          stillSilent: result.events['no-metered-data-received']?.incidents ?? 0,
+        },
+      );
       for (const [code, found] of Object.entries(result.events)) {
         const key = code as keyof typeof COMBINE_SEVERITY;
         const examples = found.examples.length > 0 ? ` (${found.examples.join(', ')})` : '';
@@ -104,4 +116,16 @@ export function registerImplementedProcedures(): void {
       }
     },
   });
+}
+
+/**
+ * Code 55's senders (issue 18 item 5): "sent by DCS-B, expected Exchange A (orgId 123)" per pair,
+ * and that the records were still settled (55 is a remark about the delivery: combine allocates them).
+ */
+function otherDcsDetail(pairs: CebdPreprocessingResult['otherDcs']): string {
+  const named = pairs.map(
+    (p) =>
+      `sent by ${p.actual}, expected ${p.expected}${p.expectedOrgId ? ` (orgId ${p.expectedOrgId})` : ''}: ${p.records} records`,
+  );
+  return `${named.length > 0 ? ` (${named.join('; ')})` : ''}; the records were still allocated and settled`;
 }

@@ -36,6 +36,12 @@ export interface ChunkReport {
    * files the chunk wrote). Its failure is logged; the chunk stays done.
    */
   afterCommit(work: (ctx: ServiceContext) => Promise<void>): void;
+  /**
+   * Counts records the chunk processed (added up when called more than once): the run's progress
+   * shows them beside its days ("12 of 31 days, 40,000 records"). A procedure that never calls it
+   * shows days alone.
+   */
+  records(count: number): void;
 }
 
 /**

@@ -1,4 +1,5 @@
 import {
+  EVENT_SUMMARY_ROWS,
   UNDER_WAY_STATUSES,
   type EntityRef,
   type ProcedureName,
@@ -7,6 +8,7 @@ import {
   type ProcedureRunOptions,
   type ProcessingEvent,
   type ProcessingEventFilter,
+  type ProcessingEventSummaryRow,
   type ProcessLogFilter,
   type Severity,
 } from '@railwatt/contracts';
@@ -27,11 +29,22 @@ const MAX_MESSAGE = 4000;
 export const clip = (message: string | null | undefined): string | null =>
   message == null ? null : boundedText(message, MAX_MESSAGE);
 
+/**
+ * A result's progress in days and records (contracts progressCounts): its finished chunks (area days)
+ * of the days counted when it started, and the records they processed. One probe of
+ * procedure_chunk's key per result; null before the run starts (and for runs older than migration 0362).
+ */
+const PROGRESS_COUNTS = sql`CASE WHEN r.chunks_total IS NULL THEN NULL ELSE (
+    SELECT json_build_object('unit', 'days', 'done', count(*)::int, 'total', r.chunks_total,
+                             'records', sum(c.records)::bigint)
+      FROM procedure_chunk c WHERE c.procedure_result_id = r.id) END`;
+
 const RESULT_COLUMNS = sql`r.id::int AS id, r.uuid, r.procedure_name AS "procedureName", r.status,
   rw_iso(r.execute_start_time) AS "executeStartTime", rw_iso(r.execute_end_time) AS "executeEndTime",
   rw_iso(r.ref_time) AS "refTime", r.entity_refs AS "entityRefs", r.entity_name AS "entityName",
   rw_iso(r.period_start) AS "periodStart", rw_iso(r.period_end) AS "periodEnd",
-  r.progress::float8 AS progress, r.message, r.username, r.job_id AS "jobId", r.run_options AS "runOptions"`;
+  r.progress::float8 AS progress, r.message, r.username, r.job_id AS "jobId", r.run_options AS "runOptions",
+  ${PROGRESS_COUNTS} AS "progressCounts"`;
 
 export interface NewResult {
   tenant: string;
@@ -133,6 +146,8 @@ export interface ResultUpdate {
   jobId?: string;
   /** Sets execute_end_time to now (a finished run) or clears it (a resumed one). */
   finished?: boolean;
+  /** The area days the run's period is cut into (set when it starts). */
+  chunksTotal?: number;
 }
 
 export async function updateResult(ex: Executor, id: number, update: ResultUpdate): Promise<void> {
@@ -141,6 +156,7 @@ export async function updateResult(ex: Executor, id: number, update: ResultUpdat
   if (update.progress !== undefined) sets.push(sql`progress = ${Math.min(1, Math.max(0, update.progress))}`);
   if (update.message !== undefined) sets.push(sql`message = ${clip(update.message)}`);
   if (update.jobId !== undefined) sets.push(sql`job_id = ${update.jobId}::uuid`);
+  if (update.chunksTotal !== undefined) sets.push(sql`chunks_total = ${update.chunksTotal}`);
   if (update.finished !== undefined) {
     sets.push(update.finished ? sql`execute_end_time = now()` : sql`execute_end_time = NULL`);
   }
@@ -164,11 +180,13 @@ export async function markChunkDone(
   resultId: number,
   chunk: { start: string; end: string },
   total: number,
+  /** The records the chunk processed, when its procedure counts them (ChunkReport.records). */
+  records: number | null = null,
 ): Promise<void> {
   await ex.execute(
-    sql`INSERT INTO procedure_chunk (procedure_result_id, tenant, chunk_start, chunk_end)
-        VALUES (${resultId}, ${tenant}::uuid, ${chunk.start}::timestamptz, ${chunk.end}::timestamptz)
-        ON CONFLICT (procedure_result_id, chunk_start) DO UPDATE SET finished_at = now()`,
+    sql`INSERT INTO procedure_chunk (procedure_result_id, tenant, chunk_start, chunk_end, records)
+        VALUES (${resultId}, ${tenant}::uuid, ${chunk.start}::timestamptz, ${chunk.end}::timestamptz, ${records})
+        ON CONFLICT (procedure_result_id, chunk_start) DO UPDATE SET finished_at = now(), records = EXCLUDED.records`,
   );
   await ex.execute(
     sql`UPDATE procedure_result
@@ -353,7 +371,43 @@ function eventClauses(tenant: string, filter: ProcessingEventFilter): SQL {
   }
   if (filter.entityIdentifier) where.push(sql`e.entity_identifier = ${filter.entityIdentifier}`);
   if (filter.ids?.length) where.push(sql`e.id = ANY(${sql.param(filter.ids)}::bigint[])`);
+  const named = Boolean(filter.procedureResultIds?.length || filter.ids?.length);
+  if (!filter.includeSuperseded && !named) where.push(sql`NOT (${SUPERSEDED_EVENT})`);
   return sql.join(where, sql` AND `);
+}
+
+/**
+ * An event is superseded when a later run of its procedure processed its day again: a result with a
+ * higher id, of the same procedure and TPA choice, for the whole area or a superset of the event's
+ * run's entities, that finished the event's chunk (procedure_chunk at its chunk_start). That run
+ * recorded the day's events anew, so the event monitor shows the newest word on each day. Events
+ * outside a chunk (no run, no chunk) are never superseded. Probes by key: the event's result, later
+ * results of its procedure (procedure_result_period_idx), their chunk at the event's start.
+ */
+const SUPERSEDED_EVENT = sql`e.chunk_start IS NOT NULL AND EXISTS (
+  SELECT 1 FROM procedure_result own
+    JOIN procedure_result later
+      ON later.tenant = own.tenant AND later.procedure_name = own.procedure_name AND later.id > own.id
+     AND coalesce(later.run_options ->> 'tpa', 'false') = coalesce(own.run_options ->> 'tpa', 'false')
+     AND (cardinality(later.ref_uuids) = 0
+          OR (cardinality(own.ref_uuids) > 0 AND later.ref_uuids @> own.ref_uuids))
+    JOIN procedure_chunk lc ON lc.procedure_result_id = later.id AND lc.chunk_start = e.chunk_start
+   WHERE own.id = e.procedure_result_id)`;
+
+/** The filter's events summed by code and severity, most events first (the table above a run's events). */
+export async function summariseEvents(
+  ex: Executor,
+  tenant: string,
+  filter: ProcessingEventFilter,
+): Promise<ProcessingEventSummaryRow[]> {
+  return rows<ProcessingEventSummaryRow>(
+    ex,
+    sql`SELECT e.error_code AS "errorCode", e.severity, count(*)::int AS events, sum(e.incidents)::int AS incidents
+          FROM processing_event e WHERE ${eventClauses(tenant, filter)}
+         GROUP BY e.error_code, e.severity
+         ORDER BY count(*) DESC, e.error_code, e.severity
+         LIMIT ${EVENT_SUMMARY_ROWS}`,
+  );
 }
 
 export async function findEventPage(

@@ -87,6 +87,9 @@ export async function executeRun(
   const done = await finishedChunks(ctx.db, result.id);
   const remaining = chunks.flatMap((chunk, index) => (done.has(chunk.start) ? [] : [{ ...chunk, index }]));
   let finished = chunks.length - remaining.length;
+  // The run's days are counted once it starts (they depend on the area's zone); screens read
+  // "12 of 31 days" from them and its finished chunks (repository PROGRESS_COUNTS).
+  await updateResult(ctx.db, result.id, { chunksTotal: chunks.length });
   const progressMessage = () => `${finished} of ${chunks.length} days processed`;
   await run.progress(finished / chunks.length, progressMessage());
 
@@ -134,6 +137,7 @@ async function runChunk(
   const afterCommit: ((ctx: ServiceContext) => Promise<void>)[] = [];
   await ctx.db.transaction(async (tx) => {
     const events: NewEvent[] = [];
+    let records: number | null = null;
     // What this chunk recorded in an earlier attempt is replaced, like the procedure's own writes.
     await deleteChunkEvents(tx, result.id, chunk.start);
     await implementation.run(
@@ -150,7 +154,11 @@ async function runChunk(
           options: result.options,
         },
       },
-      { event: (event) => void events.push(event), afterCommit: (work) => void afterCommit.push(work) },
+      {
+        event: (event) => void events.push(event),
+        afterCommit: (work) => void afterCommit.push(work),
+        records: (count) => void (records = (records ?? 0) + count),
+      },
     );
     await insertEvents(
       tx,
@@ -158,7 +166,7 @@ async function runChunk(
       { procedureResultId: result.id, processName: result.procedureName, chunkStart: chunk.start },
       events,
     );
-    await markChunkDone(tx, tenant, result.id, chunk, count);
+    await markChunkDone(tx, tenant, result.id, chunk, count, records);
   });
   // The chunk is committed: what it handed over for later (metered-energy-aggregation queues the
   // delivery of its files) runs now, outside the transaction. Its failure is logged, not the run's:

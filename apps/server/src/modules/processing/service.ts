@@ -36,6 +36,7 @@ import {
   insertResult,
   jobStatusOf,
   processesWithEvents,
+  summariseEvents,
   updateResult,
   type ResultQuery,
 } from './repository.js';
@@ -299,6 +300,9 @@ export async function findProcessingEvents(
 
 export const countProcessingEvents = (ctx: ReadContext, filter: ProcessingEventFilter) =>
   countEvents(ctx.db, ctx.tenant.uuid, filter);
+/** POST /eventlog/processingevent/summary: the filter's events by code and severity. */
+export const summariseProcessingEvents = (ctx: ReadContext, filter: ProcessingEventFilter) =>
+  summariseEvents(ctx.db, ctx.tenant.uuid, filter);
 export const processingEventResultIds = (ctx: ReadContext, filter: ProcessingEventFilter) =>
   eventResultIds(ctx.db, ctx.tenant.uuid, filter);
 export const processingEventErrorCodes = (ctx: ReadContext, processName?: string) =>

@@ -6,6 +6,7 @@ import {
   processingEventErrorCodes,
   processingEventResultIds,
   processingEventSeverities,
+  summariseProcessingEvents,
 } from '../../modules/processing/service.js';
 import { exportProcessingEvents } from '../../modules/processing/events-export.js';
 import { route } from '../register-call.js';
@@ -15,6 +16,7 @@ import { sendStoredFile } from './send-file.js';
 export const processingEventRoutes: FastifyPluginAsync = async (app) => {
   route(app, calls.events, async (request) => findProcessingEvents(request.ctx, request.query, request.body));
   route(app, calls.eventCount, async (request) => countProcessingEvents(request.ctx, request.body));
+  route(app, calls.eventSummary, async (request) => summariseProcessingEvents(request.ctx, request.body));
   route(app, calls.eventProcedureResultIds, async (request) => processingEventResultIds(request.ctx, request.body));
   route(app, calls.eventExport, async (request, reply) =>
     sendStoredFile(reply, await exportProcessingEvents(request.ctx, request.query, request.body)),
