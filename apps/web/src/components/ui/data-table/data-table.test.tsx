@@ -82,4 +82,50 @@ describe('data table', () => {
     renderUi(<DataTable data={[]} columns={columns} getRowId={(r) => r.id} emptyMessage="Nothing here" />);
     expect(screen.getByTestId('data-table-empty')).toHaveTextContent('Nothing here');
   });
+
+  it('marks the sorted column with aria-sort, the other sortable ones with none, and sorts from the header button', async () => {
+    const user = userEvent.setup();
+    const onSort = vi.fn();
+    const sortable: ColumnDef<Row>[] = [
+      { id: 'name', accessorKey: 'name', header: 'Name', enableSorting: true },
+      { id: 'id', accessorKey: 'id', header: 'Key', enableSorting: true },
+      { id: 'note', header: 'Note', cell: () => '' },
+    ];
+    renderUi(
+      <DataTable
+        data={rows}
+        columns={sortable}
+        getRowId={(r) => r.id}
+        emptyMessage="Nothing"
+        sort={{ sortBy: 'name', descending: true, onSort }}
+      />,
+    );
+    const [name, key, note] = screen.getAllByRole('columnheader');
+    expect(name).toHaveAttribute('aria-sort', 'descending');
+    expect(key).toHaveAttribute('aria-sort', 'none');
+    expect(note).not.toHaveAttribute('aria-sort');
+    expect(within(note!).queryByRole('button')).toBeNull();
+    // The arrow is for the eye: the button's name is the column's.
+    expect(within(name!).getByRole('button')).toHaveAccessibleName('Name');
+
+    await user.click(within(key!).getByRole('button', { name: 'Key' }));
+    expect(onSort).toHaveBeenCalledWith('id');
+    // Keyboard: the header button is reached with Tab and sorts with Enter.
+    within(name!).getByRole('button').focus();
+    await user.keyboard('{Enter}');
+    expect(onSort).toHaveBeenLastCalledWith('name');
+  });
+
+  it('sorts nothing and shows plain headers when the caller does not sort', () => {
+    renderUi(
+      <DataTable
+        data={rows}
+        columns={[{ id: 'name', accessorKey: 'name', header: 'Name', enableSorting: true }]}
+        getRowId={(r) => r.id}
+        emptyMessage="Nothing"
+      />,
+    );
+    expect(screen.getByRole('columnheader', { name: 'Name' })).not.toHaveAttribute('aria-sort');
+    expect(screen.queryByRole('button', { name: 'Name' })).toBeNull();
+  });
 });

@@ -5,6 +5,7 @@ import {
   useReactTable,
   type ColumnDef,
   type ExpandedState,
+  type Header,
   type RowSelectionState,
   type Updater,
 } from '@tanstack/react-table';
@@ -19,6 +20,7 @@ import {
   Text,
   LoadingOverlay,
   ScrollArea,
+  UnstyledButton,
 } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { PAGINATION_OPTIONS } from '@railwatt/contracts';
@@ -38,6 +40,17 @@ export interface DataTableSelection {
   onChange: (ids: string[]) => void;
 }
 
+/**
+ * Server-side sorting as the table shows it (the state lives in the URL, with the caller). The
+ * columns that sort say so with `enableSorting: true`; their id is the sort key.
+ */
+export interface DataTableSort {
+  sortBy: string;
+  descending: boolean;
+  /** Called with the column's id when its header is activated (the caller flips or sets the order). */
+  onSort: (column: string) => void;
+}
+
 export interface DataTableProps<T> {
   data: readonly T[];
   columns: ColumnDef<T>[];
@@ -47,6 +60,7 @@ export interface DataTableProps<T> {
   loading?: boolean;
   pagination?: DataTablePagination;
   selection?: DataTableSelection;
+  sort?: DataTableSort;
   /** When given, every row gets an expand toggle and shows this below itself when expanded. */
   renderExpanded?: (row: T) => ReactNode;
   'data-testid'?: string;
@@ -67,6 +81,7 @@ export function DataTable<T>({
   loading = false,
   pagination,
   selection,
+  sort,
   renderExpanded,
   'data-testid': testId,
   rowTestId,
@@ -188,9 +203,7 @@ export function DataTable<T>({
             {table.getHeaderGroups().map((group) => (
               <Table.Tr key={group.id}>
                 {group.headers.map((header) => (
-                  <Table.Th key={header.id}>
-                    {header.isPlaceholder ? null : flexRender(header.column.columnDef.header, header.getContext())}
-                  </Table.Th>
+                  <HeaderCell key={header.id} header={header} sort={sort} />
                 ))}
               </Table.Tr>
             ))}
@@ -225,6 +238,27 @@ export function DataTable<T>({
       </ScrollArea>
       {pagination && <DataTablePager pagination={pagination} />}
     </div>
+  );
+}
+
+/**
+ * A column header. A sortable one (the caller sorts and the column has `enableSorting: true`)
+ * carries aria-sort (ascending, descending or none: WCAG 1.3.1), and its label is a button that
+ * sorts by the column; the arrow beside it is for the eye only. Sorting is the server's, so the
+ * table reads the order from `sort`, not from TanStack's sorting state (which needs accessors).
+ */
+function HeaderCell<T>({ header, sort }: { header: Header<T, unknown>; sort?: DataTableSort }) {
+  if (header.isPlaceholder) return <Table.Th />;
+  const label = flexRender(header.column.columnDef.header, header.getContext());
+  if (!sort || header.column.columnDef.enableSorting !== true) return <Table.Th>{label}</Table.Th>;
+  const order = sort.sortBy !== header.column.id ? 'none' : sort.descending ? 'descending' : 'ascending';
+  return (
+    <Table.Th aria-sort={order}>
+      <UnstyledButton onClick={() => sort.onSort(header.column.id)} fw={600} fz="sm" data-testid="sort-header">
+        {label}
+        <span aria-hidden="true">{order === 'ascending' ? ' ▲' : order === 'descending' ? ' ▼' : ''}</span>
+      </UnstyledButton>
+    </Table.Th>
   );
 }
 

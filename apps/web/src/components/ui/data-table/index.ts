@@ -1,2 +1,2 @@
 export { DataTable } from './data-table';
-export type { DataTablePagination, DataTableProps, DataTableSelection } from './data-table';
+export type { DataTablePagination, DataTableProps, DataTableSelection, DataTableSort } from './data-table';

@@ -1,4 +1,4 @@
-import { Badge, Table, Text, UnstyledButton } from '@mantine/core';
+import { Badge, Table, Text } from '@mantine/core';
 import type { DataLogEntry } from '@railwatt/contracts';
 import { formatDateTime } from '../../../lib/format';
 import { useDataLogT } from '../hooks/use-datalog-t';
@@ -31,33 +31,6 @@ export function FileName({ name }: { name: string | null }) {
         </span>
       ))}
     </Text>
-  );
-}
-
-/** A sortable column header: click to sort by it, click again to flip the order. */
-export function SortHeader({
-  label,
-  column,
-  sortBy,
-  descending,
-  onSort,
-}: {
-  label: string;
-  column: string;
-  sortBy: string;
-  descending: boolean;
-  onSort: (column: string) => void;
-}) {
-  const active = sortBy === column;
-  return (
-    <UnstyledButton
-      onClick={() => onSort(column)}
-      aria-sort={active ? (descending ? 'descending' : 'ascending') : 'none'}
-      fw={600}
-      fz="sm"
-    >
-      {label} {active ? (descending ? '▼' : '▲') : ''}
-    </UnstyledButton>
   );
 }
 

@@ -12,7 +12,7 @@ import { dataLogKeys, dataLogListQuery } from '../api/datalog-queries';
 import { toDataLogQuery, useDataLogSearch, type DataLogFilterFields } from '../hooks/use-datalog-search';
 import { useDataLogT } from '../hooks/use-datalog-t';
 import { DataLogActions } from './datalog-actions';
-import { FileName, SortHeader, StatusBadge, TimeSeriesDetails } from './datalog-cells';
+import { FileName, StatusBadge, TimeSeriesDetails } from './datalog-cells';
 import { DataLogFilters } from './datalog-filters';
 import { DataLogPageTitle } from './datalog-page-title';
 
@@ -51,28 +51,29 @@ export function DataLogPage(props: Partial<ScreenProps>) {
     });
 
   const columns = useMemo<ColumnDef<DataLogEntry>[]>(() => {
-    const sortable = (column: string, label: string) => () => (
-      <SortHeader label={label} column={column} sortBy={search.sortBy} descending={search.desc} onSort={onSort} />
-    );
     return [
       {
         id: 'logTimeStamp',
-        header: sortable('logTimeStamp', t('column.logTimeStamp')),
+        header: t('column.logTimeStamp'),
+        enableSorting: true,
         cell: ({ row }) => formatDateTime(row.original.logTimeStamp, timeZone),
       },
       {
         id: 'messageType',
-        header: sortable('messageType', t('column.messageType')),
+        header: t('column.messageType'),
+        enableSorting: true,
         cell: ({ row }) => t(`type.${row.original.messageType}`, { defaultValue: row.original.messageType }),
       },
       {
         id: 'messageStatus',
-        header: sortable('messageStatus', t('column.messageStatus')),
+        header: t('column.messageStatus'),
+        enableSorting: true,
         cell: ({ row }) => <StatusBadge status={row.original.messageStatus} />,
       },
       {
         id: 'fileName',
-        header: sortable('fileName', t('column.fileName')),
+        header: t('column.fileName'),
+        enableSorting: true,
         cell: ({ row }) => <FileName name={row.original.fileName} />,
       },
       {
@@ -84,7 +85,7 @@ export function DataLogPage(props: Partial<ScreenProps>) {
           </Text>
         ),
       },
-      { id: 'username', header: sortable('username', t('column.username')), accessorKey: 'username' },
+      { id: 'username', header: t('column.username'), enableSorting: true, accessorKey: 'username' },
       { id: 'destination', header: t('column.destination'), accessorKey: 'destination' },
       {
         id: 'actions',
@@ -124,6 +125,7 @@ export function DataLogPage(props: Partial<ScreenProps>) {
         loading={list.isFetching}
         data-testid="datalog-table"
         rowTestId="datalog-row"
+        sort={{ sortBy: search.sortBy, descending: search.desc, onSort }}
         renderExpanded={(row) => (
           <TimeSeriesDetails
             entry={row}

@@ -4,13 +4,13 @@ import { useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { Link } from 'react-router';
 import { SEVERITIES, type ProcessingEvent, type Severity } from '@railwatt/contracts';
-import { DataTable, type DataTablePagination } from '../../../components/ui/data-table';
+import { DataTable, type DataTablePagination, type DataTableSort } from '../../../components/ui/data-table';
 import { DayInput } from '../../../components/ui/set-status-dialog';
 import { formatDateTime } from '../../../lib/format';
 import { errorCodesQuery, processesQuery } from '../api/processing-queries';
 import { EMPTY_EVENT_FILTERS, type EventFilterFields } from '../hooks/use-monitor-search';
 import { useMonitorT } from '../hooks/use-monitor-t';
-import { EventCode, SeverityBadge, SortHeader, useProcessName } from './process-cells';
+import { EventCode, SeverityBadge, useProcessName } from './process-cells';
 
 export const RESULT_VIEW_PATH = '/monitor/processresultview';
 export const EVENT_VIEW_PATH = '/monitor/eventview';
@@ -32,42 +32,34 @@ export function EventsTable({
   timeZone: string;
   loading?: boolean;
   pagination?: DataTablePagination;
-  sort?: { sortBy: string; descending: boolean; onSort: (column: string) => void };
+  sort?: DataTableSort;
 }) {
   const { t } = useMonitorT();
   const processName = useProcessName();
   const columns = useMemo<ColumnDef<ProcessingEvent>[]>(() => {
-    const header = (column: string, label: string) =>
-      sort
-        ? () => (
-            <SortHeader
-              label={label}
-              column={column}
-              sortBy={sort.sortBy}
-              descending={sort.descending}
-              onSort={sort.onSort}
-            />
-          )
-        : label;
     return [
       {
         id: 'time',
-        header: header('time', t('event.time')),
+        header: t('event.time'),
+        enableSorting: true,
         cell: ({ row }) => formatDateTime(row.original.time, timeZone),
       },
       {
         id: 'processName',
-        header: header('processName', t('event.process')),
+        header: t('event.process'),
+        enableSorting: true,
         cell: ({ row }) => processName(row.original.processName),
       },
       {
         id: 'errorCode',
-        header: header('errorCode', t('event.code')),
+        header: t('event.code'),
+        enableSorting: true,
         cell: ({ row }) => <EventCode code={row.original.errorCode} />,
       },
       {
         id: 'severity',
-        header: header('severity', t('event.severity')),
+        header: t('event.severity'),
+        enableSorting: true,
         cell: ({ row }) => <SeverityBadge severity={row.original.severity} />,
       },
       { id: 'incidents', header: t('event.incidents'), accessorKey: 'incidents' },
@@ -103,7 +95,7 @@ export function EventsTable({
         ),
       },
     ];
-  }, [t, timeZone, processName, sort]);
+  }, [t, timeZone, processName]);
 
   return (
     <DataTable
@@ -115,6 +107,7 @@ export function EventsTable({
       data-testid="events-table"
       rowTestId="event-row"
       pagination={pagination}
+      sort={sort}
     />
   );
 }

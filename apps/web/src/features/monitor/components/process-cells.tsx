@@ -1,4 +1,4 @@
-import { Badge, Group, Progress, Text, UnstyledButton } from '@mantine/core';
+import { Badge, Group, Progress, Text } from '@mantine/core';
 import { eventCodeText, type ProcedureResult, type ProcedureResultStatus, type Severity } from '@railwatt/contracts';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../../lib/format';
@@ -81,31 +81,4 @@ export function EventCode({ code }: { code: string }) {
 export function useProcessName() {
   const { t } = useTranslation();
   return (name: string) => t(`processes.${name}`, { defaultValue: name });
-}
-
-/** A sortable column header: click to sort by it, click again to flip the order. */
-export function SortHeader({
-  label,
-  column,
-  sortBy,
-  descending,
-  onSort,
-}: {
-  label: string;
-  column: string;
-  sortBy: string;
-  descending: boolean;
-  onSort: (column: string) => void;
-}) {
-  const active = sortBy === column;
-  return (
-    <UnstyledButton
-      onClick={() => onSort(column)}
-      aria-sort={active ? (descending ? 'descending' : 'ascending') : 'none'}
-      fw={600}
-      fz="sm"
-    >
-      {label} {active ? (descending ? '▼' : '▲') : ''}
-    </UnstyledButton>
-  );
 }

@@ -22,7 +22,7 @@ import { toProcessLogFilter, useProcessLogSearch, type ProcessLogFilterFields } 
 import { useMonitorT } from '../hooks/use-monitor-t';
 import { EVENT_MONITOR_PATH, RESULT_VIEW_PATH } from './events-table';
 import { MonitorPageTitle, NotForRole, useMonitorZone } from './monitor-page-title';
-import { periodText, ResultProgress, ResultStatusBadge, SortHeader, useProcessName } from './process-cells';
+import { periodText, ResultProgress, ResultStatusBadge, useProcessName } from './process-cells';
 import { ProcessLogFilters } from './process-log-filters';
 import { processPath } from '../../../lib/process-path';
 
@@ -77,14 +77,12 @@ export function ProcessLogPage({ procedure, ...props }: Partial<ScreenProps> & {
     update({ sortBy: column, desc: search.sortBy === column ? !search.desc : true, page: 1 });
 
   const columns = useMemo<ColumnDef<ProcedureResult>[]>(() => {
-    const sortable = (column: string, label: string) => () => (
-      <SortHeader label={label} column={column} sortBy={search.sortBy} descending={search.desc} onSort={onSort} />
-    );
     return [
-      { id: 'id', header: sortable('id', t('result.id')), accessorKey: 'id' },
+      { id: 'id', header: t('result.id'), enableSorting: true, accessorKey: 'id' },
       {
         id: 'status',
-        header: sortable('status', t('result.status')),
+        header: t('result.status'),
+        enableSorting: true,
         cell: ({ row }) => (
           <Stack gap={4}>
             <ResultStatusBadge status={row.original.status} />
@@ -94,7 +92,8 @@ export function ProcessLogPage({ procedure, ...props }: Partial<ScreenProps> & {
       },
       {
         id: 'periodStart',
-        header: sortable('periodStart', t('result.period')),
+        header: t('result.period'),
+        enableSorting: true,
         cell: ({ row }) => {
           // What the run's extra params chose: metered-energy-aggregation's aggregation, settlement's tpa.
           const options = row.original.runOptions;
@@ -116,12 +115,14 @@ export function ProcessLogPage({ procedure, ...props }: Partial<ScreenProps> & {
       },
       {
         id: 'executeStartTime',
-        header: sortable('executeStartTime', t('result.start')),
+        header: t('result.start'),
+        enableSorting: true,
         cell: ({ row }) => formatDateTime(row.original.executeStartTime, timeZone),
       },
       {
         id: 'executeEndTime',
-        header: sortable('executeEndTime', t('result.end')),
+        header: t('result.end'),
+        enableSorting: true,
         cell: ({ row }) => formatDateTime(row.original.executeEndTime, timeZone),
       },
       {
@@ -197,6 +198,7 @@ export function ProcessLogPage({ procedure, ...props }: Partial<ScreenProps> & {
         loading={list.isFetching && (list.isPlaceholderData || !list.data)}
         data-testid="process-log-table"
         rowTestId="process-log-row"
+        sort={{ sortBy: search.sortBy, descending: search.desc, onSort }}
         pagination={{
           page: search.page,
           size: search.size,
