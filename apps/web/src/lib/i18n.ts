@@ -11,12 +11,18 @@ type Messages = Record<string, unknown>;
  * Every file under locales/<lng>/ (shell, routes, errors, and each feature's own file) is merged into the
  * one default namespace of its language; top-level keys differ per file, so keys stay explicit:
  * 'shell.selectArea', 'api_error_code.unknown', 'routes.fleet.overview'. A file a language lacks falls
- * back to English. The shell's English files ship in the initial bundle; each feature's English file
+ * back to English. The shell's English files (shell, routes, errors, ui, format) ship in the initial bundle; each feature's English file
  * loads in one chunk beside the first screen (`messagesReady`, which every lazy screen waits for), so
  * a new feature's texts never grow the shell's initial JavaScript. Other languages load when chosen.
  */
 const englishShell = import.meta.glob<Messages>(
-  ['../locales/en/shell.json', '../locales/en/routes.json', '../locales/en/errors.json', '../locales/en/ui.json'],
+  [
+    '../locales/en/shell.json',
+    '../locales/en/routes.json',
+    '../locales/en/errors.json',
+    '../locales/en/ui.json',
+    '../locales/en/format.json',
+  ],
   { eager: true, import: 'default' },
 );
 const englishFeatures = import.meta.glob<Messages>(
@@ -26,6 +32,7 @@ const englishFeatures = import.meta.glob<Messages>(
     '!../locales/en/routes.json',
     '!../locales/en/errors.json',
     '!../locales/en/ui.json',
+    '!../locales/en/format.json',
   ],
   { import: 'default' },
 );

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { areaCurrency } from '@railwatt/contracts';
+import { areaCurrency, type AreaKind } from '@railwatt/contracts';
 import {
   formatAmount,
   formatEnergy,
@@ -36,4 +36,19 @@ export function useFormat() {
     }),
     [language, currency],
   );
+}
+
+/**
+ * An area's name in the user's language (locales/<lng>/format.json `format.areas.<kind>`): "Norge" in
+ * Norwegian; the name as the server gives it when there is no translation.
+ */
+export function useAreaNames(): (area: { kind: AreaKind | string; name: string } | null | undefined) => string {
+  const { t } = useTranslation();
+  return (area) => (area ? t(`format.areas.${area.kind}`, { defaultValue: area.name }) : '');
+}
+
+/** The selected area's name in the user's language. */
+export function useAreaName(): string {
+  const name = useAreaNames();
+  return name(useMarketStore((s) => s.area));
 }

@@ -2,6 +2,7 @@ import type { ReactElement } from 'react';
 import type { ProcedureResult } from '@railwatt/contracts';
 import { render } from '@testing-library/react';
 import { MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { I18nextProvider } from 'react-i18next';
 import { createMemoryRouter, RouterProvider, useLocation, type RouteObject } from 'react-router';
@@ -86,6 +87,7 @@ export function renderScreens(
   return render(
     <I18nextProvider i18n={i18n}>
       <MantineProvider env="test">
+        <Notifications />
         <QueryClientProvider client={createQueryClient()}>
           <RouterProvider router={router} />
         </QueryClientProvider>

@@ -19,7 +19,7 @@ import { SetStatusDialog } from '../set-status-dialog';
 import { OverviewToolbar, useOverviewActions } from '../status-change';
 import { entityListQuery, exportEntities, useEntityStatusChange, useMinimalEntities } from './entity-api';
 import type { EntityPageProps } from './entity-registration-page';
-import { formatDate, formatDateTime } from '../../../lib/format';
+import { formatDate, formatDateTime, formatDay } from '../../../lib/format';
 import { registrationPathOf, type EntitySection } from './section';
 import { useEntityStatusSummaryStore } from './status-summary-store';
 import { useEntityKitContext, useEntityKitT } from './use-entity-kit';
@@ -80,6 +80,8 @@ function useCellText(kind: EntityFormKind) {
       }
       if (Array.isArray(value)) return value.map((v) => names.get(String(v)) ?? String(v)).join(', ');
       if (descriptor?.input === 'reference') return names.get(String(value)) ?? String(value);
+      // A calendar day (a public holiday's date) as every date on screen: dd.MM.yyyy.
+      if (descriptor?.input === 'date') return formatDay(String(value));
       return String(value);
     };
   }, [entities, fields, t]);

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { STATISTICS_BUCKETS, type DashboardStatisticsItem } from '@railwatt/contracts';
 import { ApiErrorText } from '../../../components/ui/api-error';
+import { useFormat } from '../../../lib/use-format';
 import { DataTable } from '../../../components/ui/data-table';
 import { dashboardStatisticsQuery } from '../api/statistics-queries';
 import { useStatisticsT } from '../hooks/use-statistics-t';
@@ -13,17 +14,19 @@ import { useStatisticsT } from '../hooks/use-statistics-t';
  */
 export function CategoryStatisticsCard({ area, zone }: { area: string; zone: string }) {
   const { t } = useStatisticsT();
+  const f = useFormat();
   const query = useQuery(dashboardStatisticsQuery(area, zone));
   const columns: ColumnDef<DashboardStatisticsItem>[] = [
     { id: 'type', header: t('categories.type'), cell: ({ row }) => t(`category.${row.original.type}`) },
     ...[...STATISTICS_BUCKETS, 'sum' as const, 'queue' as const].map((key): ColumnDef<DashboardStatisticsItem> => ({
-      accessorKey: key,
+      id: key,
       header: t(`categories.${key}`),
+      cell: ({ row }) => f.number(row.original[key]),
     })),
     {
       id: 'uniqueCPIDs',
       header: t('categories.uniqueCPIDs'),
-      cell: ({ row }) => row.original.uniqueCPIDs ?? '',
+      cell: ({ row }) => f.number(row.original.uniqueCPIDs),
     },
   ];
   return (

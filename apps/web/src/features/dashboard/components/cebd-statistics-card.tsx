@@ -5,7 +5,8 @@ import type { ColumnDef } from '@tanstack/react-table';
 import type { CebdDay } from '@railwatt/contracts';
 import { ApiErrorText } from '../../../components/ui/api-error';
 import { DataTable } from '../../../components/ui/data-table';
-import { formatDate } from '../../../lib/format';
+import { formatDay } from '../../../lib/format';
+import { useFormat } from '../../../lib/use-format';
 import { cebdStatisticsQuery } from '../api/statistics-queries';
 import { useStatisticsT } from '../hooks/use-statistics-t';
 import { StatisticsBarChart, type ChartSeries } from './statistics-bar-chart';
@@ -14,7 +15,7 @@ const MEASURES = ['files', 'records', 'consumptionPoints'] as const;
 type Measure = (typeof MEASURES)[number];
 
 /** A day 'YYYY-MM-DD' as dd.MM.yyyy (it is already the zone's day). */
-const dayLabel = (day: string) => formatDate(`${day}T00:00:00Z`, 'UTC');
+const dayLabel = formatDay;
 
 /** The bars of each measure; a day's stack adds up to its files, records or consumption points. */
 function seriesOf(measure: Measure, day: CebdDay): Record<string, number> {
@@ -42,6 +43,7 @@ const COLORS: Record<string, string> = {
 /** CEBD statistics for the previous seven days (product.md §2 Dashboard): a bar chart per measure and the days' table. */
 export function CebdStatisticsCard({ area, zone }: { area: string; zone: string }) {
   const { t } = useStatisticsT();
+  const f = useFormat();
   const [measure, setMeasure] = useState<Measure>('files');
   const query = useQuery(cebdStatisticsQuery(area, zone));
   const days = query.data?.days ?? [];
@@ -53,12 +55,13 @@ export function CebdStatisticsCard({ area, zone }: { area: string; zone: string 
   }));
   const columns: ColumnDef<CebdDay>[] = [
     { id: 'day', header: t('cebd.day'), cell: ({ row }) => dayLabel(row.original.day) },
-    { accessorKey: 'files', header: t('cebd.files') },
-    { accessorKey: 'failedFiles', header: t('cebd.failedFiles') },
-    { accessorKey: 'records', header: t('cebd.records') },
-    { accessorKey: 'consumptionPoints', header: t('cebd.consumptionPoints') },
-    { accessorKey: 'valid', header: t('cebd.valid') },
-    { accessorKey: 'withErrors', header: t('cebd.withErrors') },
+    ...(['files', 'failedFiles', 'records', 'consumptionPoints', 'valid', 'withErrors'] as const).map(
+      (key): ColumnDef<CebdDay> => ({
+        id: key,
+        header: t(`cebd.${key}`),
+        cell: ({ row }) => f.number(row.original[key]),
+      }),
+    ),
   ];
   return (
     <Card withBorder data-testid="cebd-statistics">
@@ -73,7 +76,13 @@ export function CebdStatisticsCard({ area, zone }: { area: string; zone: string 
           data={MEASURES.map((m) => ({ value: m, label: t(`cebd.${m}`) }))}
           w="fit-content"
         />
-        <StatisticsBarChart data={data} series={series} title={t('cebd.chart', { measure: t(`cebd.${measure}`) })} />
+        <StatisticsBarChart
+          data={data}
+          series={series}
+          title={t('cebd.chart', { measure: t(`cebd.${measure}`) })}
+          xLabel={t('cebd.day')}
+          yLabel={t(`cebd.${measure}`)}
+        />
         <ApiErrorText error={query.error} fallback={t('loadFailed')} />
         <DataTable
           data={days}

@@ -103,12 +103,16 @@ describe('dashboard home', { timeout: 20_000 }, () => {
     // Files: the highest day has 3 -> 0..40 in tens.
     const chart = within(card).getByRole('img', { name: 'CEBD Files per day' });
     expect(chart).toHaveAttribute('data-y-ticks', '0,10,20,30,40');
+    // Each axis names its unit: the days along, the measure counted up.
+    expect(chart).toHaveAttribute('data-x-label', 'Day');
+    expect(chart).toHaveAttribute('data-y-label', 'Files');
     // Records: 95 -> steps of 30 (95 / 4 = 23.75, up to tens).
     await user.click(within(card).getByRole('radio', { name: 'Records' }));
     expect(within(card).getByRole('img', { name: 'CEBD Records per day' })).toHaveAttribute(
       'data-y-ticks',
       '0,30,60,90,120',
     );
+    expect(within(card).getByRole('img', { name: 'CEBD Records per day' })).toHaveAttribute('data-y-label', 'Records');
   });
 
   it('lists every category with its columns, the queue sizes and the waiting work', async () => {

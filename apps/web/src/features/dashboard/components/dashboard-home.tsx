@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { PageTitle } from '../../../components/ui/page-title';
 import type { ScreenProps } from '../../../lib/routes';
 import { useMarketStore } from '../../../lib/stores/market-store';
+import { useAreaName } from '../../../lib/use-format';
 import { DASHBOARD_REFRESH_MS, statisticsKeys } from '../api/statistics-queries';
 import { useStatisticsT } from '../hooks/use-statistics-t';
 import { CategoryStatisticsCard } from './category-statistics-card';
@@ -20,6 +21,7 @@ export function DashboardHome(props: ScreenProps) {
   const { t } = useTranslation();
   const { t: ts } = useStatisticsT();
   const area = useMarketStore((s) => s.area);
+  const areaName = useAreaName();
   const zone = useMarketStore((s) => s.timeZone) ?? area?.timeZone ?? 'UTC';
   const queryClient = useQueryClient();
   const key = area?.uuid ?? '';
@@ -42,7 +44,7 @@ export function DashboardHome(props: ScreenProps) {
         </Group>
       </Group>
       <Card withBorder data-testid="welcome-card">
-        <Text fw={600}>{t('dashboard.welcome', { area: area?.name ?? '' })}</Text>
+        <Text fw={600}>{t('dashboard.welcome', { area: areaName })}</Text>
         <Text c="dimmed" size="sm">
           {t('dashboard.timeZone', { timeZone: area?.timeZone ?? '' })}
         </Text>

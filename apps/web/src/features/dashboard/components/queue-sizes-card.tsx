@@ -4,17 +4,13 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { DASHBOARD_CATEGORIES, type OffsetLag } from '@railwatt/contracts';
 import { ApiErrorText } from '../../../components/ui/api-error';
 import { DataTable } from '../../../components/ui/data-table';
-import { formatDate, formatDateTime } from '../../../lib/format';
+import { formatDateTime, formatDay } from '../../../lib/format';
 import { offsetLagQuery, queueSizeQuery } from '../api/statistics-queries';
 import { useStatisticsT } from '../hooks/use-statistics-t';
 
 /** A train run's oldest item is its operating day; the others are instants. */
 const oldestText = (oldest: string | null, zone: string) =>
-  oldest === null
-    ? ''
-    : /^\d{4}-\d{2}-\d{2}$/.test(oldest)
-      ? formatDate(`${oldest}T00:00:00Z`, 'UTC')
-      : formatDateTime(oldest, zone);
+  oldest === null ? '' : /^\d{4}-\d{2}-\d{2}$/.test(oldest) ? formatDay(oldest) : formatDateTime(oldest, zone);
 
 /** Queue sizes (jobs waiting per category) and the work waiting per processing stage (offset lag). */
 export function QueueSizesCard({ area, zone }: { area: string; zone: string }) {

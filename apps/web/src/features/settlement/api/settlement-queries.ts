@@ -184,7 +184,7 @@ export const pricesApprovedQuery = (month: SettlementMonth, range: MonthRange, t
   });
 
 /** A mutation on a settlement result that then asks for the list it changed (`listKey`) again. */
-function useResultMutation<V>(listKey: QueryKey, mutationFn: (variables: V) => Promise<unknown>) {
+function useResultMutation<V, R>(listKey: QueryKey, mutationFn: (variables: V) => Promise<R>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn,
@@ -233,13 +233,13 @@ export const useRunSettlement = (listKey: QueryKey) =>
 /**
  * Approves the month's prices and supply from the settlement page (the page warns until they are,
  * product.md §4): the newest successful price-and-supply result overlapping the month (findBy),
- * approved with any earlier approved one of the same scope marked corrected. Answers its id, or
- * null when the month has none to approve.
+ * approved with any earlier approved one of the same scope marked corrected. Answers its id and the
+ * approve call's answer (who approved), or null when the month has none to approve.
  */
 export const useApprovePrices = (month: SettlementMonth, range: MonthRange, timeZone: string) => {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (): Promise<number | null> => {
+    mutationFn: async (): Promise<{ id: number; answer: ProcedureResult[] } | null> => {
       const found = await api.call(processingCalls.findBy, {
         query: {
           procedureName: 'price-and-supply',
@@ -253,11 +253,11 @@ export const useApprovePrices = (month: SettlementMonth, range: MonthRange, time
       });
       const newest = found.content[0];
       if (!newest) return null;
-      await api.call(procedureTaskCalls.approve, {
+      const answer = await api.call(procedureTaskCalls.approve, {
         query: { updatePreviouslyApprovedToCorrected: true },
         body: [newest.id],
       });
-      return newest.id;
+      return { id: newest.id, answer };
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: settlementKeys.pricesApproved(month, timeZone) }),
   });

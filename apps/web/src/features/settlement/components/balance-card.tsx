@@ -1,7 +1,8 @@
 import { Alert, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import type { PriceAreaBalance } from '@railwatt/contracts';
 import { useSettlementT } from '../hooks/use-settlement-t';
-import { balanceCloses, formatFigure } from './figures';
+import { useFormat } from '../../../lib/use-format';
+import { balanceCloses } from './figures';
 
 /**
  * One price area's balance for the month: the supply measured at the substations against metered +
@@ -11,13 +12,14 @@ import { balanceCloses, formatFigure } from './figures';
  */
 export function BalanceCard({ balance }: { balance: PriceAreaBalance }) {
   const { t } = useSettlementT();
+  const f = useFormat();
   const closes = balanceCloses(balance.difference);
   const parts = balance.meteredEnergy + balance.estimatedEnergy + balance.otherEnergy + balance.lossesEnergy;
   const line = (label: string, value: number, testId: string, strong = false) => (
     <Table.Tr>
       <Table.Td>{strong ? <Text fw={600}>{label}</Text> : label}</Table.Td>
       <Table.Td ta="right" data-testid={testId}>
-        {strong ? <Text fw={600}>{formatFigure(value)}</Text> : formatFigure(value)}
+        {strong ? <Text fw={600}>{f.number(value)}</Text> : f.number(value)}
       </Table.Td>
     </Table.Tr>
   );
@@ -49,7 +51,7 @@ export function BalanceCard({ balance }: { balance: PriceAreaBalance }) {
           data-testid="balance-status"
           data-closes={String(closes)}
         >
-          {closes ? t('balance.closes') : t('balance.notCloses', { difference: formatFigure(balance.difference) })}
+          {closes ? t('balance.closes') : t('balance.notCloses', { difference: f.energy(balance.difference) })}
         </Alert>
         {balance.hoursWithoutSupply > 0 && (
           <Text size="sm" c="orange.8" data-testid="balance-hours-without-supply">
@@ -63,7 +65,7 @@ export function BalanceCard({ balance }: { balance: PriceAreaBalance }) {
         )}
         {balance.averagePrice !== null && (
           <Text size="sm" c="dimmed" data-testid="balance-average-price">
-            {t('balance.averagePrice', { price: formatFigure(balance.averagePrice) })}
+            {t('balance.averagePrice', { price: f.price(balance.averagePrice) })}
           </Text>
         )}
       </Stack>

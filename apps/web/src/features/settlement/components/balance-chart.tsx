@@ -1,7 +1,7 @@
 import { Box } from '@mantine/core';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { useSettlementT } from '../hooks/use-settlement-t';
-import { formatFigure } from './figures';
+import { useFormat } from '../../../lib/use-format';
 
 /** calls.md §9: a bar chart's default size; below it the chart shrinks with the screen, keeping 4:3. */
 const CHART_SIZE = { width: 800, height: 600 } as const;
@@ -30,20 +30,31 @@ const PARTS = [
  */
 export function BalanceChart({ data }: { data: readonly BalanceChartRow[] }) {
   const { t } = useSettlementT();
+  const f = useFormat();
   const title = t('verification.chartTitle');
   return (
     <Box
       role="img"
       aria-label={title}
       data-testid="balance-chart"
+      data-y-unit="kWh"
       style={{ width: '100%', maxWidth: CHART_SIZE.width, aspectRatio: `${CHART_SIZE.width} / ${CHART_SIZE.height}` }}
     >
       <ResponsiveContainer width="100%" height="100%" initialDimension={CHART_SIZE}>
-        <BarChart data={[...data]} margin={{ top: 16, right: 16, bottom: 8, left: 24 }}>
+        <BarChart data={[...data]} margin={{ top: 16, right: 16, bottom: 16, left: 8 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
-          <XAxis dataKey="label" />
-          <YAxis tickCount={5} />
-          <Tooltip formatter={(value) => formatFigure(Number(value))} />
+          <XAxis
+            dataKey="label"
+            label={{ value: t('verification.chartXAxis'), position: 'insideBottom', offset: -4 }}
+            height={48}
+          />
+          <YAxis
+            tickCount={5}
+            width={88}
+            tickFormatter={(value: number) => f.number(value)}
+            label={{ value: t('verification.chartYAxis'), angle: -90, position: 'insideLeft' }}
+          />
+          <Tooltip formatter={(value) => f.energy(Number(value))} />
           <Legend />
           <Bar
             dataKey="supply"

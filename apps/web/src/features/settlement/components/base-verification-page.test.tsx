@@ -49,7 +49,7 @@ const callsTo = (calls: Call[], path: string) => calls.filter((c) => c.url.pathn
 const findRows = () => screen.findAllByTestId('verification-row');
 
 describe('settlement base verification', { timeout: 45_000 }, () => {
-  it('asks for the URL’s month and shows a row per organisation and price area, in kWh to 4 decimals', async () => {
+  it('asks for the URL’s month and shows a row per organisation and price area, energies in kWh, amounts in NOK', async () => {
     const { calls } = mockFetch(answers());
     renderSettlement(`${BASE_PATH}?year=2024&month=1`);
     const rows = await findRows();
@@ -73,13 +73,18 @@ describe('settlement base verification', { timeout: 45_000 }, () => {
     const first = within(rows[0]!);
     expect(first.getByText('Vy')).toBeInTheDocument();
     expect(first.getByText('NO1')).toBeInTheDocument();
-    expect(first.getByTestId('verification-supply')).toHaveTextContent('1,000.0000');
-    expect(first.getByTestId('trace-metered')).toHaveTextContent('800.0000');
-    expect(first.getByTestId('verification-supplyCost')).toHaveTextContent('500.0000');
+    // Energies with at most 4 decimals, amounts in the currency's minor unit (issue 18 item 2).
+    expect(first.getByTestId('verification-supply')).toHaveTextContent(/^1,000$/);
+    expect(first.getByTestId('trace-metered')).toHaveTextContent(/^800$/);
+    expect(first.getByTestId('verification-supplyCost')).toHaveTextContent(/^500\.00$/);
+    const headers = within(screen.getByTestId('verification-table')).getAllByRole('columnheader');
+    expect(headers.map((h) => h.textContent)).toEqual(
+      expect.arrayContaining(['Supply (kWh)', 'Metered (kWh)', 'Losses (kWh)', 'Supply cost (NOK)']),
+    );
     const second = within(rows[1]!);
     expect(second.getByText('CargoNet')).toBeInTheDocument();
     expect(second.getByTestId('trace-metered')).toHaveTextContent('123.4568');
-    expect(second.getByTestId('verification-supply')).toHaveTextContent('200.1000');
+    expect(second.getByTestId('verification-supply')).toHaveTextContent(/^200\.1$/);
     expect(await screen.findByTestId('balance-chart')).toBeInTheDocument();
     expect(screen.getByTestId('settlement-month')).toHaveTextContent('01.2024');
   });
@@ -111,9 +116,9 @@ describe('settlement base verification', { timeout: 45_000 }, () => {
     expect(status).toHaveAttribute('data-closes', 'true');
     expect(status).toHaveTextContent('Balance closes');
     const card = within(screen.getByTestId('balance-card'));
-    expect(card.getByTestId('balance-supply')).toHaveTextContent('1,000.0000');
-    expect(card.getByTestId('balance-parts')).toHaveTextContent('1,000.0000');
-    expect(card.getByTestId('balance-difference')).toHaveTextContent('0.0000');
+    expect(card.getByTestId('balance-supply')).toHaveTextContent(/^1,000$/);
+    expect(card.getByTestId('balance-parts')).toHaveTextContent(/^1,000$/);
+    expect(card.getByTestId('balance-difference')).toHaveTextContent(/^0$/);
     expect(card.queryByTestId('balance-hours-without-supply')).not.toBeInTheDocument();
   });
 
@@ -134,8 +139,8 @@ describe('settlement base verification', { timeout: 45_000 }, () => {
     renderSettlement(`${BASE_PATH}?year=2024&month=1`);
     const status = await screen.findByTestId('balance-status');
     expect(status).toHaveAttribute('data-closes', 'false');
-    expect(status).toHaveTextContent('Balance does not close (difference 12.5000 kWh)');
-    expect(screen.getByTestId('balance-unbilled-losses')).toHaveTextContent('10.0000');
+    expect(status).toHaveTextContent('Balance does not close (difference 12.5 kWh)');
+    expect(screen.getByTestId('balance-unbilled-losses')).toHaveTextContent(/^10$/);
     expect(screen.getByTestId('balance-hours-without-supply')).toHaveTextContent('3 hours with energy but no supply');
     expect(screen.getByTestId('balance-hours-without-price')).toHaveTextContent('1 hour with energy but no spot price');
   });
@@ -184,6 +189,13 @@ describe('settlement base verification', { timeout: 45_000 }, () => {
     expect(screen.getByTestId('hourly-sum')).toHaveTextContent(figure.textContent!);
     expect(screen.queryByTestId('hourly-mismatch')).not.toBeInTheDocument();
     expect(screen.getByText('Metered energy of CargoNet in NO2, 01.2024')).toBeInTheDocument();
+    const modal = within(screen.getByTestId('hourly-modal'));
+    expect(
+      modal
+        .getAllByRole('columnheader')
+        .slice(0, 5)
+        .map((h) => h.textContent),
+    ).toEqual(['Hour', 'Grid area', 'Energy (kWh)', 'Price (NOK/MWh)', 'Cost (NOK)']);
     expect(Object.fromEntries(callsTo(calls, HOURLY)[0]!.url.searchParams)).toEqual({
       startYear: '2024',
       startMonth: '1',
@@ -198,7 +210,7 @@ describe('settlement base verification', { timeout: 45_000 }, () => {
     expect(records).toHaveLength(2);
     expect(within(records[0]!).getByText('cebd-2024-01-01.xml')).toBeInTheDocument();
     expect(within(records[1]!).getByText('Shunting and stabling')).toBeInTheDocument();
-    expect(screen.getByTestId('records-net')).toHaveTextContent('100.5000');
+    expect(screen.getByTestId('records-net')).toHaveTextContent(/^100\.5$/);
     expect(Object.fromEntries(callsTo(calls, RECORDS)[0]!.url.searchParams)).toEqual({
       organisation: CARGO.uuid,
       gridArea: GRID.uuid,
@@ -225,5 +237,28 @@ describe('settlement base verification', { timeout: 45_000 }, () => {
     const run = await screen.findByTestId('balance-empty-run');
     expect(run).toHaveTextContent('The balance comes from price-and-supply: run it for the month.');
     expect(run).toHaveAttribute('href', '/monitor/processes/price-and-supply/run');
+  });
+  it('gives the two 02:00 hours of the day the clock goes back their offsets', async () => {
+    const user = userEvent.setup();
+    mockFetch(
+      answers({
+        [`GET ${HOURLY}`]: [
+          hour('2026-10-24T23:00:00Z', 1),
+          hour('2026-10-25T00:00:00Z', 2),
+          hour('2026-10-25T01:00:00Z', 3),
+          hour('2026-10-26T01:00:00Z', 4),
+        ],
+      }),
+    );
+    renderSettlement(`${BASE_PATH}?year=2026&month=10`);
+    const rows = await findRows();
+    await user.click(within(rows[0]!).getByTestId('trace-metered'));
+    const hours = await screen.findAllByTestId('trace-hour');
+    expect(hours.map((h) => h.textContent)).toEqual([
+      '25.10.2026 01:00 +02:00',
+      '25.10.2026 02:00 +02:00',
+      '25.10.2026 02:00 +01:00',
+      '26.10.2026 02:00',
+    ]);
   });
 });

@@ -8,16 +8,17 @@ import { policyAdmits, POLICIES, type PriceAreaBalance, type SettlementBaseVerif
 import { ApiErrorText } from '../../../components/ui/api-error';
 import { DataTable } from '../../../components/ui/data-table';
 import { PageTitle } from '../../../components/ui/page-title';
+import { withUnit } from '../../../lib/format';
 import type { ScreenProps } from '../../../lib/routes';
 import { processPath } from '../../../lib/process-path';
 import { useMarketStore } from '../../../lib/stores/market-store';
+import { useFormat } from '../../../lib/use-format';
 import { useUrlSearch } from '../../../lib/use-url-search';
 import { balanceQuery, baseVerificationQuery, eusaOptionsQuery } from '../api/settlement-queries';
 import { monthRange, monthSearchShape, useSettlementMonth, useSettlementZone } from '../hooks/settlement-month';
 import { useSettlementT } from '../hooks/use-settlement-t';
 import { BalanceCard } from './balance-card';
 import type { BalanceChartRow } from './balance-chart';
-import { formatFigure } from './figures';
 import { HourlyModal } from './hourly-modal';
 import { SettlementMonthPicker } from './settlement-month-picker';
 
@@ -77,6 +78,7 @@ function chartRows(balances: readonly PriceAreaBalance[], rows: readonly Settlem
  */
 export function BaseVerificationPage(props: ScreenProps) {
   const { t } = useSettlementT();
+  const f = useFormat();
   const roles = useMarketStore((s) => s.rolesInArea);
   const area = useMarketStore((s) => s.area?.kind ?? null);
   const mayRun = policyAdmits(POLICIES.processingRun, roles, area);
@@ -100,16 +102,18 @@ export function BaseVerificationPage(props: ScreenProps) {
   );
 
   const columns = useMemo<ColumnDef<SettlementBaseVerificationRow>[]>(() => {
+    const kwh = (label: string) => withUnit(t(label), 'kWh');
     const figure = (
       id: string,
       header: string,
       value: (row: SettlementBaseVerificationRow) => number,
+      show: (value: number) => string = f.number,
     ): ColumnDef<SettlementBaseVerificationRow> => ({
       id,
       header: () => <Text ta="right">{header}</Text>,
       cell: ({ row }) => (
         <Text size="sm" ta="right" data-testid={`verification-${id}`}>
-          {formatFigure(value(row.original))}
+          {show(value(row.original))}
         </Text>
       ),
     });
@@ -120,35 +124,35 @@ export function BaseVerificationPage(props: ScreenProps) {
         cell: ({ row }) => nameOf(row.original.organisation),
       },
       { id: 'priceArea', header: t('verification.priceArea'), cell: ({ row }) => nameOf(row.original.priceArea) },
-      figure('supply', t('verification.supplyEnergy'), (r) => r.supplyEnergy),
+      figure('supply', kwh('verification.supplyEnergy'), (r) => r.supplyEnergy),
       {
         id: 'metered',
-        header: () => <Text ta="right">{t('verification.meteredEnergy')}</Text>,
+        header: () => <Text ta="right">{kwh('verification.meteredEnergy')}</Text>,
         cell: ({ row }) => (
           <Group justify="flex-end">
             <UnstyledButton
               onClick={() => setTraced(row.original)}
               data-testid="trace-metered"
               aria-label={t('verification.traceMetered', {
-                value: formatFigure(row.original.meteredEnergy),
+                value: f.energy(row.original.meteredEnergy),
                 organisation: nameOf(row.original.organisation),
               })}
               c="blue"
               fz="sm"
               td="underline"
             >
-              {formatFigure(row.original.meteredEnergy)}
+              {f.number(row.original.meteredEnergy)}
             </UnstyledButton>
           </Group>
         ),
       },
-      figure('estimated', t('verification.estimatedEnergy'), (r) => r.estimatedEnergy),
-      figure('other', t('verification.otherEnergy'), (r) => r.otherEnergy),
-      figure('onAccount', t('verification.onAccountEnergy'), (r) => r.onAccountEnergy),
-      figure('losses', t('verification.lossesEnergy'), (r) => r.lossesEnergy),
-      figure('supplyCost', t('verification.supplyCost'), (r) => r.supplyCost),
+      figure('estimated', kwh('verification.estimatedEnergy'), (r) => r.estimatedEnergy),
+      figure('other', kwh('verification.otherEnergy'), (r) => r.otherEnergy),
+      figure('onAccount', kwh('verification.onAccountEnergy'), (r) => r.onAccountEnergy),
+      figure('losses', kwh('verification.lossesEnergy'), (r) => r.lossesEnergy),
+      figure('supplyCost', withUnit(t('verification.supplyCost'), f.currency), (r) => r.supplyCost, f.money),
     ];
-  }, [t]);
+  }, [t, f]);
 
   return (
     <Stack gap="sm">

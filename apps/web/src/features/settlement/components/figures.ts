@@ -1,14 +1,4 @@
 /**
- * calls.md §9: numbers are shown rounded to 4 decimals. Energies are kWh; costs are in the area's
- * currency. Rounding happens here only, never on the figures summed or compared.
- */
-const FIGURE = new Intl.NumberFormat('en', { minimumFractionDigits: 4, maximumFractionDigits: 4 });
-
-export function formatFigure(value: number | null | undefined): string {
-  return value === null || value === undefined ? '' : FIGURE.format(value);
-}
-
-/**
  * The balance closes when supply and its parts agree to the kWh (contracts priceAreaBalanceSchema:
  * "the balance closes when it is 0 (to the kWh)"): what is left rounds to 0 kWh.
  */

@@ -1,10 +1,11 @@
 import { Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { ApiErrorText } from '../../../components/ui/api-error';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateHour } from '../../../lib/format';
 import { recordsQuery, type RecordsQuery } from '../api/settlement-queries';
 import { useSettlementT } from '../hooks/use-settlement-t';
-import { formatFigure, sumOf } from './figures';
+import { useFormat } from '../../../lib/use-format';
+import { sumOf } from './figures';
 
 /**
  * The CEBD records behind one hour of the hourly trace (GET /timeseries/settlement/records): per
@@ -14,6 +15,7 @@ import { formatFigure, sumOf } from './figures';
  */
 export function HourRecords({ query, timeZone }: { query: RecordsQuery; timeZone: string }) {
   const { t } = useSettlementT();
+  const f = useFormat();
   const records = useQuery(recordsQuery(query));
   const data = records.data ?? [];
   if (records.error) return <ApiErrorText error={records.error} />;
@@ -41,9 +43,9 @@ export function HourRecords({ query, timeZone }: { query: RecordsQuery; timeZone
         {data.map((r) => (
           <Table.Tr key={`${r.consumptionPoint.uuid}:${r.periodEnd}:${r.category}`} data-testid="record-row">
             <Table.Td>{r.consumptionPoint.name ?? r.consumptionPoint.uuid}</Table.Td>
-            <Table.Td>{formatDateTime(r.periodEnd, timeZone)}</Table.Td>
-            <Table.Td ta="right">{formatFigure(r.activeConsumed)}</Table.Td>
-            <Table.Td ta="right">{formatFigure(r.activeRegenerated)}</Table.Td>
+            <Table.Td>{formatDateHour(r.periodEnd, timeZone)}</Table.Td>
+            <Table.Td ta="right">{f.number(r.activeConsumed)}</Table.Td>
+            <Table.Td ta="right">{f.number(r.activeRegenerated)}</Table.Td>
             <Table.Td>{t(`records.categories.${r.category}`, { defaultValue: r.category })}</Table.Td>
             <Table.Td>{r.trainNumber ?? ''}</Table.Td>
             <Table.Td>{r.fileName ?? ''}</Table.Td>
@@ -54,7 +56,7 @@ export function HourRecords({ query, timeZone }: { query: RecordsQuery; timeZone
         <Table.Tr>
           <Table.Th colSpan={2}>{t('records.net')}</Table.Th>
           <Table.Th ta="right" colSpan={2} data-testid="records-net">
-            {formatFigure(sumOf(data, (r) => r.activeConsumed - r.activeRegenerated))}
+            {f.number(sumOf(data, (r) => r.activeConsumed - r.activeRegenerated))}
           </Table.Th>
           <Table.Th colSpan={3} />
         </Table.Tr>

@@ -3,11 +3,12 @@ import { Loader, Modal, ScrollArea, Stack, Table, Text, UnstyledButton } from '@
 import { useQuery } from '@tanstack/react-query';
 import type { SettlementBaseVerificationRow } from '@railwatt/contracts';
 import { ApiErrorText } from '../../../components/ui/api-error';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateHour, withUnit } from '../../../lib/format';
+import { useFormat } from '../../../lib/use-format';
 import { hourlyQuery, type SettlementMonth } from '../api/settlement-queries';
 import { monthText } from '../hooks/settlement-month';
 import { useSettlementT } from '../hooks/use-settlement-t';
-import { formatFigure, sumOf } from './figures';
+import { sumOf } from './figures';
 import { HourRecords } from './hour-records';
 
 /** The sum of the hours equals the figure when they agree to the figure's last shown decimal. */
@@ -31,6 +32,7 @@ export function HourlyModal({
   onClose: () => void;
 }) {
   const { t } = useSettlementT();
+  const f = useFormat();
   const hours = useQuery({
     ...hourlyQuery({
       ...month,
@@ -72,9 +74,9 @@ export function HourlyModal({
                 <Table.Tr>
                   <Table.Th>{t('hourly.hour')}</Table.Th>
                   <Table.Th>{t('hourly.gridArea')}</Table.Th>
-                  <Table.Th ta="right">{t('hourly.energy')}</Table.Th>
-                  <Table.Th ta="right">{t('hourly.price')}</Table.Th>
-                  <Table.Th ta="right">{t('hourly.cost')}</Table.Th>
+                  <Table.Th ta="right">{withUnit(t('hourly.energy'), 'kWh')}</Table.Th>
+                  <Table.Th ta="right">{withUnit(t('hourly.price'), f.priceUnit)}</Table.Th>
+                  <Table.Th ta="right">{withUnit(t('hourly.cost'), f.currency)}</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -93,13 +95,13 @@ export function HourlyModal({
                             fz="sm"
                             td="underline"
                           >
-                            {formatDateTime(h.hourStart, timeZone)}
+                            {formatDateHour(h.hourStart, timeZone)}
                           </UnstyledButton>
                         </Table.Td>
                         <Table.Td>{h.gridArea.name ?? h.gridArea.uuid}</Table.Td>
-                        <Table.Td ta="right">{formatFigure(h.energy)}</Table.Td>
-                        <Table.Td ta="right">{formatFigure(h.price)}</Table.Td>
-                        <Table.Td ta="right">{formatFigure(h.cost)}</Table.Td>
+                        <Table.Td ta="right">{f.number(h.energy)}</Table.Td>
+                        <Table.Td ta="right">{f.number(h.price)}</Table.Td>
+                        <Table.Td ta="right">{f.money(h.cost)}</Table.Td>
                       </Table.Tr>
                       {open && row && (
                         <Table.Tr>
@@ -123,11 +125,11 @@ export function HourlyModal({
                 <Table.Tr>
                   <Table.Th colSpan={2}>{t('hourly.sum')}</Table.Th>
                   <Table.Th ta="right" data-testid="hourly-sum">
-                    {formatFigure(sum)}
+                    {f.number(sum)}
                   </Table.Th>
                   <Table.Th />
                   <Table.Th ta="right" data-testid="hourly-cost-sum">
-                    {formatFigure(sumOf(data, (h) => h.cost ?? 0))}
+                    {f.money(sumOf(data, (h) => h.cost ?? 0))}
                   </Table.Th>
                 </Table.Tr>
               </Table.Tfoot>
@@ -136,7 +138,7 @@ export function HourlyModal({
         )}
         {hours.data && Math.abs(sum - figure) >= SAME_FIGURE && (
           <Text c="red" size="sm" data-testid="hourly-mismatch">
-            {t('hourly.mismatch', { value: formatFigure(figure) })}
+            {t('hourly.mismatch', { value: f.energy(figure) })}
           </Text>
         )}
       </Stack>

@@ -1,11 +1,30 @@
 import { useState } from 'react';
 import { Button, Checkbox, Group, Stack } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import type { QueryKey } from '@tanstack/react-query';
-import { FAILABLE_STATUSES, type ProcedureResult, type ProcedureResultStatus } from '@railwatt/contracts';
+import { dayInZone, FAILABLE_STATUSES, type ProcedureResult, type ProcedureResultStatus } from '@railwatt/contracts';
 import { ApiErrorText } from '../../../components/ui/api-error';
+import { useAreaName } from '../../../lib/use-format';
 import { useModalStore } from '../../../lib/stores/modal-store';
 import { useApproveSettlement, useSaveSettlementStatus, useSetSettlementToFailure } from '../api/settlement-queries';
+import { monthOfDay, monthText } from '../hooks/settlement-month';
 import { useSettlementT } from '../hooks/use-settlement-t';
+
+/** A short notice after an action went through (issue 18 item 4: notices for success, dialogs for questions). */
+export const showDone = (message: string) => notifications.show({ message, color: 'green', withBorder: true });
+
+/**
+ * Who approved, from the approve call's answer: the server writes "Approved by <user>" into the
+ * approved result's message (modules/processing/tasks.ts approveResults). Null when it does not say.
+ */
+export function approvedBy(answer: readonly Partial<ProcedureResult>[] | null | undefined, id: number): string | null {
+  const message = answer?.find((r) => r.id === id)?.message ?? '';
+  return /^Approved by (\S+)/.exec(message)?.[1] ?? null;
+}
+
+/** The month a result settles, MM.yyyy in the area's zone. */
+export const resultMonth = (result: Pick<ProcedureResult, 'periodStart'>, timeZone: string): string =>
+  monthText(monthOfDay(dayInZone(result.periodStart, timeZone)));
 
 /**
  * Which status each action takes a result from. Approve: a success (the server's rule). Unapprove:
@@ -19,21 +38,26 @@ const UNAPPROVABLE: readonly ProcedureResultStatus[] = ['approved'];
 const INVALIDATABLE: readonly ProcedureResultStatus[] = ['success', 'failure'];
 
 /**
- * The process runners' actions on one settlement result, each after a yes/no question: approve
- * (optionally marking the earlier approved settlement of the same scope corrected), unapprove,
- * invalidate and set to failure. A refusal shows the server's message below the buttons.
- * `listKey` is the month's result list, which every action changes.
+ * The process runners' actions on one settlement result, each after a yes/no question naming what it
+ * acts on (the result, its month and area): approve (optionally marking the earlier approved
+ * settlement of the same scope corrected), unapprove, invalidate and set to failure. What went
+ * through is said in a short notice (approval: by whom, from the call's answer); a refusal shows the
+ * server's message below the buttons. `listKey` is the month's result list, which every action changes.
  */
 export function SettlementActions({
   result,
   listKey,
   disabled,
+  timeZone,
 }: {
   result: ProcedureResult;
   listKey: QueryKey;
   disabled: boolean;
+  timeZone: string;
 }) {
   const { t } = useSettlementT();
+  const area = useAreaName();
+  const scope = { id: result.id, month: resultMonth(result, timeZone), area };
   const openModal = useModalStore((s) => s.open);
   const [markCorrected, setMarkCorrected] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -43,14 +67,14 @@ export function SettlementActions({
   const pending = approve.isPending || save.isPending || fail.isPending;
   const { id, status } = result;
 
-  const ask = (question: string, action: () => Promise<unknown>, done: string) =>
+  const ask = <A,>(question: string, action: () => Promise<A>, done: (answer: A) => string) =>
     openModal({
       type: 'userConfirmation',
       message: question,
       yesAction: () => {
         setError(null);
         action().then(
-          () => openModal({ type: 'confirmation', message: done }),
+          (answer) => showDone(done(answer)),
           (failure: unknown) => setError(failure),
         );
       },
@@ -88,9 +112,9 @@ export function SettlementActions({
           APPROVABLE,
           () =>
             ask(
-              t(markCorrected ? 'process.approveCorrectedQuestion' : 'process.approveQuestion', { id }),
+              t(markCorrected ? 'process.approveCorrectedQuestion' : 'process.approveQuestion', scope),
               () => approve.mutateAsync({ id, markCorrected }),
-              t('process.approved', { id }),
+              (answer) => t('process.approved', { ...scope, user: approvedBy(answer, id) ?? t('process.someone') }),
             ),
           'settlement-approve',
         )}
@@ -99,9 +123,9 @@ export function SettlementActions({
           UNAPPROVABLE,
           () =>
             ask(
-              t('process.unapproveQuestion', { id }),
+              t('process.unapproveQuestion', scope),
               () => save.mutateAsync({ id, status: 'success' }),
-              t('process.unapproved', { id }),
+              () => t('process.unapproved', scope),
             ),
           'settlement-unapprove',
         )}
@@ -110,16 +134,21 @@ export function SettlementActions({
           INVALIDATABLE,
           () =>
             ask(
-              t('process.invalidateQuestion', { id }),
+              t('process.invalidateQuestion', scope),
               () => save.mutateAsync({ id, status: 'invalid' }),
-              t('process.invalidated', { id }),
+              () => t('process.invalidated', scope),
             ),
           'settlement-invalidate',
         )}
         {button(
           t('process.setToFailure'),
           FAILABLE_STATUSES,
-          () => ask(t('process.failureQuestion', { id }), () => fail.mutateAsync(id), t('process.failed', { id })),
+          () =>
+            ask(
+              t('process.failureQuestion', scope),
+              () => fail.mutateAsync(id),
+              () => t('process.failed', scope),
+            ),
           'settlement-set-to-failure',
           'red',
         )}

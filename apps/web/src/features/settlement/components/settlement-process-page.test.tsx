@@ -1,12 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { setLanguage } from '../../../lib/i18n';
 import {
   AUDIT,
   CARGO,
   CONSUMER,
   line,
   mockFetch,
+  NO1,
   NO2,
   pageOf,
   PROCESS_PATH,
@@ -66,19 +68,28 @@ describe('settlement process', { timeout: 45_000 }, () => {
     expect(init.headers).toMatchObject({ 'Current-Tenant-ZoneId': 'Europe/Oslo' });
 
     // End times in the area's zone: 08:05Z is 09:05 in Oslo; 31.01 23:30Z is already 1 February there.
-    expect(resultSelect()).toHaveValue('7, 01.02.2024 09:05, success');
+    expect(resultSelect()).toHaveValue('7, 01.02.2024 09:05, Success');
     await user.click(resultSelect());
     expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual([
-      '7, 01.02.2024 09:05, success',
-      '6, 01.02.2024 00:30, approved',
+      '7, 01.02.2024 09:05, Success',
+      '6, 01.02.2024 00:30, Approved',
     ]);
     expect(within(lines[1]!).getByText('CargoNet')).toBeInTheDocument();
-    expect(screen.getByTestId('total-supplyEnergy')).toHaveTextContent('1,020.5000');
-    expect(screen.getByTestId('total-supplyCost')).toHaveTextContent('510.2500');
-    expect(screen.getByTestId('total-totalCost')).toHaveTextContent('1,337.5000');
+    // Energy with at most 4 decimals, amounts in øre, the units in the headers (issue 18 item 2).
+    expect(screen.getByTestId('total-supplyEnergy')).toHaveTextContent(/^1,020\.5$/);
+    expect(screen.getByTestId('total-supplyCost')).toHaveTextContent(/^510\.25$/);
+    expect(screen.getByTestId('total-totalCost')).toHaveTextContent(/^1,337\.50$/);
+    const headers = within(screen.getByTestId('settlement-lines')).getAllByRole('columnheader');
+    expect(headers.map((h) => h.textContent).slice(0, 5)).toEqual([
+      'Organisation',
+      'Price area',
+      'Energy (kWh)',
+      'Total cost (NOK)',
+      'Due (NOK)',
+    ]);
     expect(callsTo(calls, LINES)[0]!.url.searchParams.get('procedureResultId')).toBe('7');
 
-    await user.click(screen.getByRole('option', { name: '6, 01.02.2024 00:30, approved' }));
+    await user.click(screen.getByRole('option', { name: '6, 01.02.2024 00:30, Approved' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('result=6'));
     await waitFor(() => expect(screen.getAllByTestId('settlement-line-row')).toHaveLength(1));
     expect(screen.getByTestId('settlement-status')).toHaveAttribute('data-status', 'approved');
@@ -149,21 +160,31 @@ describe('settlement process', { timeout: 45_000 }, () => {
 
   it('approves after a yes, marking the earlier approved settlement corrected when ticked, and reads the month again', async () => {
     const user = userEvent.setup();
-    const { calls } = mockFetch(answers({ [`POST ${APPROVE}`]: [settlementResult({ id: 7, status: 'approved' })] }));
+    const { calls } = mockFetch(
+      answers({
+        [`POST ${APPROVE}`]: [settlementResult({ id: 7, status: 'approved', message: 'Approved by erex-operator' })],
+      }),
+    );
     renderSettlement(JANUARY);
     await screen.findAllByTestId('settlement-line-row');
     const lookups = callsTo(calls, FIND_BY).length;
     await user.click(screen.getByLabelText('Mark the earlier approved settlement corrected'));
     await user.click(screen.getByRole('button', { name: 'Approve' }));
     expect(
-      await screen.findByText('Approve settlement result 7 and mark the earlier approved settlement corrected?'),
+      await screen.findByText(
+        'Approve settlement result 7 (01.2024, Norway) and mark the earlier approved settlement corrected?',
+      ),
     ).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Yes' }));
     await waitFor(() => expect(callsTo(calls, APPROVE)).toHaveLength(1));
     const approve = callsTo(calls, APPROVE)[0]!;
     expect(approve.url.searchParams.get('updatePreviouslyApprovedToCorrected')).toBe('true');
     expect(approve.body).toEqual([7]);
-    expect(await screen.findByText('Settlement result 7 is approved')).toBeInTheDocument();
+    // A short notice says what was approved and by whom (the approve call's answer), no dialog.
+    expect(
+      await screen.findByText('Settlement result 7 (01.2024, Norway) approved by erex-operator'),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     await waitFor(() => expect(callsTo(calls, FIND_BY).length).toBeGreaterThan(lookups));
   });
 
@@ -186,7 +207,7 @@ describe('settlement process', { timeout: 45_000 }, () => {
     renderSettlement(JANUARY);
     await screen.findAllByTestId('settlement-line-row');
     await user.click(screen.getByRole('button', { name: 'Approve' }));
-    expect(await screen.findByText('Approve settlement result 7?')).toBeInTheDocument();
+    expect(await screen.findByText('Approve settlement result 7 (01.2024, Norway)?')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Yes' }));
     expect(await screen.findByTestId('settlement-action-error')).toHaveTextContent(
       'Approved settlement already exists for the area or organisation',
@@ -210,14 +231,13 @@ describe('settlement process', { timeout: 45_000 }, () => {
     await user.click(await screen.findByRole('button', { name: 'Yes' }));
     await waitFor(() => expect(callsTo(calls, SAVE)).toHaveLength(1));
     expect(callsTo(calls, SAVE)[0]!.body).toEqual({ id: 6, status: 'success' });
-    // The outcome's modal, then on to the other result (the question must not meet the outcome's modal).
-    expect(await screen.findByText('Settlement result 6 is no longer approved')).toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: 'Close' }));
+    // The outcome's notice, then on to the other result.
+    expect(await screen.findByText('Settlement result 6 (01.2024, Norway) is no longer approved')).toBeInTheDocument();
 
     await user.click(screen.getByRole('textbox', { name: 'Settlement result' }));
-    await user.click(screen.getByRole('option', { name: '7, 01.02.2024 09:05, success' }));
+    await user.click(screen.getByRole('option', { name: '7, 01.02.2024 09:05, Success' }));
     await user.click(await screen.findByRole('button', { name: 'Set to failure' }));
-    expect(await screen.findByText('Set settlement result 7 to failure?')).toBeInTheDocument();
+    expect(await screen.findByText('Set settlement result 7 (01.2024, Norway) to failure?')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Yes' }));
     await waitFor(() => expect(callsTo(calls, FAIL)).toHaveLength(1));
     expect(callsTo(calls, FAIL)[0]!.url.pathname).toBe(`${FAIL}/7`);
@@ -259,12 +279,23 @@ describe('settlement process', { timeout: 45_000 }, () => {
             : pageOf([settlementResult({ id: 7 })]),
         [`POST ${APPROVE}`]: () => {
           approved = true;
-          return [settlementResult({ id: 21, status: 'approved' })];
+          return [settlementResult({ id: 21, status: 'approved', message: 'Approved by erex-operator' })];
         },
       }),
     );
     renderSettlement(JANUARY);
     await user.click(await screen.findByTestId('approve-prices'));
+    // A question naming what is approved first; nothing is sent before the yes.
+    expect(
+      await screen.findByText('Approve prices and supply (price-and-supply) of 01.2024 in Norway?'),
+    ).toBeInTheDocument();
+    expect(callsTo(calls, APPROVE)).toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: 'Yes' }));
+    expect(
+      await screen.findByText(
+        'Prices and supply of 01.2024 in Norway approved by erex-operator (price-and-supply result 21)',
+      ),
+    ).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByTestId('prices-not-approved')).not.toBeInTheDocument());
     const lookup = callsTo(calls, FIND_BY).find((c) => c.url.searchParams.get('procedureName') === 'price-and-supply')!;
     expect(lookup.body).toMatchObject({ statuses: ['success'] });
@@ -312,6 +343,67 @@ describe('settlement process', { timeout: 45_000 }, () => {
     // a request further, never bring it forward.)
     for (const later of asked.filter((a) => a.month !== asked[0]!.month)) {
       expect(later.at - start).toBeGreaterThanOrEqual(1_000);
+    }
+  });
+  it('folds lines that are all zero behind a button with their count, and opens a line’s energy parts', async () => {
+    const user = userEvent.setup();
+    const zero = line({ organisation: CARGO, priceArea: NO2 });
+    for (const key of Object.keys(zero) as (keyof typeof zero)[])
+      if (typeof zero[key] === 'number' && key !== 'procedureResultId') Object.assign(zero, { [key]: 0 });
+    mockFetch(answers({ [`GET ${LINES}`]: [line(), zero, { ...zero, priceArea: NO1 }] }));
+    renderSettlement(JANUARY);
+    await waitFor(() => expect(screen.getAllByTestId('settlement-line-row')).toHaveLength(1));
+    const toggle = screen.getByRole('button', { name: 'Show 2 lines with all zeros' });
+    // The totals count every line; the folded ones add nothing to them.
+    expect(screen.getByTestId('settlement-lines-totals')).toHaveTextContent('3 lines');
+    await user.click(toggle);
+    expect(screen.getAllByTestId('settlement-line-row')).toHaveLength(3);
+    await user.click(screen.getByRole('button', { name: 'Hide 2 lines with all zeros' }));
+    expect(screen.getAllByTestId('settlement-line-row')).toHaveLength(1);
+
+    // The organisation's column stays in place when the table scrolls; the energy parts open per line.
+    const first = screen.getAllByRole('columnheader')[0]!;
+    expect(first).toHaveStyle({ position: 'sticky', left: '0px' });
+    await user.click(screen.getByRole('button', { name: 'Energy parts of Vy' }));
+    const parts = screen.getByTestId('settlement-line-parts');
+    expect(within(parts).getByText('Metered (kWh)')).toBeInTheDocument();
+    expect(within(parts).getByTestId('part-meteredEnergy')).toHaveTextContent(/^800$/);
+  });
+
+  it('folds a long result message after three parts with a count, and names series types in words', async () => {
+    const user = userEvent.setup();
+    const message = [
+      'Done 31 of 31 days',
+      'Prices and supply outdated: 4 values stored after price-and-supply (cebd_active_energy_consumed CP-1 (a.xml))',
+      'warning two',
+      'warning three',
+      'warning four',
+      'warning five',
+    ].join('\n');
+    mockFetch(answers({ [`POST ${FIND_BY}`]: pageOf([settlementResult({ id: 7, message })]) }));
+    renderSettlement(JANUARY);
+    const folded = await screen.findByTestId('settlement-result-message');
+    expect(within(folded).getAllByRole('listitem')).toHaveLength(3);
+    expect(folded).toHaveTextContent('active energy consumed (CEBD) CP-1');
+    expect(folded).not.toHaveTextContent('cebd_active_energy_consumed');
+    await user.click(within(folded).getByRole('button', { name: '3 more' }));
+    expect(within(folded).getAllByRole('listitem')).toHaveLength(6);
+    await user.click(within(folded).getByRole('button', { name: 'Show less' }));
+    expect(within(folded).getAllByRole('listitem')).toHaveLength(3);
+  });
+
+  it('shows amounts with the separators of the user’s language', async () => {
+    await setLanguage('nb');
+    try {
+      mockFetch(answers());
+      renderSettlement(JANUARY);
+      await screen.findAllByTestId('settlement-line-row');
+      const plain = (text: string | null) => (text ?? '').replace(/[\u00a0\u202f]/g, ' ');
+      await waitFor(() => expect(plain(screen.getByTestId('total-totalCost').textContent)).toBe('1 337,50'));
+      expect(plain(screen.getByTestId('total-supplyEnergy').textContent)).toBe('1 020,5');
+      expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toContain('Til betaling (NOK)');
+    } finally {
+      await setLanguage('en');
     }
   });
 });

@@ -8,7 +8,9 @@ import { PageTitle } from '../../../components/ui/page-title';
 import { formatDateTime } from '../../../lib/format';
 import { resultStatusColor } from '../../../lib/result-status';
 import type { ScreenProps } from '../../../lib/routes';
+import { useModalStore } from '../../../lib/stores/modal-store';
 import { useMarketStore } from '../../../lib/stores/market-store';
+import { useAreaName } from '../../../lib/use-format';
 import { useUrlSearch } from '../../../lib/use-url-search';
 import {
   pricesApprovedQuery,
@@ -18,10 +20,17 @@ import {
   useRunSettlement,
   type SettlementMonth,
 } from '../api/settlement-queries';
-import { monthRange, monthSearchShape, useSettlementMonth, useSettlementZone } from '../hooks/settlement-month';
+import {
+  monthRange,
+  monthSearchShape,
+  monthText,
+  useSettlementMonth,
+  useSettlementZone,
+} from '../hooks/settlement-month';
 import { useSettlementT } from '../hooks/use-settlement-t';
 import { useThrottledKey } from '../hooks/use-throttled-key';
-import { SettlementActions } from './settlement-actions';
+import { ResultMessage } from './folded-texts';
+import { approvedBy, SettlementActions, showDone } from './settlement-actions';
 import { SettlementLinesTable } from './settlement-lines-table';
 import { SettlementMonthPicker } from './settlement-month-picker';
 
@@ -33,10 +42,11 @@ const searchSchema = z.object({
 
 /**
  * product.md §9 "Settlement option label: id, end time dd.MM.yyyy HH:mm, status": the end is the
- * result's execute end time in the area's zone (empty while it runs), the status as stored.
+ * result's execute end time in the area's zone (empty while it runs), the status in the user's
+ * language (issue 18 item 2: statuses translated).
  */
-export const resultLabel = (result: ProcedureResult, timeZone: string): string =>
-  `${result.id}, ${formatDateTime(result.executeEndTime, timeZone)}, ${result.status}`;
+export const resultLabel = (result: ProcedureResult, timeZone: string, status: string): string =>
+  `${result.id}, ${formatDateTime(result.executeEndTime, timeZone)}, ${status}`;
 
 const monthKey = ({ year, month }: SettlementMonth) => `${year}-${month}`;
 const monthOfKey = (key: string): SettlementMonth => {
@@ -71,14 +81,38 @@ export function SettlementProcessPage({ tpa = false, ...props }: ScreenProps & {
   const run = useRunSettlement(settlementResultsQuery(listQuery).queryKey);
   const prices = useQuery(pricesApprovedQuery(month, monthRange(month, timeZone), timeZone));
   const approvePrices = useApprovePrices(month, monthRange(month, timeZone), timeZone);
+  const openModal = useModalStore((s) => s.open);
+  const areaName = useAreaName();
+  // Approving prices and supply asks first, naming the month and area, and then says what was
+  // approved and by whom (issue 18 item 4).
+  const askApprovePrices = () => {
+    const scope = { month: monthText(month), area: areaName };
+    openModal({
+      type: 'userConfirmation',
+      message: t('process.approvePricesQuestion', scope),
+      yesAction: () =>
+        approvePrices.mutate(undefined, {
+          onSuccess: (approved) => {
+            if (approved)
+              showDone(
+                t('process.pricesApproved', {
+                  ...scope,
+                  id: approved.id,
+                  user: approvedBy(approved.answer, approved.id) ?? t('process.someone'),
+                }),
+              );
+          },
+        }),
+    });
+  };
 
   const list = useMemo(() => results.data?.content ?? [], [results.data]);
   // The list is the shown month's (not the previous month's while the throttle or the answer is awaited).
   const current = results.data !== undefined && !results.isPlaceholderData && askedKey === monthKey(month);
   const selected = list.find((r) => r.id === search.result) ?? list[0] ?? null;
   const options = useMemo(
-    () => list.map((r) => ({ value: String(r.id), label: resultLabel(r, timeZone) })),
-    [list, timeZone],
+    () => list.map((r) => ({ value: String(r.id), label: resultLabel(r, timeZone, t(`status.${r.status}`)) })),
+    [list, timeZone, t],
   );
 
   return (
@@ -124,7 +158,7 @@ export function SettlementProcessPage({ tpa = false, ...props }: ScreenProps & {
                 variant="light"
                 color="yellow"
                 loading={approvePrices.isPending}
-                onClick={() => approvePrices.mutate()}
+                onClick={askApprovePrices}
                 data-testid="approve-prices"
               >
                 {t('process.approvePrices')}
@@ -168,17 +202,14 @@ export function SettlementProcessPage({ tpa = false, ...props }: ScreenProps & {
                 user: selected.username,
               })}
             </Text>
-            {selected.message && (
-              <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
-                {selected.message}
-              </Text>
-            )}
+            {selected.message && <ResultMessage message={selected.message} />}
             {mayRun && (
               <SettlementActions
                 key={selected.id}
                 result={selected}
                 listKey={settlementKeys.resultList(listQuery)}
                 disabled={!current}
+                timeZone={timeZone}
               />
             )}
           </Stack>
