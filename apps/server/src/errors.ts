@@ -21,19 +21,26 @@ export class ApiError extends UserFacingError {
   readonly status: number;
   readonly code: string | undefined;
   readonly errors: FieldError[] | undefined;
+  /** What the catalogue's words leave out (which record, what to do), shown after the message. */
+  readonly detail: string | undefined;
 
-  constructor(status: number, message: string, options: { code?: string; errors?: FieldError[] } = {}) {
+  constructor(
+    status: number,
+    message: string,
+    options: { code?: string; errors?: FieldError[]; detail?: string } = {},
+  ) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = options.code;
     this.errors = options.errors;
+    this.detail = options.detail;
   }
 
   /** 400 with a catalogue code; the message defaults to the spec's text for the code. */
-  static badRequest(code: ErrorCode | string, message?: string): ApiError {
+  static badRequest(code: ErrorCode | string, message?: string, options: { detail?: string } = {}): ApiError {
     const text = message ?? (ERROR_CODES as Record<string, string>)[code] ?? ERROR_CODES.unknown;
-    return new ApiError(400, text, { code });
+    return new ApiError(400, text, { code, detail: options.detail });
   }
 
   /** 400 with one entry per failed field or record. */

@@ -54,6 +54,11 @@ export const errorEnvelopeSchema = z.object({
   code: text(TEXT_LIMITS.identifier).optional(),
   message: serverText(TEXT_LIMITS.message).optional(),
   errors: list(fieldErrorSchema, LIST_LIMITS.rows).optional(),
+  /**
+   * Ours (issue 18 item 5): what a catalogue message leaves out (the record it is about, what to do),
+   * shown after it; the message keeps the catalogue's words.
+   */
+  detail: serverText(TEXT_LIMITS.message).optional(),
   path: serverText(TEXT_LIMITS.message).optional(),
 });
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;

@@ -144,3 +144,43 @@ export const settlementRecordSchema = z.object({
   fileName: text(TEXT_LIMITS.address).nullable(),
 });
 export type SettlementRecord = z.infer<typeof settlementRecordSchema>;
+
+/**
+ * GET /timeseries/settlement/warnings (ours, issue 18 item 5): what a controller must know before
+ * trusting a settlement result's figures.
+ * - missingContracts: lines billed without fees, tax and VAT because the organisation has no
+ *   contract valid in the price area (the run's 'contract-missing' event names them too), with the
+ *   number of days so billed.
+ * - supplyChanged: supply, spot price or exchange-rate values of the result's period stored (or
+ *   removed) after price-and-supply priced their hour: the prices the settlement reads are stale
+ *   until price-and-supply runs again. `changes` names a few series and the files they came in.
+ * - repricedAfterSettlement: price-and-supply ran for the period after this settlement started: its
+ *   figures are no longer those of the prices and supply in place (run the settlement again).
+ * - allocatedAfterPricing: hours whose energy was allocated after price-and-supply priced them.
+ */
+export const settlementWarningsQuerySchema = settlementLinesQuerySchema;
+export const settlementWarningsSchema = z.object({
+  procedureResultId: z.number().int(),
+  missingContracts: z
+    .array(z.object({ organisation: namedRefSchema, priceArea: namedRefSchema, days: z.number().int() }))
+    .max(1000),
+  supplyChanged: z
+    .object({
+      pricedAt: instantSchema,
+      changedAt: instantSchema,
+      values: z.number().int(),
+      changes: z
+        .array(
+          z.object({
+            typeName: text(TEXT_LIMITS.identifier),
+            identifier: text(TEXT_LIMITS.name),
+            fileName: text(TEXT_LIMITS.name).nullable(),
+          }),
+        )
+        .max(10),
+    })
+    .nullable(),
+  repricedAfterSettlement: z.object({ pricedAt: instantSchema }).nullable(),
+  allocatedAfterPricing: z.object({ hours: z.number().int() }).nullable(),
+});
+export type SettlementWarnings = z.infer<typeof settlementWarningsSchema>;

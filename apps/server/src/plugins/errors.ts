@@ -11,7 +11,7 @@ import { ApiError, errorIdOf, internalErrorText } from '../errors.js';
 export function envelope(
   request: FastifyRequest,
   status: number,
-  body: Pick<ErrorEnvelope, 'code' | 'message' | 'errors'> = {},
+  body: Pick<ErrorEnvelope, 'code' | 'message' | 'errors' | 'detail'> = {},
 ): ErrorEnvelope {
   return {
     timestamp: new Date().toISOString(),
@@ -20,6 +20,7 @@ export function envelope(
     ...(body.code !== undefined ? { code: body.code } : {}),
     ...(body.message !== undefined ? { message: body.message } : {}),
     ...(body.errors !== undefined ? { errors: body.errors } : {}),
+    ...(body.detail !== undefined ? { detail: body.detail } : {}),
     path: request.url.split('?')[0],
   };
 }
@@ -67,9 +68,14 @@ export const errorsPlugin = fp(
           const message = apiError.message === 'Forbidden' ? undefined : apiError.message;
           return reply.code(403).send(envelope(request, 403, { message }));
         }
-        return reply
-          .code(status)
-          .send(envelope(request, status, { code: apiError.code, message: apiError.message, errors: apiError.errors }));
+        return reply.code(status).send(
+          envelope(request, status, {
+            code: apiError.code,
+            message: apiError.message,
+            errors: apiError.errors,
+            detail: apiError.detail,
+          }),
+        );
       }
       const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
       if (status >= 400 && status < 500) {

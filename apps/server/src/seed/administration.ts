@@ -1,6 +1,8 @@
 import { COUNTRY_AREA_NAMES, type CountryAreaName } from '@railwatt/contracts';
 import type { Database } from '../db/client.js';
-import { CountryRows, seedCountries } from './entity-rows.js';
+import { sql } from 'drizzle-orm';
+import { rows } from '../modules/domain/sql.js';
+import { CountryRows, insertCountryRows, seedCountries, seedUuid } from './entity-rows.js';
 import { SEED_COUNTRIES } from './fleet.js';
 import { publicHolidays } from './holidays.js';
 import { seedGeography } from './infrastructure.js';
@@ -10,8 +12,8 @@ import { seedGeography } from './infrastructure.js';
  * category types and categories, train profiles (consumption factors in kWh per gross tonne-km),
  * price categories with their time intervals, public holidays of this year and the next, grid and
  * energy fee types (per MWh, in the country's currency), electricity tax and VAT categories with
- * the country's rates, and one traction-energy contract per railway undertaking with the
- * infrastructure manager as supplier, charging every grid and energy fee type once. Depends on the fleet's organisations and the price areas.
+ * the country's rates, and traction-energy contracts (addContracts) with the infrastructure manager
+ * as supplier, charging every grid and energy fee type once. Depends on the fleet's organisations and the price areas.
  */
 
 interface CountryValues {
@@ -128,7 +130,6 @@ export function buildAdministration(country: CountryAreaName, years = holidayYea
   const data = new CountryRows(country);
   const k = (key: string) => data.key(key);
   const v = VALUES[country];
-  const seed = SEED_COUNTRIES.find((c) => c.kind === country)!;
 
   for (const [key, name] of [
     ['passenger', 'Passenger traffic'],
@@ -211,21 +212,80 @@ export function buildAdministration(country: CountryAreaName, years = holidayYea
     data.add(k(`taxcategory:${i}`), 'taxcategory', t.name, { description: t.description, rate: t.rate });
   data.add(k('vatcategory:standard'), 'vatcategory', v.vat.name, { description: null, percentage: v.vat.percentage });
 
-  // One traction-energy contract per railway undertaking, supplied by the infrastructure manager.
-  const priceArea = seedGeography()[country].priceAreas[0]!.name;
-  for (const ru of seed.rus)
-    data.add(k(`contract:${ru.key}`), 'contract', `Traction energy ${ru.name}`, {
-      organisationRef: k(`org:${ru.key}`),
-      supplierRef: k(`org:${seed.im.key}`),
-      priceAreaRef: k(`pricearea:${priceArea}`),
-      description: `Traction energy supplied by ${seed.im.name}`,
-      gridFeeTypeRefs: data.segments.filter((s) => s.type === 'gridfeetype').map((s) => s.entityUuid),
-      energyFeeTypeRefs: data.segments.filter((s) => s.type === 'energyfeetype').map((s) => s.entityUuid),
-      // The first tax category is the rail traction rate where a country has one.
-      taxCategoryRef: k('taxcategory:0'),
-      vatCategoryRef: k('vatcategory:standard'),
-    });
+  addContracts(data, country);
   return data;
+}
+
+/**
+ * The traction-energy contracts, supplied by the infrastructure manager and charging every grid and
+ * energy fee type of the country once, the rail tax and the standard VAT: one for every organisation
+ * that pays for energy (railway undertakings; vehicle keepers pay for energy outside train runs) in
+ * every price area of the country (issue 18 item 5: a line without a contract valid in its price area
+ * bills no fees, tax or VAT). A railway undertaking's contract in the first price area keeps its
+ * first key and name (the contract the demo had before).
+ */
+function addContracts(data: CountryRows, country: CountryAreaName): void {
+  const k = (key: string) => data.key(key);
+  const seed = SEED_COUNTRIES.find((c) => c.kind === country)!;
+  const priceAreas = seedGeography()[country].priceAreas.map((pa) => pa.name);
+  const gridFeeTypeRefs = data.segments.filter((s) => s.type === 'gridfeetype').map((s) => s.entityUuid);
+  const energyFeeTypeRefs = data.segments.filter((s) => s.type === 'energyfeetype').map((s) => s.entityUuid);
+  for (const org of [...seed.rus, ...seed.keepers])
+    priceAreas.forEach((priceArea, i) => {
+      const first = i === 0 && seed.rus.includes(org);
+      data.add(
+        k(first ? `contract:${org.key}` : `contract:${org.key}:${priceArea}`),
+        'contract',
+        first ? `Traction energy ${org.name}` : `Traction energy ${org.name}, ${priceArea}`,
+        {
+          organisationRef: k(`org:${org.key}`),
+          supplierRef: k(`org:${seed.im.key}`),
+          priceAreaRef: k(`pricearea:${priceArea}`),
+          description: `Traction energy supplied by ${seed.im.name} in ${priceArea}`,
+          gridFeeTypeRefs,
+          energyFeeTypeRefs,
+          // The first tax category is the rail traction rate where a country has one.
+          taxCategoryRef: k('taxcategory:0'),
+          vatCategoryRef: k('vatcategory:standard'),
+        },
+      );
+    });
+}
+
+/**
+ * The contracts an area seeded before every paying organisation had one in every price area lacks
+ * (issue 18 item 5): inserted beside the stored ones, each once (the entity uuids are the keys).
+ */
+export async function seedMissingContracts(
+  database: Database,
+  countries: readonly CountryAreaName[] = COUNTRY_AREA_NAMES,
+): Promise<number> {
+  let inserted = 0;
+  await database.db.transaction(async (tx) => {
+    for (const country of countries) {
+      const built = buildAdministration(country, []);
+      const contracts = built.segments.filter((s) => s.type === 'contract');
+      const uuids = contracts.map((c) => c.entityUuid);
+      const present = new Set(
+        (
+          await rows<{ uuid: string }>(
+            tx,
+            sql`SELECT uuid::text AS uuid FROM entity WHERE uuid = ANY(${sql.param(uuids)}::uuid[])`,
+          )
+        ).map((r) => r.uuid),
+      );
+      // Only areas that have the administration kinds (the fee types the contracts name).
+      if (!present.has(seedUuid(`${country}:contract:${SEED_COUNTRIES.find((c) => c.kind === country)!.rus[0]!.key}`)))
+        continue;
+      const missing = new CountryRows(country);
+      for (const c of contracts.filter((c) => !present.has(c.entityUuid)))
+        missing.add(c.entityUuid, 'contract', c.name, c.attributes, { start: c.start, end: c.end });
+      if (missing.entities.length === 0) continue;
+      await insertCountryRows(tx, missing);
+      inserted += missing.entities.length;
+    }
+  });
+  return inserted;
 }
 
 /** Seeds the administration kinds of the given countries (default all); a country that has them is skipped. */
@@ -239,4 +299,5 @@ export function seedAdministrationData(
 /** Seeder entry (seed/index.ts). */
 export async function seedAdministration(database: Database): Promise<void> {
   await seedAdministrationData(database);
+  await seedMissingContracts(database);
 }

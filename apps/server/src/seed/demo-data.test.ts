@@ -66,4 +66,38 @@ describe('demo data of every country', () => {
       expect(names.length, country).toBe(new Set(names).size);
     }
   });
+
+  it('gives every organisation that pays for energy a contract with fees, tax and VAT in every price area', () => {
+    // Issue 18 item 5: a settlement line without a contract valid in its price area bills no fees,
+    // tax or VAT; the demo month must bill them everywhere. Railway undertakings pay for their runs,
+    // vehicle keepers for energy outside train runs (modules/allocation).
+    for (const country of COUNTRY_AREA_NAMES) {
+      const seed = SEED_COUNTRIES.find((c) => c.kind === country)!;
+      const fleet = buildCountry(seed, 10);
+      const infrastructure = buildInfrastructure(country);
+      const contracts = buildAdministration(country, [2026]).segments.filter((s) => s.type === 'contract');
+      const payers = fleet.segments.filter(
+        (s) =>
+          s.type === 'organisation' &&
+          [...seed.rus, ...seed.keepers].some((o) => o.orgId === (s.attributes as { orgId?: string }).orgId),
+      );
+      const priceAreas = infrastructure.segments.filter((s) => s.type === 'pricearea');
+      expect(payers.length, country).toBe(seed.rus.length + seed.keepers.length);
+      expect(priceAreas.length, country).toBeGreaterThan(0);
+      for (const org of payers)
+        for (const pa of priceAreas) {
+          const found = contracts.filter(
+            (c) => c.attributes.organisationRef === org.entityUuid && c.attributes.priceAreaRef === pa.entityUuid,
+          );
+          expect(found.length, `${country} ${org.name} ${pa.name}`).toBe(1);
+          const attributes = found[0]!.attributes as Record<string, unknown[] | string | null>;
+          expect((attributes.gridFeeTypeRefs as unknown[]).length, `${country} ${org.name} ${pa.name}`).toBeGreaterThan(
+            0,
+          );
+          expect((attributes.energyFeeTypeRefs as unknown[]).length).toBeGreaterThan(0);
+          expect(attributes.taxCategoryRef).toBeTruthy();
+          expect(attributes.vatCategoryRef).toBeTruthy();
+        }
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import { errorEnvelopeSchema, type ErrorEnvelope } from '@railwatt/contracts';
+import { ERROR_CODES, errorEnvelopeSchema, type ErrorEnvelope } from '@railwatt/contracts';
 
 /**
  * A request that was cancelled on purpose: superseded by a newer keyed request, aborted by an area
@@ -58,7 +58,12 @@ export function apiErrorMessages(error: unknown, t: Translate): string[] {
   const { status, statusText, envelope } = error;
   if (status === 0) return [translateCode(t, 'unknown')];
   if (status === 400) {
-    if (envelope?.code) return [coded(t, envelope.code, envelope.message)];
+    if (envelope?.code) {
+      // A message that is the code's own catalogue text is said once; a detail follows it.
+      const own = envelope.message === (ERROR_CODES as Record<string, string>)[envelope.code];
+      const text = coded(t, envelope.code, own ? undefined : envelope.message);
+      return [envelope.detail ? `${text} ${envelope.detail}` : text];
+    }
     if (envelope?.errors && envelope.errors.length > 0) {
       return envelope.errors.map((e) => (e.code ? coded(t, e.code, e.message) : e.message));
     }

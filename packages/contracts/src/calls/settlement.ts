@@ -9,6 +9,8 @@ import {
   settlementLinesQuerySchema,
   settlementRecordSchema,
   settlementRecordsQuerySchema,
+  settlementWarningsQuerySchema,
+  settlementWarningsSchema,
 } from '../settlement.js';
 import { defineCall } from './define.js';
 import { POLICIES } from './policies.js';
@@ -61,5 +63,14 @@ export const settlementCalls = {
       "The 5-minute CEBD records behind an organisation's metered energy in a grid area and hour, with the files they came in",
     query: settlementRecordsQuerySchema,
     response: list(settlementRecordSchema, LIST_LIMITS.rows),
+  }),
+  warnings: defineCall({
+    method: 'GET',
+    path: '/timeseries/settlement/warnings',
+    access: POLICIES.processingRead,
+    summary:
+      "What a settlement result's figures lack or no longer match: lines without a contract, supply or prices changed after price-and-supply, prices recalculated after the settlement",
+    query: settlementWarningsQuerySchema,
+    response: settlementWarningsSchema,
   }),
 };

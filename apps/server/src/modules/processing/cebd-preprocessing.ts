@@ -102,6 +102,11 @@ export interface CebdPreprocessingResult {
   byCode: Record<number, number>;
   /** Records that arrived in more than one file. */
   duplicates: number;
+  /**
+   * Code 55 per sender: the file's sender (actual) and the exchange organisation the unit's owner
+   * is connected to (expected: its name and orgId), with the records (a few pairs, most records first).
+   */
+  otherDcs: { actual: string; expected: string; expectedOrgId: string | null; records: number }[];
 }
 
 export const CEBD_PREPROCESSING_CODES = {
@@ -390,11 +395,31 @@ export async function preprocessCebd(
     const byCode: Record<number, number> = {};
     for (const [code, n] of Object.entries(byCodeRaw as Record<string, string | number>))
       byCode[Number(code)] = Number(n);
+    // Who sent the records of code 55 and who was expected (issue 18 item 5): read only when found.
+    const otherDcs =
+      (byCode[CEBD_PREPROCESSING_CODES.otherDcs] ?? 0) === 0
+        ? []
+        : await rows<{ actual: string; expected: string; expectedOrgId: string | null; records: number }>(
+            tx,
+            sql`SELECT d.sender AS actual, x.name AS expected, x.attributes ->> 'orgId' AS "expectedOrgId",
+                       count(*)::int AS records
+                  FROM cebd_preprocessed c
+                  JOIN data_log d ON d.id = c.data_log_id
+                  JOIN entity_latest u ON u.entity_uuid = c.traction_unit_uuid
+                  JOIN entity_latest o ON o.entity_uuid = rw_uuid(u.attributes ->> 'owner')
+                  JOIN entity_latest x ON x.entity_uuid = rw_uuid(o.attributes ->> 'exchangeAdminRef')
+                 WHERE c.tenant = ${tenant}::uuid AND c.period_end > ${S} AND c.period_end <= ${E}
+                   AND ${CEBD_PREPROCESSING_CODES.otherDcs}::smallint = ANY(c.codes)
+                 GROUP BY 1, 2, 3
+                 ORDER BY 4 DESC, 1, 2
+                 LIMIT 3`,
+          );
     return {
       records: Number(row?.records ?? 0),
       placed: Number(row?.placed ?? 0),
       byCode,
       duplicates: Number(row?.duplicates ?? 0),
+      otherDcs,
     };
   });
 }

@@ -226,3 +226,39 @@ export async function combine(
     };
   });
 }
+
+/**
+ * Withdraws the 'no-metered-data-received' events earlier combine runs recorded for the chunk's
+ * runs (issue 18 item 5): raised while the day's CEBD had not been processed, they are answered by
+ * this run, which attached the records that arrived since and recorded its own event for the runs
+ * still without data (`stillSilent` of them). An earlier event stays in the log, LOW with no
+ * incidents, its message saying which result withdrew it; the event of this run is the one that counts.
+ */
+export async function withdrawSilentRunEvents(
+  ctx: ServiceContext,
+  chunk: { start: string; end: string; day: string },
+  options: { procedureResultId: number; stillSilent: number },
+): Promise<number> {
+  const S = sql`${new Date(chunk.start).toISOString()}::timestamptz`;
+  const E = sql`${new Date(chunk.end).toISOString()}::timestamptz`;
+  const now =
+    options.stillSilent === 0
+      ? `the records of ${chunk.day} are attached`
+      : `${options.stillSilent} train runs of ${chunk.day} still have no data (its own event)`;
+  const [withdrawn] = await rows<{ n: number }>(
+    ctx.db,
+    sql`WITH withdrawn AS (
+          UPDATE processing_event
+             SET severity = 'LOW', incidents = 0,
+                 message = left('Withdrawn by combine result ' || ${options.procedureResultId}::text || ': ' || ${now}
+                                || '. ' || coalesce(message, ''), 4000)
+           WHERE tenant = ${ctx.tenant.uuid}::uuid AND process_name = 'combine'
+             AND error_code = 'no-metered-data-received' AND incidents > 0
+             AND procedure_result_id < ${options.procedureResultId}::bigint
+             AND event_time >= ${S} AND event_time < ${E}
+          RETURNING 1
+        )
+        SELECT count(*)::int AS n FROM withdrawn`,
+  );
+  return withdrawn?.n ?? 0;
+}

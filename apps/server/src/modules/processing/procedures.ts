@@ -39,7 +39,6 @@ export function registerImplementedProcedures(): void {
           },
         },
       );
-      report.records(result.records);
       for (const [code, incidents] of Object.entries(result.byCode)) {
         if (incidents > 0) {
           report.event({
@@ -90,7 +89,6 @@ export function registerImplementedProcedures(): void {
           procedureResultId: scope.run.procedureResultId,
         },
       );
-      report.records(result.records);
       await withdrawSilentRunEvents(
         ctx,
         { start: scope.start, end: scope.end, day: scope.chunk.day },

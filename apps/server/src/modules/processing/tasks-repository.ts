@@ -35,10 +35,14 @@ export async function approvedOfSameScope(
   ex: Executor,
   tenant: string,
   ids: readonly number[],
-): Promise<{ id: number; approving: number }[]> {
+): Promise<
+  { id: number; approving: number; procedureName: string; periodStart: string; periodEnd: string; refs: number }[]
+> {
   return rows(
     ex,
-    sql`SELECT p.id::int AS id, a.id::int AS approving
+    sql`SELECT p.id::int AS id, a.id::int AS approving, p.procedure_name AS "procedureName",
+               rw_iso(p.period_start) AS "periodStart", rw_iso(p.period_end) AS "periodEnd",
+               cardinality(p.ref_uuids)::int AS refs
           FROM procedure_result a
           JOIN procedure_result p
             ON p.tenant = a.tenant AND p.procedure_name = a.procedure_name

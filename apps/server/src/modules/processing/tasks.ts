@@ -149,18 +149,47 @@ export async function approveResults(
     const among = previous.find((p) => wanted.includes(p.id));
     if (among) throw invalid(`Results ${among.approving} and ${among.id} have the same scope: approve one`);
     if (previous.length > 0 && !options.updatePreviouslyApprovedToCorrected) {
-      throw ApiError.badRequest('approved-settlement-exists', PROCESS_EVENT_CODES['approved-settlement-exists']);
+      // The catalogue's words (calls.md §8) stay the message; the detail names the result it is
+      // about and the way out (issue 18 item 5).
+      throw ApiError.badRequest('approved-settlement-exists', PROCESS_EVENT_CODES['approved-settlement-exists'], {
+        detail: previous.map(approvedDetail).join(' '),
+      });
     }
-    await setStatus(
-      tx,
-      ctx.tenant.uuid,
-      previous.map((p) => p.id),
-      'corrected',
-    );
+    // A corrected result no longer says who approved it: it says who corrected it, when, and which
+    // result took its place.
+    const at = new Date().toISOString().slice(0, 16).replace('T', ' ');
+    for (const p of previous)
+      await setStatus(
+        tx,
+        ctx.tenant.uuid,
+        [p.id],
+        'corrected',
+        `Corrected by ${ctx.actor.username} at ${at} UTC: result ${p.approving} approved in its place`,
+      );
     const split = options.splitTypeName ? ` (split ${options.splitTypeName})` : '';
     await setStatus(tx, ctx.tenant.uuid, wanted, 'approved', `Approved by ${ctx.actor.username}${split}`);
     return findResults(tx, ctx.tenant.uuid, wanted);
   });
+}
+
+/**
+ * What approved-settlement-exists is about: the procedure and period of the approved result in the
+ * way, and how to mark it corrected (the settlement page's checkbox sends the same flag).
+ */
+function approvedDetail(p: {
+  id: number;
+  approving: number;
+  procedureName: string;
+  periodStart: string;
+  periodEnd: string;
+  refs: number;
+}): string {
+  const scope = p.refs === 0 ? 'the whole area' : `the same ${p.refs === 1 ? 'entity' : `${p.refs} entities`}`;
+  return (
+    `Result ${p.id} of ${p.procedureName} for ${p.periodStart} to ${p.periodEnd} (${scope}) is approved. ` +
+    `To approve result ${p.approving} in its place, approve again with "Mark the earlier approved settlement corrected" ` +
+    `(updatePreviouslyApprovedToCorrected=true): result ${p.id} then becomes corrected.`
+  );
 }
 
 /**

@@ -10,6 +10,7 @@ import { distributeFixedVolumes } from './other-energy.js';
 import { computeOnAccount } from './on-account.js';
 import { priceAndSupply, PRICE_AND_SUPPLY_SEVERITY } from './price-and-supply.js';
 import { settleDay } from './settle.js';
+import { describeChange } from './staleness.js';
 
 /**
  * price-and-supply and settlement as procedures (issue 10 items 2 and 5), registered with the
@@ -155,6 +156,29 @@ export function registerSettlementProcedures(): void {
           severity: 'HIGH',
           incidents: result.unbalancedHours,
           message: `${PROCESS_EVENT_CODES['prices-and-supply-missing']}: ${result.unbalancedHours} hours of ${scope.chunk.day} have allocated energy that price-and-supply has not balanced since it was allocated`,
+          time: scope.start,
+        });
+      }
+      // Billed without fees, tax and VAT: never silently (issue 18 item 5).
+      const missing = result.missingContracts;
+      if (missing.length > 0) {
+        const named = missing.slice(0, 10).map((m) => `${m.organisation} in ${m.priceArea}`);
+        report.event({
+          errorCode: 'contract-missing',
+          severity: 'HIGH',
+          incidents: missing.length,
+          message: `${PROCESS_EVENT_CODES['contract-missing']}: ${named.join(', ')}${missing.length > 10 ? ` and ${missing.length - 10} more` : ''} on ${scope.chunk.day}: energy billed without fees, tax and VAT`,
+          entityIdentifier: missing.length === 1 ? `${missing[0]!.organisation} / ${missing[0]!.priceArea}` : null,
+          time: scope.start,
+        });
+      }
+      const changed = result.supplyChanged;
+      if (changed) {
+        report.event({
+          errorCode: 'prices-and-supply-outdated',
+          severity: 'HIGH',
+          incidents: changed.values,
+          message: `${PROCESS_EVENT_CODES['prices-and-supply-outdated']}: ${changed.values} values of ${scope.chunk.day} stored after price-and-supply priced the day (${changed.changes.slice(0, 3).map(describeChange).join(', ')}): rerun price-and-supply, then the settlement`,
           time: scope.start,
         });
       }

@@ -6,12 +6,16 @@ import type {
   SettlementHour,
   SettlementLine,
   SettlementRecord,
+  SettlementWarnings,
 } from '@railwatt/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
 import { ownDataIsWholeArea } from '../domain/policy.js';
 import { rows } from '../domain/sql.js';
 import { organisationFilter as orgFilter, seesOrganisation, visibleOrganisations } from '../organisation/visibility.js';
+import { ApiError } from '../../errors.js';
+import { LINE_HAS_ENERGY } from './settle.js';
+import { supplyChangedAfterPricing } from './staleness.js';
 
 /**
  * What the settlement screens read (issue 10 items 5-7): the month's base verification per
@@ -340,4 +344,69 @@ export async function settlementRecords(
     dataLogId: r.data_log_id,
     fileName: r.file_name,
   }));
+}
+
+/**
+ * GET /timeseries/settlement/warnings (issue 18 item 5): what the settlement result's figures lack
+ * (lines without a contract, among the organisations the actor sees) or no longer match: supply or
+ * prices of its period changed after price-and-supply priced them (staleness.ts), price-and-supply
+ * ran again after the settlement started, energy allocated after pricing (the run's
+ * 'prices-and-supply-missing' events). A consumer is not told about supply (it is every organisation's).
+ */
+export async function settlementWarnings(ctx: ServiceContext, procedureResultId: number): Promise<SettlementWarnings> {
+  const tenant = ctx.tenant.uuid;
+  const [result] = await rows<{ name: string; start: string; end: string; started: string }>(
+    ctx.db,
+    sql`SELECT procedure_name AS name, rw_iso(period_start) AS start, rw_iso(period_end) AS end,
+               rw_iso(execute_start_time) AS started
+          FROM procedure_result WHERE tenant = ${tenant}::uuid AND id = ${procedureResultId}::bigint`,
+  );
+  if (!result || result.name !== 'settlement')
+    throw ApiError.badRequest('invalid_input', `Procedure result ${procedureResultId} is not a settlement result`);
+  const visible = await visibleOrganisations(ctx);
+  const missing = await rows<{
+    org: string;
+    org_name: string | null;
+    pa: string;
+    pa_name: string | null;
+    days: number;
+  }>(
+    ctx.db,
+    sql`SELECT l.organisation_uuid AS org, o.name AS org_name, l.price_area_uuid AS pa, p.name AS pa_name,
+               count(DISTINCT l.day)::int AS days
+          FROM settlement_line l
+          LEFT JOIN entity_latest o ON o.entity_uuid = l.organisation_uuid
+          LEFT JOIN entity_latest p ON p.entity_uuid = l.price_area_uuid
+         WHERE l.tenant = ${tenant}::uuid AND l.procedure_result_id = ${procedureResultId}::bigint
+           AND l.contract_uuid IS NULL AND ${LINE_HAS_ENERGY}
+           AND ${orgFilter(sql`l.organisation_uuid`, visible)}
+         GROUP BY l.organisation_uuid, o.name, l.price_area_uuid, p.name
+         ORDER BY p.name, o.name, l.organisation_uuid
+         LIMIT 1000`,
+  );
+  const wholeArea = ownDataIsWholeArea(ctx.actor);
+  const range = { start: result.start, end: result.end };
+  const [priced] = await rows<{ at: string | null }>(
+    ctx.db,
+    sql`SELECT rw_iso(max(priced_at)) AS at FROM supply_balance
+         WHERE tenant = ${tenant}::uuid AND hour_start >= ${result.start}::timestamptz AND hour_start < ${result.end}::timestamptz`,
+  );
+  const [allocated] = await rows<{ hours: number | null }>(
+    ctx.db,
+    sql`SELECT sum(incidents)::int AS hours FROM processing_event
+         WHERE tenant = ${tenant}::uuid AND procedure_result_id = ${procedureResultId}::bigint
+           AND error_code = 'prices-and-supply-missing'`,
+  );
+  const repriced = priced?.at != null && Date.parse(priced.at) > Date.parse(result.started) ? priced.at : null;
+  return {
+    procedureResultId,
+    missingContracts: missing.map((m) => ({
+      organisation: named(m.org, 'Organisation', m.org_name),
+      priceArea: named(m.pa, 'PriceArea', m.pa_name),
+      days: m.days,
+    })),
+    supplyChanged: wholeArea ? await supplyChangedAfterPricing(ctx, range) : null,
+    repricedAfterSettlement: repriced ? { pricedAt: repriced } : null,
+    allocatedAfterPricing: allocated?.hours ? { hours: allocated.hours } : null,
+  };
 }

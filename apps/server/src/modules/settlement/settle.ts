@@ -2,6 +2,7 @@ import type { EntityRef } from '@railwatt/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
 import { rows, segmentValidAt } from '../domain/sql.js';
+import { supplyChangedAfterPricing, type SupplyChange } from './staleness.js';
 
 /**
  * settlement (DOMAIN.md "Processing" step 11, issue 10 item 5) for one chunk (an area day) of a
@@ -12,14 +13,25 @@ import { rows, segmentValidAt } from '../domain/sql.js';
  *
  * A result limited to refs (organisations or price areas) settles only those. The day is refused
  * nothing: when the day has allocated energy that price-and-supply has not balanced, the result
- * records 'prices-and-supply-missing' (HIGH) with the hours missing, and settles what is priced.
+ * records 'prices-and-supply-missing' (HIGH) with the hours missing, and settles what is priced;
+ * when supply or prices of the day were stored after price-and-supply priced it, the result says so
+ * (`supplyChanged`, staleness.ts: the procedure records 'prices-and-supply-outdated', HIGH). A line
+ * whose organisation has no contract valid in its price area is billed its energy alone: the result
+ * names it (`missingContracts`, the procedure records 'contract-missing', HIGH), never silently.
  * The month's on-account amounts (on-account.ts) are carried on the line of its first day when
  * `withOnAccount` (the procedure asks it for the first day of each month and the run's first day).
  */
+/** A line that bills energy (an on-account line alone has no fees of its own to miss). */
+export const LINE_HAS_ENERGY = sql`(l.metered_kwh <> 0 OR l.estimated_kwh <> 0 OR l.other_kwh <> 0 OR l.losses_kwh <> 0)`;
+
 export interface SettleResult {
   lines: number;
   /** Hours of the day with allocated energy and no balance of price-and-supply. */
   unbalancedHours: number;
+  /** Lines with energy and no contract valid for their organisation in their price area (names). */
+  missingContracts: { organisation: string; priceArea: string }[];
+  /** Supply or price values of the day stored after price-and-supply priced it; null when none. */
+  supplyChanged: SupplyChange | null;
 }
 
 export async function settleDay(
@@ -74,6 +86,17 @@ export async function settleDay(
         SET on_account_kwh = excluded.on_account_kwh, on_account_cost = excluded.on_account_cost`);
   }
   await chargeDay(ctx, chunk, options.procedureResultId, options.currency);
+  const missingContracts = await rows<{ organisation: string; priceArea: string }>(
+    ctx.db,
+    sql`SELECT coalesce(o.name, l.organisation_uuid::text) AS "organisation", coalesce(p.name, l.price_area_uuid::text) AS "priceArea"
+          FROM settlement_line l
+          LEFT JOIN entity_latest o ON o.entity_uuid = l.organisation_uuid
+          LEFT JOIN entity_latest p ON p.entity_uuid = l.price_area_uuid
+         WHERE l.tenant = ${tenant}::uuid AND l.procedure_result_id = ${result} AND l.day = ${chunk.day}::date
+           AND l.contract_uuid IS NULL AND ${LINE_HAS_ENERGY}
+         ORDER BY 1, 2`,
+  );
+  const supplyChanged = await supplyChangedAfterPricing(ctx, chunk);
   // Hours with allocated energy that price-and-supply has not balanced: never run for the hour, or
   // run before the energy was last allocated (a re-run of combine since: the prices are stale).
   // Grouped to grid-area hours first, then one join to the balance (bench/settlement.ts: a probe per
@@ -101,7 +124,7 @@ export async function settleDay(
   );
   await ctx.db.execute(sql`RESET enable_seqscan`);
   await ctx.db.execute(sql`RESET work_mem`);
-  return { lines: written?.lines ?? 0, unbalancedHours: missing?.hours ?? 0 };
+  return { lines: written?.lines ?? 0, unbalancedHours: missing?.hours ?? 0, missingContracts, supplyChanged };
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   settlementHourly,
   settlementLines,
   settlementRecords,
+  settlementWarnings,
 } from './service.js';
 import { settleDay } from './settle.js';
 
@@ -340,7 +341,7 @@ describe('price-and-supply and settlement', () => {
 
   it('settles the day per organisation and price area, limited to its refs, and says when energy was allocated after pricing', async () => {
     const settled = await settleDay(ctx(), DAY, { procedureResultId: resultId, refs: [], currency: 'NOK' });
-    expect(settled).toEqual({ lines: 3, unbalancedHours: 0 });
+    expect(settled).toMatchObject({ lines: 3, unbalancedHours: 0, supplyChanged: null });
     const lines = await settlementLines(ctx(), resultId);
     expect(
       lines.map((l) => [l.priceArea.name, l.organisation.name, l.supplyEnergy, Number(l.supplyCost.toFixed(2))]),
@@ -373,7 +374,7 @@ describe('price-and-supply and settlement', () => {
         refs: [{ uuid: ids['RU2']!, type: 'Organisation' }],
         currency: 'NOK',
       }),
-    ).toEqual({
+    ).toMatchObject({
       lines: 1,
       unbalancedHours: 0,
     });
@@ -386,7 +387,7 @@ describe('price-and-supply and settlement', () => {
          VALUES ($1, $2, '2026-10-01T14:05:00Z', $3, $4, $5, 7, 'train-run', $6, 'ru', now() + interval '1 second')`,
       [NORWAY, randomUUID(), randomUUID(), ids['G1'], ids['NO1'], ids['RU1']],
     );
-    expect(await settleDay(ctx(), DAY, { procedureResultId: resultId, refs: [], currency: 'NOK' })).toEqual({
+    expect(await settleDay(ctx(), DAY, { procedureResultId: resultId, refs: [], currency: 'NOK' })).toMatchObject({
       lines: 3,
       unbalancedHours: 1,
     });
@@ -555,5 +556,79 @@ describe('price-and-supply and settlement', () => {
       'G3 10:00 NO1': 3,
       'G3 13:00 NO2': 4,
     });
+  });
+
+  it('names the lines billed without a contract, and says when supply changed after price-and-supply priced the day', async () => {
+    // RU1 has a contract in NO1 alone (C-RU1-NO1); RU2 has none: their lines bill energy without
+    // fees, tax and VAT, and the result names them (the procedure's 'contract-missing' event).
+    await priceAndSupply(ctx(), DAY, { lossSharePercent: 100 });
+    const settled = await settleDay(ctx(), DAY, { procedureResultId: resultId, refs: [], currency: 'NOK' });
+    expect(settled.missingContracts).toEqual([
+      { organisation: 'RU1', priceArea: 'NO2' },
+      { organisation: 'RU2', priceArea: 'NO1' },
+    ]);
+    expect(settled.supplyChanged).toBeNull();
+    const before = await settlementWarnings(ctx(), resultId);
+    expect(before.missingContracts.map((m) => [m.organisation.name, m.priceArea.name, m.days])).toEqual([
+      ['RU2', 'NO1', 1],
+      ['RU1', 'NO2', 1],
+    ]);
+    expect(before.supplyChanged).toBeNull();
+    // The result started before price-and-supply ran (beforeAll): its figures may not be these prices.
+    expect(before.repricedAfterSettlement).not.toBeNull();
+
+    // A corrected supply file for 10:00 after the day was priced: the store keeps the new value
+    // (stored now) and the replaced one (superseded now), as modules/timeseries/store.ts does.
+    const db = tenantDatabase(database, NORWAY);
+    const [log] = await db.query<{ id: number }>(
+      `INSERT INTO data_log (tenant, message_type, message_status, file_name)
+       VALUES ($1, 'TIMESERIES_IMPORT', 'OK', 'supply-corrected.csv') RETURNING id`,
+      [NORWAY],
+    );
+    await db.query(
+      `WITH old AS (
+         DELETE FROM time_series_value v USING time_series ts
+          WHERE v.series_id = ts.id AND ts.tenant = $1 AND ts.type_name = 'supply_energy' AND ts.entity_uuid = $2
+            AND v.start_time = '2026-10-01T10:00:00Z'
+         RETURNING v.*
+       ), kept AS (
+         INSERT INTO time_series_value_superseded (tenant, series_id, start_time, value, quality, data_log_id, stored_at,
+                                                   superseded_by_data_log_id, superseded_by)
+         SELECT tenant, series_id, start_time, value, quality, data_log_id, stored_at, $3, 'test' FROM old
+         RETURNING series_id
+       )
+       INSERT INTO time_series_value (tenant, series_id, start_time, value, quality, data_log_id, stored_at)
+       SELECT $1, series_id, '2026-10-01T10:00:00Z', 120, 127, $3, clock_timestamp() FROM kept`,
+      [NORWAY, ids['S1'], log!.id],
+    );
+    const stale = await settleDay(ctx(), DAY, { procedureResultId: resultId, refs: [], currency: 'NOK' });
+    expect(stale.supplyChanged).toMatchObject({
+      values: 2,
+      changes: [
+        { typeName: 'supply_energy', identifier: `supply_energy-${ids['S1']}-PT1H`, fileName: 'supply-corrected.csv' },
+      ],
+    });
+    const after = await settlementWarnings(ctx(), resultId);
+    expect(after.supplyChanged).toMatchObject({ values: 2 });
+    expect(Date.parse(after.supplyChanged!.changedAt)).toBeGreaterThan(Date.parse(after.supplyChanged!.pricedAt));
+    // A consumer is not told about supply (every organisation's), only its own lines.
+    const consumer = serviceContext(tenantExecutor(database, NORWAY), NORWAY, {
+      username: 'consumer-1',
+      roles: ['consumer'],
+    });
+    const own = await settlementWarnings(consumer, resultId);
+    expect(own.supplyChanged).toBeNull();
+    expect(own.missingContracts.map((m) => m.organisation.name)).toEqual(['RU2']);
+
+    // price-and-supply again: the day's prices read the corrected supply, nothing is stale.
+    await priceAndSupply(ctx(), DAY, { lossSharePercent: 100 });
+    expect((await settlementWarnings(ctx(), resultId)).supplyChanged).toBeNull();
+    // Another procedure's result is not a settlement.
+    const [other] = await db.query<{ id: number }>(
+      `INSERT INTO procedure_result (tenant, procedure_name, status, period_start, period_end, username)
+       VALUES ($1, 'combine', 'success', '2026-09-30T22:00:00Z', '2026-10-31T23:00:00Z', 'test') RETURNING id`,
+      [NORWAY],
+    );
+    await expect(settlementWarnings(ctx(), Number(other!.id))).rejects.toThrow('is not a settlement result');
   });
 });

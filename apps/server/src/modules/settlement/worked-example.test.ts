@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trainRunsXml } from '../../formats/trainrun/trainrun-generator.js';
 import { multipartBody } from '../excel/fixtures.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
+import { insertEntity } from '../../test/entities.js';
 import { waitForRun } from '../../test/jobs.js';
 
 /**
@@ -107,15 +108,26 @@ describe('the worked example of docs/settlement.md', () => {
       ['VAT', 'vatcategory', 'Merverdiavgift 25 %'],
     ] as const)
       ids[key] = await named(type, name);
-    // The two railway undertakings' contracts: one grid fee, one energy fee, the rail tax and VAT,
-    // in every price area (the demo contracts carry every fee of the area for NO1 only).
+    // The two railway undertakings' contracts are the document's own, not the demo's (which charge
+    // every fee type of the area, one contract per price area): the demo contracts of the two are
+    // put aside (superseded) and each gets one contract without a price area, valid in all of them,
+    // with one grid fee, one energy fee, the rail tax and VAT.
     await t.allAreas.query(
-      `UPDATE entity_segment s SET attributes = s.attributes - 'priceAreaRef'
-              || jsonb_build_object('gridFeeTypeRefs', jsonb_build_array($2::text), 'energyFeeTypeRefs', jsonb_build_array($3::text),
-                                    'taxCategoryRef', $4::text, 'vatCategoryRef', $5::text)
-        WHERE s.tenant = $1 AND s.type = 'contract' AND s.attributes->>'organisationRef' IN ($6, $7)`,
-      [norway(), ids['GRID_FEE'], ids['ENERGY_FEE'], ids['TAX'], ids['VAT'], ids['VY'], ids['CARGONET']],
+      `UPDATE entity_segment SET superseded_at = now()
+        WHERE tenant = $1 AND type = 'contract' AND superseded_at IS NULL AND attributes->>'organisationRef' IN ($2, $3)`,
+      [norway(), ids['VY'], ids['CARGONET']],
     );
+    for (const [key, name] of [
+      ['VY', 'Worked example contract Vy'],
+      ['CARGONET', 'Worked example contract CargoNet'],
+    ] as const)
+      await insertEntity(t.allAreas, norway(), 'contract', name, {
+        organisationRef: ids[key],
+        gridFeeTypeRefs: [ids['GRID_FEE']],
+        energyFeeTypeRefs: [ids['ENERGY_FEE']],
+        taxCategoryRef: ids['TAX'],
+        vatCategoryRef: ids['VAT'],
+      });
     await t.callAs(ADMIN, {
       method: 'POST',
       url: '/api/exchange/cebdinput/save',
@@ -293,6 +305,15 @@ describe('the worked example of docs/settlement.md', () => {
       ['NO1', 'Vy Tog AS', 264, 151.8, 11.88, 2.24, 1.44, 41.84, 209.21],
       ['NO5', 'CargoNet AS', 132, 37.95, 5.94, 1.12, 0.72, 11.43, 57.17],
     ]);
+
+    // Nothing to warn about: every line has its contract, and supply and prices are as priced.
+    expect(await get(`/api/timeseries/settlement/warnings?procedureResultId=${settlement}`)).toEqual({
+      procedureResultId: settlement,
+      missingContracts: [],
+      supplyChanged: null,
+      repricedAfterSettlement: null,
+      allocatedAfterPricing: null,
+    });
 
     // Traceable: Vy's 240 kWh in NO1 are two hours of 120, each twelve records of 10 kWh from the file.
     const hours = await get<{ hourStart: string; gridArea: { uuid: string }; energy: number }[]>(

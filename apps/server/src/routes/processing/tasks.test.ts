@@ -196,6 +196,12 @@ describe('task calls and procedure-result writes', () => {
         code: 'approved-settlement-exists',
         message: 'Approved settlement already exists for the area or organisation',
       });
+      // The detail names the procedure and result in the way and how to mark it corrected.
+      const detail = refused.json<{ detail: string }>().detail;
+      expect(detail).toContain(`Result ${first.id} of settlement for ${first.periodStart}`);
+      expect(detail).toContain(`(the same entity) is approved`);
+      expect(detail).toContain(`To approve result ${second.id} in its place`);
+      expect(detail).toContain('updatePreviouslyApprovedToCorrected=true');
       // Another scope (other refs) of the same month is no conflict.
       const other = await settle(5);
       expect((await approve([other.id])).statusCode).toBe(200);
@@ -206,7 +212,14 @@ describe('task calls and procedure-result writes', () => {
       const byId = new Map((find.json().content as ProcedureResult[]).map((r) => [r.id, r.status]));
       expect(byId.get(first.id)).toBe('corrected');
       expect(byId.get(second.id)).toBe('approved');
-    });
+      // The corrected result no longer says who approved it.
+      const firstNow = (find.json().content as ProcedureResult[]).find((r) => r.id === first.id)!;
+      expect(firstNow.message).toMatch(
+        new RegExp(
+          `^Corrected by ${RUNNER} at \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC: result ${second.id} approved in its place$`,
+        ),
+      );
+    }, 120_000);
 
     it('approves only success results, and refuses audit roles and bad input', async () => {
       const result = await settle(6);

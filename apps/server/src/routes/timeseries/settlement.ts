@@ -6,6 +6,7 @@ import {
   settlementHourly,
   settlementLines,
   settlementRecords,
+  settlementWarnings,
 } from '../../modules/settlement/service.js';
 import { route } from '../register-call.js';
 
@@ -16,4 +17,5 @@ export const settlementRoutes: FastifyPluginAsync = async (app) => {
   route(app, calls.lines, async (request) => settlementLines(request.ctx, request.query.procedureResultId));
   route(app, calls.hourly, async (request) => settlementHourly(request.ctx, request.query));
   route(app, calls.records, async (request) => settlementRecords(request.ctx, request.query));
+  route(app, calls.warnings, async (request) => settlementWarnings(request.ctx, request.query.procedureResultId));
 };
