@@ -440,9 +440,6 @@ export const PROCESS_EVENT_CODES = {
   // issue 18 item 5: a line billed without its contract's charges; prices read from older supply.
   'contract-missing': 'No contract valid in the price area',
   'prices-and-supply-outdated': 'Supply or prices changed after price-and-supply',
-  // issue 18 item 5: a line billed without its contract's charges; prices read from older supply.
-  'contract-missing': 'No contract valid in the price area',
-  'prices-and-supply-outdated': 'Supply or prices changed after price-and-supply',
   'consumption-factor-missing': 'Consumption factor missing',
   'track-unknown': 'Track unknown',
   'consumption-factors-stored': 'Consumption factors stored',

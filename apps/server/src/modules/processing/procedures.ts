@@ -39,6 +39,7 @@ export function registerImplementedProcedures(): void {
           },
         },
       );
+      report.records(result.records);
       for (const [code, incidents] of Object.entries(result.byCode)) {
         if (incidents > 0) {
           report.event({
@@ -89,6 +90,7 @@ export function registerImplementedProcedures(): void {
           procedureResultId: scope.run.procedureResultId,
         },
       );
+      report.records(result.records);
       await withdrawSilentRunEvents(
         ctx,
         { start: scope.start, end: scope.end, day: scope.chunk.day },
