@@ -1,20 +1,25 @@
 import '@mantine/core/styles.css';
+import './global.css';
 import '@mantine/notifications/styles.css';
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { RouterProvider, type createBrowserRouter } from 'react-router';
 import { queryClient } from '../lib/query-client';
 import { createAppRouter } from './router';
+import { appTheme, cssVariablesResolver } from './theme';
 
 type AppRouter = ReturnType<typeof createBrowserRouter>;
 
 /** Providers and the router. Rendered only once the user is signed in (lib/auth). */
 export function App({ router, mantineEnv }: { router?: AppRouter; mantineEnv?: 'default' | 'test' }) {
   const [appRouter] = useState(() => router ?? createAppRouter());
+  const { t } = useTranslation();
+  const theme = useMemo(() => appTheme({ close: t('controls.close'), clear: t('controls.clear') }), [t]);
   return (
-    <MantineProvider env={mantineEnv}>
+    <MantineProvider env={mantineEnv} theme={theme} cssVariablesResolver={cssVariablesResolver}>
       {/* Short notices after an action went through (issue 18 item 4); dialogs are for questions and errors. */}
       <Notifications position="top-right" />
       <QueryClientProvider client={queryClient}>
