@@ -34,6 +34,7 @@ export const processingKeys = {
   events: () => [...processingKeys.all, 'events'] as const,
   eventList: (query: EventQuery) => [...processingKeys.events(), 'list', query] as const,
   eventCount: (filter: ProcessingEventFilter) => [...processingKeys.events(), 'count', filter] as const,
+  eventSummary: (filter: ProcessingEventFilter) => [...processingKeys.events(), 'summary', filter] as const,
   errorCodes: (process?: string) => [...processingKeys.all, 'error-codes', process ?? null] as const,
   settled: (id: number) => [...processingKeys.results(), 'settled', id] as const,
 };
@@ -158,6 +159,14 @@ export const eventCountQuery = (filter: ProcessingEventFilter) =>
   queryOptions({
     queryKey: processingKeys.eventCount(filter),
     queryFn: ({ signal }) => api.call(processingCalls.eventCount, { body: filter, signal, key: 'event-count' }),
+  });
+
+/** POST /eventlog/processingevent/summary: the filter's events by code and severity, most first. */
+export const eventSummaryQuery = (filter: ProcessingEventFilter) =>
+  queryOptions({
+    queryKey: processingKeys.eventSummary(filter),
+    queryFn: ({ signal }) => api.call(processingCalls.eventSummary, { body: filter, signal }),
+    placeholderData: keepPreviousData,
   });
 
 /** The area's error codes, or one process's (GET .../errorcodes, .../{process}/errorcodesByProcess). */

@@ -10,7 +10,7 @@ import { formatDateTime } from '../../../lib/format';
 import { errorCodesQuery, processesQuery } from '../api/processing-queries';
 import { EMPTY_EVENT_FILTERS, type EventFilterFields } from '../hooks/use-monitor-search';
 import { useMonitorT } from '../hooks/use-monitor-t';
-import { EventCode, SeverityBadge, useProcessName } from './process-cells';
+import { EventCode, SeverityBadge, useEventCodeLabel, useProcessName } from './process-cells';
 
 export const RESULT_VIEW_PATH = '/monitor/processresultview';
 export const EVENT_VIEW_PATH = '/monitor/eventview';
@@ -131,6 +131,7 @@ export function EventFilters({
   const [draft, setDraft] = useState<EventFilterFields>(value);
   const processes = useQuery(processesQuery());
   const codes = useQuery(errorCodesQuery(draft.process));
+  const codeLabel = useEventCodeLabel();
   const set = <K extends keyof EventFilterFields>(key: K, v: EventFilterFields[K]) =>
     setDraft((d) => ({ ...d, [key]: v }));
 
@@ -158,7 +159,7 @@ export function EventFilters({
             label={t('filter.errorCodes')}
             searchable
             nothingFoundMessage={t('noOptions')}
-            data={(codes.data ?? []).map((code) => ({ value: code, label: code }))}
+            data={(codes.data ?? []).map((code) => ({ value: code, label: codeLabel(code) }))}
             value={draft.codes ?? []}
             onChange={(v) => set('codes', v.length ? v : undefined)}
             data-testid="filter-codes"

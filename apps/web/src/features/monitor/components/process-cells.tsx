@@ -1,7 +1,7 @@
 import { Badge, Group, Progress, Text } from '@mantine/core';
 import { eventCodeText, type ProcedureResult, type ProcedureResultStatus, type Severity } from '@railwatt/contracts';
 import { useTranslation } from 'react-i18next';
-import { formatDate } from '../../../lib/format';
+import { formatDate, formatNumber } from '../../../lib/format';
 import { resultStatusColor } from '../../../lib/result-status';
 import { isUnderWay } from '../api/processing-queries';
 import { useMonitorT } from '../hooks/use-monitor-t';
@@ -38,15 +38,36 @@ export function SeverityBadge({ severity }: { severity: Severity }) {
   );
 }
 
-/** The progress of a run under way (finished area days of all), as a bar with its percentage. */
-export function ResultProgress({ result }: { result: Pick<ProcedureResult, 'status' | 'progress'> }) {
-  const { t } = useMonitorT();
+/**
+ * The progress of a run under way as a bar and the words a user reads: "12 of 31 days, 40,000
+ * records" (the finished area days of all, and the records they processed when the procedure counts
+ * them); a run not started yet says it waits; a result without counts (older runs) its percentage.
+ */
+export function ResultProgress({
+  result,
+}: {
+  result: Pick<ProcedureResult, 'status' | 'progress' | 'progressCounts'>;
+}) {
+  const { t, i18n } = useMonitorT();
   if (!isUnderWay(result)) return null;
-  const percent = Math.round(result.progress * 100);
+  const counts = result.progressCounts ?? null;
+  const fraction = counts && counts.total > 0 ? counts.done / counts.total : result.progress;
+  const percent = Math.round(fraction * 100);
+  const number = (n: number) => formatNumber(n, i18n.language);
+  const words = counts
+    ? [
+        t('result.daysOf', { done: number(counts.done), total: number(counts.total) }),
+        ...(counts.records !== null ? [t('result.records', { records: number(counts.records) })] : []),
+      ].join(', ')
+    : result.status === 'initial'
+      ? t('result.waiting')
+      : `${percent} %`;
   return (
     <Group gap={6} wrap="nowrap" data-testid="result-progress">
-      <Progress value={percent} w={90} animated aria-label={t('result.progress')} />
-      <Text size="xs">{percent} %</Text>
+      <Progress value={percent} w={90} animated aria-label={t('result.progress')} aria-valuetext={words} />
+      <Text size="xs" data-testid="result-progress-text">
+        {words}
+      </Text>
     </Group>
   );
 }
@@ -61,18 +82,46 @@ export function periodText(result: Pick<ProcedureResult, 'periodStart' | 'period
 }
 
 /**
- * An event code with its text: the translated text of a known code (monitor.eventCode.<code>), else
- * the contracts' English text, else the code alone.
+ * Words for a code without a text of its own: a slug ("no-contract-in-price-area", "cebd_active")
+ * read as "No contract in price area"; a number stays as it is.
  */
-export function EventCode({ code }: { code: string }) {
+export const slugWords = (code: string): string => {
+  if (!/[a-z]/i.test(code)) return code;
+  const words = code.replace(/[-_]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+/**
+ * The readable label of an event code: the translated text of a known code (monitor.eventCode.<code>),
+ * else the contracts' English text, else the slug as words. Numeric codes keep their number in front
+ * ("58 Value outside expected limits"): the catalogue and files name them by number.
+ */
+export function useEventCodeLabel() {
   const { t } = useMonitorT();
-  const text = t(`eventCode.${code}`, { defaultValue: eventCodeText(code) });
+  return (code: string) => {
+    const known = t(`eventCode.${code}`, { defaultValue: eventCodeText(code) });
+    const text = known !== code ? known : slugWords(code);
+    if (/^\d+$/.test(code)) return text !== code ? `${code} ${text}` : code;
+    return text;
+  };
+}
+
+/** An event code as its readable label (the code itself in the title for slugs). */
+export function EventCode({ code }: { code: string }) {
+  const label = useEventCodeLabel()(code);
+  const numeric = /^\d+$/.test(code);
   return (
-    <Text size="sm" data-testid="event-code">
-      <Text span fw={600} size="sm">
-        {code}
-      </Text>
-      {text !== code ? ` ${text}` : ''}
+    <Text size="sm" data-testid="event-code" title={numeric ? undefined : code}>
+      {numeric && label.startsWith(`${code} `) ? (
+        <>
+          <Text span fw={600} size="sm">
+            {code}
+          </Text>
+          {label.slice(code.length)}
+        </>
+      ) : (
+        label
+      )}
     </Text>
   );
 }

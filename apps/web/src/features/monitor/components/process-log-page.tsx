@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { Link } from 'react-router';
@@ -67,7 +68,8 @@ export function ProcessLogPage({ procedure, ...props }: Partial<ScreenProps> & {
       message: t('log.rerunQuestion', { id: result.id, process: processName(procedure) }),
       yesAction: () => {
         rerun.mutateAsync(result.id).then(
-          () => openModal({ type: 'confirmation', message: t('log.rerunStarted') }),
+          // A short notice: the row shows the run's progress (dialogs are for questions and errors).
+          () => notifications.show({ color: 'green', message: t('log.rerunStarted') }),
           (error: unknown) => showError(error),
         );
       },

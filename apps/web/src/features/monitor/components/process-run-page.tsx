@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Anchor, Button, Group, MultiSelect, Paper, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { MonthPickerInput } from '@mantine/dates';
+import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { z } from 'zod';
@@ -24,12 +25,13 @@ import { formatDateTime } from '../../../lib/format';
 import type { ScreenProps } from '../../../lib/routes';
 import { useMarketStore } from '../../../lib/stores/market-store';
 import { useUrlSearch } from '../../../lib/use-url-search';
-import { eventsQuery, isUnderWay, procedureResultQuery, useRunProcedure } from '../api/processing-queries';
-import { daysInZone } from '../hooks/use-monitor-search';
+import { isUnderWay, procedureResultQuery, useRunProcedure } from '../api/processing-queries';
+import { daysInZone, runEventsSearchFields } from '../hooks/use-monitor-search';
 import { useMonitorT } from '../hooks/use-monitor-t';
-import { EventsTable, RESULT_VIEW_PATH } from './events-table';
+import { RESULT_VIEW_PATH } from './events-table';
 import { MonitorPageTitle, NotForRole, useMonitorZone } from './monitor-page-title';
 import { periodText, ResultProgress, ResultStatusBadge } from './process-cells';
+import { RunEvents, type RunEventsState } from './run-events';
 import { processPath } from './process-log-page';
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -48,7 +50,10 @@ export function previousMonth(today: string): string {
 }
 
 /** The run this page follows, kept in the URL so a reload (or a shared link) follows it still. */
-const runSearchSchema = z.object({ result: z.coerce.number().int().positive().optional().catch(undefined) });
+const runSearchSchema = z.object({
+  result: z.coerce.number().int().positive().optional().catch(undefined),
+  ...runEventsSearchFields,
+});
 
 function useRefOptions(kind: 'tractionunit' | 'consumptionpoint') {
   const list = useQuery(minimalListQuery(kind));
@@ -110,7 +115,13 @@ export function ProcessRunPage({ procedure, ...props }: Partial<ScreenProps> & {
         ...(refDay ? { refTime: dayStartInZone(refDay, timeZone) } : {}),
         ...(aggregates ? { aggregation } : {}),
       },
-      { onSuccess: (result) => update({ result: result.id }) },
+      {
+        onSuccess: (result) => {
+          update({ result: result.id, page: 1, codes: undefined, severities: undefined });
+          // A short notice: the run's progress follows below (STYLE.md §17, dialogs for questions and errors).
+          notifications.show({ color: 'green', message: t('run.started', { id: result.id }) });
+        },
+      },
     );
   };
 
@@ -191,14 +202,33 @@ export function ProcessRunPage({ procedure, ...props }: Partial<ScreenProps> & {
       </Paper>
       <ApiErrorText error={run.error} />
       {search.result && (
-        <RunProgress key={search.result} id={search.result} procedure={procedure} timeZone={timeZone} />
+        <RunProgress
+          key={search.result}
+          id={search.result}
+          procedure={procedure}
+          timeZone={timeZone}
+          events={search}
+          onEvents={update}
+        />
       )}
     </Stack>
   );
 }
 
 /** The followed run: status and progress while under way, then its outcome and its events. */
-function RunProgress({ id, procedure, timeZone }: { id: number; procedure: ProcedureName; timeZone: string }) {
+function RunProgress({
+  id,
+  procedure,
+  timeZone,
+  events,
+  onEvents,
+}: {
+  id: number;
+  procedure: ProcedureName;
+  timeZone: string;
+  events: RunEventsState;
+  onEvents: React.ComponentProps<typeof RunEvents>['onChange'];
+}) {
   const { t } = useMonitorT();
   const result = useQuery(procedureResultQuery(id, timeZone));
   const run = result.data;
@@ -221,7 +251,7 @@ function RunProgress({ id, procedure, timeZone }: { id: number; procedure: Proce
               {t('log.result')}
             </Anchor>
           </Group>
-          <ResultEvents id={id} timeZone={timeZone} />
+          <RunEvents id={id} timeZone={timeZone} state={events} onChange={onEvents} />
         </Stack>
       )}
     </Paper>
@@ -250,23 +280,6 @@ export function RunSummary({ result, timeZone }: { result: ProcedureResult; time
       {line(t('result.end'), formatDateTime(result.executeEndTime, timeZone))}
       {line(t('result.user'), result.username)}
       {result.message && line(t('result.message'), result.message, 'result-message')}
-    </Stack>
-  );
-}
-
-/** The events a result recorded (its first 50; the event monitor has them all). */
-export function ResultEvents({ id, timeZone }: { id: number; timeZone: string }) {
-  const { t } = useMonitorT();
-  const events = useQuery(
-    eventsQuery(
-      { page: 0, size: 50, sortBy: 'time', descendingOrder: false, filter: { procedureResultIds: [id] } },
-      `result-events-${id}`,
-    ),
-  );
-  return (
-    <Stack gap={4}>
-      <Title order={4}>{t('result.events', { count: events.data?.totalElements ?? 0 })}</Title>
-      <EventsTable events={events.data?.content ?? []} timeZone={timeZone} loading={events.isFetching} />
     </Stack>
   );
 }

@@ -29,6 +29,7 @@ const lookups = {
   ],
   'GET /api/eventlog/processingevent/errorcodes': ['56', '58'],
   'GET /api/eventlog/processingevent/cebd-preprocessing/errorcodesByProcess': ['58'],
+  'POST /api/eventlog/processingevent/summary': [],
 };
 const posts = (calls: Call[], path: string) => calls.filter((c) => c.method === 'POST' && c.url.pathname === path);
 const SLOW = { timeout: 15_000 };
@@ -47,7 +48,13 @@ describe('run page', { timeout: 45_000 }, () => {
         asked += 1;
         return pageOf([
           asked < 2
-            ? result({ id: 11, status: 'running', progress: 0.5, executeEndTime: null })
+            ? result({
+                id: 11,
+                status: 'running',
+                progress: 15 / 31,
+                executeEndTime: null,
+                progressCounts: { unit: 'days', done: 15, total: 31, records: 40_000 },
+              })
             : result({ id: 11, status: 'success', message: 'Validated 31 area days' }),
         ]);
       },
@@ -69,8 +76,12 @@ describe('run page', { timeout: 45_000 }, () => {
     );
 
     const progress = within(await screen.findByTestId('run-progress'));
-    // The run's answer (queued, 0 %) shows at once; the next read brings its progress.
-    await waitFor(() => expect(progress.getByTestId('result-progress')).toHaveTextContent('50 %'), SLOW);
+    // The run's answer (queued, waiting) shows at once; the next read brings its days and records.
+    await waitFor(
+      () => expect(progress.getByTestId('result-progress')).toHaveTextContent('15 of 31 days, 40,000 records'),
+      SLOW,
+    );
+    expect(progress.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '48');
     await waitFor(() => expect(progress.getByTestId('result-status')).toHaveAttribute('data-status', 'success'), SLOW);
     expect(posts(calls, FIND_BY).at(-1)!.body).toEqual({ ids: [11] });
     expect(progress.getByText('Validated 31 area days')).toBeInTheDocument();
@@ -169,7 +180,9 @@ describe('event monitor', { timeout: 45_000 }, () => {
     expect(screen.getByTestId('event-result-filter')).toHaveTextContent('Events of result 7');
     expect(within(rows[0]!).getByTestId('event-code')).toHaveTextContent('58 Value outside expected limits');
     expect(within(rows[0]!).getByText('01.01.2024 11:00')).toBeInTheDocument();
-    expect(within(rows[1]!).getByTestId('event-code')).toHaveTextContent('unknown-evn Unknown EVN');
+    // A slug code reads as its words (its code in the title), a number keeps its number.
+    expect(within(rows[1]!).getByTestId('event-code')).toHaveTextContent(/^Unknown EVN$/);
+    expect(within(rows[1]!).getByTestId('event-code')).toHaveAttribute('title', 'unknown-evn');
     expect(within(rows[1]!).getByTestId('event-result-link')).toHaveAttribute(
       'href',
       '/monitor/processresultview?id=7',
@@ -179,6 +192,11 @@ describe('event monitor', { timeout: 45_000 }, () => {
     await waitFor(() => expect(posts(calls, EVENTS).at(-1)!.url.searchParams.get('page')).toBe('1'));
     await user.click(screen.getByRole('button', { name: 'Show the events of every result' }));
     await waitFor(() => expect(posts(calls, EVENTS).at(-1)!.body).not.toHaveProperty('procedureResultIds'));
+    // Superseded runs' events only when asked for.
+    expect(posts(calls, EVENTS).at(-1)!.body).not.toHaveProperty('includeSuperseded');
+    await user.click(screen.getByRole('switch', { name: 'Show the events of superseded runs' }));
+    await waitFor(() => expect(posts(calls, EVENTS).at(-1)!.body).toMatchObject({ includeSuperseded: true }));
+    expect(posts(calls, `${EVENTS}/summary`).at(-1)!.body).toMatchObject({ includeSuperseded: true });
   });
 
   it('exports events.xlsx of the filter in the monitor’s sort', async () => {
@@ -209,15 +227,25 @@ describe('event monitor', { timeout: 45_000 }, () => {
 });
 
 describe('process result, event and error views', { timeout: 45_000 }, () => {
-  it('shows a result’s fields and its events grouped by code, most severe first', async () => {
+  it('shows a result’s fields, its events summed by code and severity, and all 83 of them paged', async () => {
+    const user = userEvent.setup();
+    const all = Array.from({ length: 83 }, (_, i) =>
+      event({ id: 1000 + i, errorCode: i % 3 === 0 ? '56' : 'match-energy-failed', severity: i % 3 ? 'HIGH' : 'LOW' }),
+    );
     const { calls } = mockFetch({
       ...lookups,
       [`POST ${FIND_BY}`]: pageOf([result({ id: 7, message: 'Validated 31 area days' })]),
-      [`POST ${EVENTS}`]: pageOf([
-        event({ errorCode: '56', severity: 'LOW', incidents: 2 }),
-        event({ errorCode: '58', incidents: 3 }),
-        event({ errorCode: '58', incidents: 1 }),
-      ]),
+      [`POST ${EVENTS}/summary`]: [
+        { errorCode: 'match-energy-failed', severity: 'HIGH', events: 55, incidents: 1200 },
+        { errorCode: '56', severity: 'LOW', events: 28, incidents: 28 },
+      ],
+      [`POST ${EVENTS}`]: (call: Call) => {
+        const page = Number(call.url.searchParams.get('page'));
+        const size = Number(call.url.searchParams.get('size'));
+        const body = call.body as { errorCodes?: string[] };
+        const matching = body.errorCodes ? all.filter((e) => body.errorCodes!.includes(e.errorCode)) : all;
+        return pageOf(matching.slice(page * size, (page + 1) * size), matching.length, size);
+      },
     });
     renderMonitor('/monitor/processresultview?id=7');
     const view = within(await screen.findByTestId('result-view', {}, SLOW));
@@ -226,7 +254,7 @@ describe('process result, event and error views', { timeout: 45_000 }, () => {
     expect(view.getByTestId('result-message')).toHaveTextContent('Validated 31 area days');
     expect(posts(calls, FIND_BY)[0]!.body).toEqual({ ids: [7] });
 
-    const groups = await screen.findAllByTestId('result-code-group');
+    const groups = await screen.findAllByTestId('result-code-group', {}, SLOW);
     expect(
       groups.map((g) =>
         within(g)
@@ -234,11 +262,36 @@ describe('process result, event and error views', { timeout: 45_000 }, () => {
           .map((c) => c.textContent),
       ),
     ).toEqual([
-      ['58 Value outside expected limits', 'High', '2', '4'],
-      ['56 Too many missing values', 'Low', '1', '2'],
+      ['Match energy failed', 'High', '55', '1,200'],
+      ['56 Too many missing values', 'Low', '28', '28'],
     ]);
-    expect(within(groups[0]!).getByRole('link')).toHaveAttribute('href', '/monitor/eventmonitor?result=7&codes=58');
-    expect(posts(calls, EVENTS)[0]!.body).toEqual({ procedureResultIds: [7] });
+    expect(posts(calls, `${EVENTS}/summary`)[0]!.body).toEqual({ procedureResultIds: [7] });
+    expect(screen.getByText('Events (83)')).toBeInTheDocument();
+
+    // 50 on the first page, the other 33 on the second.
+    await waitFor(() => expect(screen.getAllByTestId('event-row')).toHaveLength(50), SLOW);
+    expect(Object.fromEntries(posts(calls, EVENTS)[0]!.url.searchParams)).toMatchObject({ page: '0', size: '50' });
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    await waitFor(() => expect(screen.getAllByTestId('event-row')).toHaveLength(33), SLOW);
+    expect(posts(calls, EVENTS).at(-1)!.url.searchParams.get('page')).toBe('1');
+    expect(screen.getByTestId('location')).toHaveTextContent('page=2');
+
+    // A summary row narrows the list to its code and severity, from the first page; again shows all.
+    await user.click(within(groups[1]!).getByRole('button', { name: '56 Too many missing values' }));
+    await waitFor(() =>
+      expect(posts(calls, EVENTS).at(-1)!.body).toEqual({
+        procedureResultIds: [7],
+        errorCodes: ['56'],
+        severities: ['LOW'],
+      }),
+    );
+    expect(posts(calls, EVENTS).at(-1)!.url.searchParams.get('page')).toBe('0');
+    await waitFor(() => expect(screen.getByTestId('run-events-chosen')).toHaveTextContent('Showing 28 of 83 events'));
+    await user.click(screen.getByRole('button', { name: 'Show all events' }));
+    // The whole list again (its first page may come from the cache).
+    await waitFor(() => expect(screen.getAllByTestId('event-row')).toHaveLength(50), SLOW);
+    expect(screen.queryByTestId('run-events-chosen')).not.toBeInTheDocument();
+    expect(screen.getByTestId('location')).not.toHaveTextContent('codes=');
   });
 
   it('says so when the result is not in the area', async () => {

@@ -2,14 +2,7 @@ import { useMemo } from 'react';
 import { Anchor, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import {
-  PAGE_SIZES,
-  policyAdmits,
-  POLICIES,
-  type ProcessingEvent,
-  type ProcessingEventFilter,
-  type Severity,
-} from '@railwatt/contracts';
+import { policyAdmits, POLICIES, type ProcessingEventFilter, type Severity } from '@railwatt/contracts';
 import { ApiErrorText } from '../../../components/ui/api-error';
 import { minimalListQuery } from '../../../components/ui/entity-kit/entity-api';
 import { formatDateTime } from '../../../lib/format';
@@ -28,35 +21,12 @@ import { MonitorPageTitle, NotForRole, useMonitorZone } from './monitor-page-tit
 import { EventCode, SeverityBadge, useProcessName } from './process-cells';
 import { processPath } from './process-log-page';
 import { RunSummary } from './process-run-page';
+import { RunEvents } from './run-events';
 
 function useMayRead() {
   const roles = useMarketStore((s) => s.rolesInArea);
   const area = useMarketStore((s) => s.area?.kind ?? null);
   return policyAdmits(POLICIES.processingRead, roles, area);
-}
-
-interface CodeGroup {
-  code: string;
-  events: number;
-  incidents: number;
-  severity: Severity;
-}
-
-const SEVERITY_RANK: Record<Severity, number> = { HIGH: 0, MEDIUM: 1, LOW: 2 };
-
-/** Events per code: how many, their incidents, the most severe severity met; most severe first. */
-export function groupByCode(events: readonly ProcessingEvent[]): CodeGroup[] {
-  const groups = new Map<string, CodeGroup>();
-  for (const e of events) {
-    const group = groups.get(e.errorCode) ?? { code: e.errorCode, events: 0, incidents: 0, severity: e.severity };
-    group.events += 1;
-    group.incidents += e.incidents;
-    if (SEVERITY_RANK[e.severity] < SEVERITY_RANK[group.severity]) group.severity = e.severity;
-    groups.set(e.errorCode, group);
-  }
-  return [...groups.values()].sort(
-    (a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || a.code.localeCompare(b.code),
-  );
 }
 
 const KWH = new Intl.NumberFormat('en', { minimumFractionDigits: 3, maximumFractionDigits: 3 });
@@ -102,33 +72,18 @@ function AllocationPanel({ id }: { id: number }) {
 }
 
 /**
- * /monitor/processresultview?id= (issue 9 item 7): one procedure result's fields, followed live while it
- * runs, its period, and its events grouped by code (each group links to its events in the event
- * monitor). The groups are counted over the result's first 1000 events (a lookup page, calls.md §9);
- * when it has more, the page says so and the monitor has them all.
+ * /monitor/processresultview?id= (issue 9 item 7, issue 18 item 4): one procedure result's fields,
+ * followed live while it runs (its days and records), its period, and all its events: summed by code
+ * and severity (a row narrows the list to its events) and paged on the server, the state in the URL.
  */
 export function ProcessResultViewPage(props: Partial<ScreenProps>) {
   const { t } = useMonitorT();
   const processName = useProcessName();
   const timeZone = useMonitorZone();
   const mayRead = useMayRead();
-  const { search } = useViewSearch();
+  const { search, update } = useViewSearch();
   const id = search.id;
   const result = useQuery({ ...procedureResultQuery(id ?? 0, timeZone), enabled: mayRead && id !== undefined });
-  const events = useQuery({
-    ...eventsQuery(
-      {
-        page: 0,
-        size: PAGE_SIZES.lookup,
-        sortBy: 'errorCode',
-        descendingOrder: false,
-        filter: { procedureResultIds: [id ?? 0] },
-      },
-      'result-view-events',
-    ),
-    enabled: mayRead && id !== undefined,
-  });
-  const groups = useMemo(() => groupByCode(events.data?.content ?? []), [events.data]);
 
   if (!mayRead) return <NotForRole screen={props} fallbackKey="resultView.title" />;
 
@@ -155,50 +110,12 @@ export function ProcessResultViewPage(props: Partial<ScreenProps>) {
       )}
       {run && (
         <Paper withBorder p="sm">
-          <Group justify="space-between" mb="xs">
-            <Title order={4}>{t('result.events', { count: events.data?.totalElements ?? 0 })}</Title>
+          <Group justify="flex-end">
             <Anchor component={Link} to={`${EVENT_MONITOR_PATH}?result=${run.id}`} data-testid="result-events-link">
               {t('resultView.allEvents')}
             </Anchor>
           </Group>
-          {(events.data?.totalElements ?? 0) > PAGE_SIZES.lookup && (
-            <Text size="sm" c="dimmed">
-              {t('resultView.firstEvents', { count: PAGE_SIZES.lookup })}
-            </Text>
-          )}
-          {groups.length === 0 ? (
-            <Text size="sm">{t('event.empty')}</Text>
-          ) : (
-            <Table data-testid="result-code-groups">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('event.code')}</Table.Th>
-                  <Table.Th>{t('event.severity')}</Table.Th>
-                  <Table.Th>{t('resultView.events')}</Table.Th>
-                  <Table.Th>{t('event.incidents')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {groups.map((g) => (
-                  <Table.Tr key={g.code} data-testid="result-code-group">
-                    <Table.Td>
-                      <Anchor
-                        component={Link}
-                        to={`${EVENT_MONITOR_PATH}?result=${run.id}&codes=${encodeURIComponent(g.code)}`}
-                      >
-                        <EventCode code={g.code} />
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>
-                      <SeverityBadge severity={g.severity} />
-                    </Table.Td>
-                    <Table.Td>{g.events}</Table.Td>
-                    <Table.Td>{g.incidents}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          )}
+          <RunEvents id={run.id} timeZone={timeZone} state={search} onChange={update} />
         </Paper>
       )}
     </Stack>

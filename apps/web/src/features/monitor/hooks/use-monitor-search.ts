@@ -106,6 +106,17 @@ export function useProcessLogSearch() {
 }
 
 /**
+ * A run's event list in the URL (the run page): page (1-based) and size (50), and the code and
+ * severity its summary narrowed it to.
+ */
+export const runEventsSearchFields = {
+  page,
+  size: size(PAGE_SIZES.eventMonitor),
+  codes: list,
+  severities: listOf(SEVERITIES),
+};
+
+/**
  * The event monitor's state in the URL: process, error codes, severities, time days, entity and the
  * result whose events are shown (`result`, from the log's "events" link), sort and paging (50).
  */
@@ -117,6 +128,12 @@ export const eventSearchSchema = z.object({
   to: day,
   entity: text,
   result: positiveId,
+  /** true: the events of days a later run processed again too (the filter's includeSuperseded). */
+  superseded: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional()
+    .catch(undefined),
   sortBy: z.enum(PROCESSING_EVENT_SORT_COLUMNS).catch('time').default('time'),
   desc: descending,
   page,
@@ -125,7 +142,7 @@ export const eventSearchSchema = z.object({
 export type EventSearch = z.infer<typeof eventSearchSchema>;
 export type EventFilterFields = Pick<
   EventSearch,
-  'process' | 'codes' | 'severities' | 'from' | 'to' | 'entity' | 'result'
+  'process' | 'codes' | 'severities' | 'from' | 'to' | 'entity' | 'result' | 'superseded'
 >;
 export const EMPTY_EVENT_FILTERS: Record<keyof EventFilterFields, undefined> = {
   process: undefined,
@@ -135,6 +152,7 @@ export const EMPTY_EVENT_FILTERS: Record<keyof EventFilterFields, undefined> = {
   to: undefined,
   entity: undefined,
   result: undefined,
+  superseded: undefined,
 };
 
 export function toEventFilter(search: EventFilterFields, timeZone: string): ProcessingEventFilter {
@@ -145,6 +163,7 @@ export function toEventFilter(search: EventFilterFields, timeZone: string): Proc
     timeRange: daysInZone(search.from, search.to, timeZone),
     entityIdentifier: search.entity || undefined,
     procedureResultIds: search.result ? [search.result] : undefined,
+    includeSuperseded: search.superseded || undefined,
   };
 }
 
