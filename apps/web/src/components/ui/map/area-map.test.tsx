@@ -8,7 +8,13 @@ import { createTestI18n, renderUi } from '../test-harness';
 import { AreaMap } from './area-map';
 import { EMPTY_DRAWING, type DrawingState } from './drawing';
 import type { CreateEngine, MapEngine, MapEngineHandlers } from './engine';
-import { AREA_TYPE_COLOURS, LAYERS, type LonLat, type MapArea } from './map-logic';
+import { AREA_PAINT, AREA_TYPE_COLOURS, blend, LAYERS, type LonLat, type MapArea } from './map-logic';
+
+/** #rrggbb as the DOM writes a colour back (rgb(r, g, b)). */
+const hexToRgb = (hex: string) => {
+  const n = Number.parseInt(hex.slice(1), 16);
+  return `rgb(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255})`;
+};
 
 const box = (x0: number, y0: number, x1: number, y1: number): AreaGeometry => ({
   type: 'Polygon',
@@ -31,6 +37,7 @@ function fakeEngine() {
     drawing: [] as unknown[],
     views: [] as unknown[],
     markers: [] as unknown[],
+    labels: [] as unknown[],
   };
   let handlers: MapEngineHandlers = {};
   const project = ([lon, lat]: LonLat) => ({ x: lon * 100, y: -lat * 100 });
@@ -39,6 +46,7 @@ function fakeEngine() {
     setAreas: (d) => calls.areas.push(d),
     setDrawing: (d) => calls.drawing.push(d),
     setMarkers: (m) => calls.markers.push(m),
+    setLabels: (l) => calls.labels.push(l),
     show: (v) => calls.views.push(v),
     setCursor: vi.fn(),
     showPopup: (lonLat, text) => calls.popups.push({ lonLat, text }),
@@ -103,6 +111,26 @@ describe('AreaMap', () => {
         ],
       }),
     );
+  });
+
+  it("writes the price areas' names and the selected areas' on the map, and a legend painted as the fills", async () => {
+    const fake = fakeEngine();
+    const { rerender } = renderUi(<AreaMap areas={areas} createEngine={fake.create} />, { i18n: i18n() });
+    await waitFor(() => expect(fake.calls.labels.length).toBeGreaterThan(0));
+    expect((fake.calls.labels.at(-1) as { text: string }[]).map((l) => l.text)).toEqual(['Price']);
+    expect(screen.getByTestId('area-map')).toHaveAttribute('data-labels', 'Price');
+    rerender(<AreaMap areas={areas} selected={['g']} createEngine={fake.create} />);
+    await waitFor(() =>
+      expect((fake.calls.labels.at(-1) as { text: string }[]).map((l) => l.text)).toEqual(['Grid', 'Price']),
+    );
+    // Each legend entry carries the colour the layers paint its kind with, shown as the map shows it.
+    const entries = screen.getAllByTestId('map-legend-entry');
+    expect(entries.map((e) => e.getAttribute('data-colour'))).toEqual([
+      AREA_TYPE_COLOURS.gridarea,
+      AREA_TYPE_COLOURS.pricearea,
+    ]);
+    const swatch = entries[1]!.querySelector('span')!;
+    expect(swatch.style.background).toBe(hexToRgb(blend(AREA_TYPE_COLOURS.pricearea, AREA_PAINT.fillOpacity)));
   });
 
   it('hands markers to the engine and fits them when they are the focus', async () => {

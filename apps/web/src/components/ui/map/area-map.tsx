@@ -14,7 +14,7 @@ import {
   type DrawingState,
 } from './drawing';
 import type { CreateEngine, MapEngine } from './engine';
-import { areaFeatures, areasAt, legendEntries, viewFor, type MapArea, type MapMarker } from './map-logic';
+import { areaFeatures, areaLabels, areasAt, legendEntries, viewFor, type MapArea, type MapMarker } from './map-logic';
 
 export interface AreaMapDrawing {
   state: DrawingState;
@@ -89,7 +89,7 @@ export function AreaMap({
         const e = engineRef.current;
         if (!e) return;
         if (!d) {
-          // Not drawing: name the areas under the click (the map draws no labels).
+          // Not drawing: name the areas under the click (only price and selected areas carry labels).
           const hit = areasAt(areasRef.current, lonLat);
           if (hit.length > 0) e.showPopup(lonLat, hit.map((a) => describeRef.current(a)).join('; '));
           return;
@@ -136,6 +136,10 @@ export function AreaMap({
   useEffect(() => {
     engine?.setAreas(features);
   }, [engine, features]);
+  const labels = useMemo(() => areaLabels(areas, selected), [areas, selected]);
+  useEffect(() => {
+    engine?.setLabels(labels);
+  }, [engine, labels]);
   useEffect(() => {
     engine?.setMarkers(markers);
   }, [engine, markers]);
@@ -202,6 +206,7 @@ export function AreaMap({
           // What the map shows, for browser journeys (the canvas itself cannot be read): the areas
           // drawn and the view last fitted.
           data-areas={features.features.map((f) => f.properties.name).join('|')}
+          data-labels={labels.map((l) => l.text).join('|')}
           data-view={engine ? viewKey : ''}
           data-drawing={drawing ? JSON.stringify(drawing.state) : undefined}
           role="region"
@@ -227,16 +232,16 @@ export function AreaMap({
           >
             <Stack gap={2}>
               {legend.map((entry) => (
-                <Group key={entry.kind} gap={6} wrap="nowrap">
+                <Group key={entry.kind} gap={6} wrap="nowrap" data-testid="map-legend-entry" data-colour={entry.colour}>
                   <span
                     aria-hidden
                     style={{
                       display: 'inline-block',
                       width: 12,
                       height: 12,
-                      background: entry.colour,
-                      opacity: 0.7,
-                      border: `1px solid ${entry.colour}`,
+                      // As the area shows on the map: its fill over the land, edged with its line.
+                      background: entry.swatch.fill,
+                      border: `2px solid ${entry.swatch.line}`,
                     }}
                   />
                   <Text size="xs">{t(`area_types.${entry.kind}`, { defaultValue: entry.kind })}</Text>

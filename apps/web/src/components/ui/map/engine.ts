@@ -1,5 +1,5 @@
 import type { FeatureCollection } from 'geojson';
-import type { Bounds, LAYERS, LonLat, MapMarker } from './map-logic';
+import type { Bounds, LAYERS, LonLat, MapLabel, MapMarker } from './map-logic';
 
 /** Where the map looks: a box to fit (with the 5 % padding) or a centre and zoom. */
 export type MapView = { bounds: Bounds } | { center: LonLat; zoom: number };
@@ -23,6 +23,8 @@ export interface MapEngine {
   setAreas: (data: FeatureCollection) => void;
   setDrawing: (data: FeatureCollection) => void;
   setMarkers: (markers: readonly MapMarker[]) => void;
+  /** Area names written on the map at their positions (replacing the previous ones). */
+  setLabels: (labels: readonly MapLabel[]) => void;
   show: (view: MapView) => void;
   setCursor: (cursor: string) => void;
   /** A popup with plain text at a position (replacing the previous one). */

@@ -2,7 +2,7 @@ import maplibregl, { type GeoJSONSource, type StyleSpecification } from 'maplibr
 import 'maplibre-gl/dist/maplibre-gl.css';
 import type { FeatureCollection } from 'geojson';
 import { countryOutlines } from './basemap';
-import { fitPadding, LAYERS, offlineStyle, SOURCES, type LonLat, type MapMarker } from './map-logic';
+import { fitPadding, LAYERS, offlineStyle, SOURCES, type LonLat, type MapLabel, type MapMarker } from './map-logic';
 import type { MapEngine, MapEngineHandlers, MapView } from './engine';
 
 /**
@@ -17,7 +17,7 @@ export async function createMapLibreEngine(container: HTMLElement, handlers: Map
     center: [10, 55],
     zoom: 5,
     attributionControl: false,
-    // No labels: the style has no glyphs, so nothing is fetched for text.
+    // No symbol layers: the style has no glyphs, so nothing is fetched for text (names are HTML markers).
     renderWorldCopies: false,
   });
   map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
@@ -26,6 +26,7 @@ export async function createMapLibreEngine(container: HTMLElement, handlers: Map
   await new Promise<void>((resolve) => map.once('load', () => resolve()));
 
   let markers: maplibregl.Marker[] = [];
+  let labels: maplibregl.Marker[] = [];
   let popup: maplibregl.Popup | undefined;
   let dragging = false;
   const project = (v: LonLat) => map.project(v);
@@ -63,6 +64,24 @@ export async function createMapLibreEngine(container: HTMLElement, handlers: Map
       markers = next.map((m) => {
         const popup = new maplibregl.Popup({ offset: 24, closeButton: true }).setText(m.label);
         return new maplibregl.Marker({ color: '#1c7ed6' }).setLngLat([m.lon, m.lat]).setPopup(popup).addTo(map);
+      });
+    },
+    setLabels(next: readonly MapLabel[]) {
+      labels.forEach((l) => l.remove());
+      labels = next.map((label) => {
+        // Text in the page, not on the canvas: dark on a white halo, readable on any fill, and not a
+        // target (a click goes through to the map and its popup).
+        const element = document.createElement('div');
+        element.className = 'railwatt-map-label';
+        element.textContent = label.text;
+        Object.assign(element.style, {
+          font: '600 12px/1.2 system-ui, sans-serif',
+          color: '#212529',
+          textShadow: '0 0 3px #fff, 0 0 3px #fff, 0 0 2px #fff',
+          whiteSpace: 'nowrap',
+          pointerEvents: 'none',
+        });
+        return new maplibregl.Marker({ element, anchor: 'center' }).setLngLat(label.lonLat).addTo(map);
       });
     },
     show(view: MapView) {

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { AreaGeometry } from '@railwatt/contracts';
 import {
+  AREA_PAINT,
   AREA_TYPE_COLOURS,
   areaColour,
+  areaLabels,
+  BASEMAP_COLOURS,
+  blend,
+  labelPoint,
   areasAt,
   areaFeatures,
   boundsOf,
@@ -58,11 +63,29 @@ describe('map logic', () => {
     ]);
   });
 
-  it('lists legend entries for the kinds shown, in a fixed order', () => {
+  it('lists legend entries for the kinds shown, in a fixed order, each the colour its features are painted', () => {
+    const swatch = (colour: string) => ({ fill: blend(colour, AREA_PAINT.fillOpacity), line: colour });
     expect(legendEntries(areas)).toEqual([
-      { kind: 'gridarea', colour: AREA_TYPE_COLOURS.gridarea },
-      { kind: 'pricearea', colour: AREA_TYPE_COLOURS.pricearea },
+      { kind: 'gridarea', colour: AREA_TYPE_COLOURS.gridarea, swatch: swatch(AREA_TYPE_COLOURS.gridarea) },
+      { kind: 'pricearea', colour: AREA_TYPE_COLOURS.pricearea, swatch: swatch(AREA_TYPE_COLOURS.pricearea) },
     ]);
+    const painted = new Map(areaFeatures(areas).features.map((f) => [f.properties.kind, f.properties.colour]));
+    for (const entry of legendEntries(areas)) expect(entry.colour).toBe(painted.get(entry.kind));
+  });
+
+  it("paints the legend's swatches with the layers' own opacity over the land (fills match the legend)", () => {
+    expect(blend('#ff0000', 1)).toBe('#ff0000');
+    expect(blend('#ff0000', 0)).toBe(BASEMAP_COLOURS.land);
+    expect(blend('#000000', 0.5, '#ffffff')).toBe('#808080');
+    const fill = offlineStyle().layers.find((l) => l.id === 'areas-fill')!;
+    expect(JSON.stringify(fill.paint)).toBe(
+      JSON.stringify({
+        'fill-color': ['get', 'colour'],
+        'fill-opacity': ['case', ['get', 'selected'], AREA_PAINT.selectedFillOpacity, AREA_PAINT.fillOpacity],
+      }),
+    );
+    const land = offlineStyle().layers.find((l) => l.id === 'countries-fill')!;
+    expect(land.paint).toEqual({ 'fill-color': BASEMAP_COLOURS.land });
   });
 
   it('computes bounds of polygons, multipolygons and points, widening a single point', () => {
@@ -167,5 +190,59 @@ describe('areasAt', () => {
     expect(areasAt([holed, multi], [5, 5])).toEqual([]);
     expect(areasAt([holed, multi], [30.5, 0.5]).map((a) => a.uuid)).toEqual(['m']);
     expect(areasAt([{ uuid: 'n', name: 'n', type: 'TaxArea', geometry: null }], [0, 0])).toEqual([]);
+  });
+});
+
+describe('labelPoint and areaLabels', () => {
+  const inside = (point: [number, number] | null, g: AreaGeometry) =>
+    point !== null && areasAt([{ uuid: 'x', name: 'x', type: 'PriceArea', geometry: g }], point).length === 1;
+
+  it("puts a rectangle's label at its middle", () => {
+    const point = labelPoint(box(8, 58, 12, 62))!;
+    expect(point[0]).toBeCloseTo(10, 1);
+    expect(point[1]).toBeCloseTo(60, 1);
+  });
+
+  it('keeps the label inside a U-shaped area whose centroid falls outside it', () => {
+    const u: AreaGeometry = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [0, 0],
+          [10, 0],
+          [10, 10],
+          [8, 10],
+          [8, 2],
+          [2, 2],
+          [2, 10],
+          [0, 10],
+          [0, 0],
+        ],
+      ],
+    };
+    const point = labelPoint(u);
+    expect(inside(point, u)).toBe(true);
+    // In the middle of the bottom bar or of an arm (each 2 wide), not hugging an edge.
+    const [x, y] = point!;
+    const middle = (v: number, from: number) => Math.abs(v - (from + 1)) < 0.5;
+    expect(middle(y, 0) || middle(x, 0) || middle(x, 8)).toBe(true);
+  });
+
+  it('labels a multipolygon in its largest part, and nothing without a geometry', () => {
+    const islands: AreaGeometry = {
+      type: 'MultiPolygon',
+      coordinates: [box(0, 0, 1, 1), box(20, 50, 30, 60)].map(
+        (g) => (g as Extract<AreaGeometry, { type: 'Polygon' }>).coordinates,
+      ),
+    };
+    const point = labelPoint(islands)!;
+    expect(point[0]).toBeGreaterThan(20);
+    expect(point[1]).toBeGreaterThan(50);
+    expect(labelPoint(null)).toBeNull();
+  });
+
+  it('names every price area and every selected area, at its label point', () => {
+    expect(areaLabels(areas)).toEqual([{ id: 'b', text: 'NO1', lonLat: labelPoint(areas[1]!.geometry) }]);
+    expect(areaLabels(areas, ['a', 'c']).map((l) => l.text)).toEqual(['NO1 grid', 'NO1']);
   });
 });

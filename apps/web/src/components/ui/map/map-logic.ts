@@ -26,6 +26,37 @@ export const AREA_TYPE_COLOURS: Record<InfrastructureAreaKind, string> = {
 };
 const FALLBACK_COLOUR = '#495057';
 
+/**
+ * How an area is drawn, read by the layers' paint (offlineStyle) and by the legend's swatches alike,
+ * so a swatch looks as the area does on the map: the type's colour at this opacity over the land.
+ */
+export const AREA_PAINT = {
+  fillOpacity: 0.22,
+  selectedFillOpacity: 0.45,
+  lineWidth: 1.5,
+  selectedLineWidth: 3,
+} as const;
+/** The basemap's land and sea (offlineStyle), the ground an area's fill is seen on. */
+export const BASEMAP_COLOURS = { land: '#f8f9fa', sea: '#d0e3f1', border: '#868e96' } as const;
+
+const channels = (hex: string): [number, number, number] => {
+  const n = Number.parseInt(hex.replace('#', ''), 16);
+  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+};
+
+/** `colour` at `opacity` over `ground`, as one opaque colour (#rrggbb): what the eye sees of a fill. */
+export function blend(colour: string, opacity: number, ground: string = BASEMAP_COLOURS.land): string {
+  const top = channels(colour);
+  const bottom = channels(ground);
+  const mixed = top.map((c, i) => Math.round(c * opacity + bottom[i]! * (1 - opacity)));
+  return `#${mixed.map((c) => c.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** A legend swatch: the fill as the map shows it on land, edged with the area's line colour. */
+export function legendSwatch(colour: string): { fill: string; line: string } {
+  return { fill: blend(colour, AREA_PAINT.fillOpacity), line: colour };
+}
+
 /** The colour of an area type; the type may be the wire name ('GridArea') or the key ('gridarea'). */
 export function areaColour(type: string): string {
   const kind = toEntityKind(type);
@@ -85,17 +116,110 @@ export function areaFeatures(
   };
 }
 
-/** The legend: one entry per area kind present (with a geometry), in AREA_TYPE_COLOURS order. */
-export function legendEntries(areas: readonly MapArea[]): { kind: string; colour: string }[] {
+/**
+ * The legend: one entry per area kind present (with a geometry), in AREA_TYPE_COLOURS order, with the
+ * colour the layers paint that kind (areaColour, as areaFeatures) and its swatch (legendSwatch).
+ */
+export function legendEntries(
+  areas: readonly MapArea[],
+): { kind: string; colour: string; swatch: { fill: string; line: string } }[] {
   const present = new Set(areas.filter((a) => a.geometry).map((a) => toEntityKind(a.type) ?? a.type));
-  const known = (Object.keys(AREA_TYPE_COLOURS) as InfrastructureAreaKind[])
-    .filter((k) => present.has(k))
-    .map((kind) => ({ kind, colour: AREA_TYPE_COLOURS[kind] }));
-  const unknown = [...present]
-    .filter((k) => !(k in AREA_TYPE_COLOURS))
-    .sort()
-    .map((kind) => ({ kind, colour: FALLBACK_COLOUR }));
-  return [...known, ...unknown];
+  const known = (Object.keys(AREA_TYPE_COLOURS) as InfrastructureAreaKind[]).filter((k) => present.has(k));
+  const unknown = [...present].filter((k) => !(k in AREA_TYPE_COLOURS)).sort();
+  return [...known, ...unknown].map((kind) => {
+    const colour = areaColour(kind);
+    return { kind, colour, swatch: legendSwatch(colour) };
+  });
+}
+
+/** Squared distance from a point to a segment, in degrees (enough to rank candidate label points). */
+function segmentDistance2([x, y]: LonLat, a: readonly number[], b: readonly number[]): number {
+  let [px, py] = [a[0]!, a[1]!];
+  let [dx, dy] = [b[0]! - px, b[1]! - py];
+  if (dx !== 0 || dy !== 0) {
+    const t = ((x - px) * dx + (y - py) * dy) / (dx * dx + dy * dy);
+    if (t > 1) [px, py] = [b[0]!, b[1]!];
+    else if (t > 0) [px, py] = [px + dx * t, py + dy * t];
+  }
+  [dx, dy] = [x - px, y - py];
+  return dx * dx + dy * dy;
+}
+
+/** How far inside a polygon a point is: its distance to the nearest edge, negative outside. */
+function insideDistance(point: LonLat, rings: readonly (readonly number[])[][]): number {
+  let min = Infinity;
+  for (const ring of rings) {
+    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+      min = Math.min(min, segmentDistance2(point, ring[i]!, ring[j]!));
+    }
+  }
+  const distance = Math.sqrt(min);
+  return inPolygon(point, rings) ? distance : -distance;
+}
+
+/** The unsigned area of a ring (shoelace), to pick a multipolygon's largest part. */
+function ringArea(ring: readonly (readonly number[])[]): number {
+  let sum = 0;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    sum += (ring[j]![0]! - ring[i]![0]!) * (ring[j]![1]! + ring[i]![1]!);
+  }
+  return Math.abs(sum / 2);
+}
+
+/**
+ * Where an area's name goes: inside its largest part, as far from its edges as a few rounds of grid
+ * search find (an approximate pole of inaccessibility), so a label sits well inside a concave or
+ * crescent-shaped area where its centroid would fall outside. Null without a geometry.
+ */
+export function labelPoint(geometry: AreaGeometry | null): LonLat | null {
+  if (!geometry) return null;
+  const polygons = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
+  const rings = polygons.reduce((best, p) => (ringArea(p[0] ?? []) > ringArea(best[0] ?? []) ? p : best));
+  const outer = rings[0];
+  if (!outer || outer.length === 0) return null;
+  let [w, s, e, n] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const p of outer) {
+    [w, e] = [Math.min(w, p[0]!), Math.max(e, p[0]!)];
+    [s, n] = [Math.min(s, p[1]!), Math.max(n, p[1]!)];
+  }
+  const STEPS = 16;
+  let best: LonLat = [(w + e) / 2, (s + n) / 2];
+  let bestDistance = insideDistance(best, rings);
+  let [spanX, spanY] = [e - w, n - s];
+  let [x0, y0] = [w, s];
+  // Each round searches a grid over the box, then a box of two cells around the best point so far.
+  for (let round = 0; round < 4; round += 1) {
+    for (let i = 0; i <= STEPS; i += 1) {
+      for (let j = 0; j <= STEPS; j += 1) {
+        const candidate: LonLat = [x0 + (spanX * i) / STEPS, y0 + (spanY * j) / STEPS];
+        const distance = insideDistance(candidate, rings);
+        if (distance > bestDistance) [best, bestDistance] = [candidate, distance];
+      }
+    }
+    [spanX, spanY] = [(spanX * 2) / STEPS, (spanY * 2) / STEPS];
+    [x0, y0] = [best[0] - spanX / 2, best[1] - spanY / 2];
+  }
+  return best;
+}
+
+/** A name on the map at a position (HTML markers: the offline style has no glyphs for a symbol layer). */
+export interface MapLabel {
+  id: string;
+  text: string;
+  lonLat: LonLat;
+}
+
+/**
+ * The names the map writes on its areas, at their label points: every price area (which a reader
+ * tells apart only by name, all of one colour) and every selected area.
+ */
+export function areaLabels(areas: readonly MapArea[], selected: readonly string[] = []): MapLabel[] {
+  const chosen = new Set(selected);
+  return areas.flatMap((a) => {
+    if (toEntityKind(a.type) !== 'pricearea' && !chosen.has(a.uuid)) return [];
+    const lonLat = labelPoint(a.geometry);
+    return lonLat ? [{ id: a.uuid, text: a.name, lonLat }] : [];
+  });
 }
 
 function positionsOf(geometry: AreaGeometry): number[][] {
@@ -174,8 +298,9 @@ const EMPTY: FeatureCollection = { type: 'FeatureCollection', features: [] };
 
 /**
  * A MapLibre style that needs no network at all: no tile server, no glyphs, no sprite. The basemap is
- * the country outlines handed in as GeoJSON (Natural Earth, bundled); labels are left out because text
- * needs glyphs, and names are shown in popups, the legend and the table instead.
+ * the country outlines handed in as GeoJSON (Natural Earth, bundled). A symbol layer would need glyphs
+ * (none are bundled), so area names are HTML markers at their label points (areaLabels, map-engine.ts),
+ * besides popups, the legend and the table.
  */
 export function offlineStyle(countries: FeatureCollection = EMPTY) {
   return {
@@ -186,18 +311,18 @@ export function offlineStyle(countries: FeatureCollection = EMPTY) {
       [SOURCES.draw]: { type: 'geojson' as const, data: EMPTY },
     },
     layers: [
-      { id: LAYERS.sea, type: 'background' as const, paint: { 'background-color': '#d0e3f1' } },
+      { id: LAYERS.sea, type: 'background' as const, paint: { 'background-color': BASEMAP_COLOURS.sea } },
       {
         id: LAYERS.countriesFill,
         type: 'fill' as const,
         source: SOURCES.countries,
-        paint: { 'fill-color': '#f8f9fa' },
+        paint: { 'fill-color': BASEMAP_COLOURS.land },
       },
       {
         id: LAYERS.countriesLine,
         type: 'line' as const,
         source: SOURCES.countries,
-        paint: { 'line-color': '#868e96', 'line-width': 0.8 },
+        paint: { 'line-color': BASEMAP_COLOURS.border, 'line-width': 0.8 },
       },
       {
         id: LAYERS.areasFill,
@@ -205,14 +330,17 @@ export function offlineStyle(countries: FeatureCollection = EMPTY) {
         source: SOURCES.areas,
         paint: {
           'fill-color': ['get', 'colour'],
-          'fill-opacity': ['case', ['get', 'selected'], 0.45, 0.22],
+          'fill-opacity': ['case', ['get', 'selected'], AREA_PAINT.selectedFillOpacity, AREA_PAINT.fillOpacity],
         },
       },
       {
         id: LAYERS.areasLine,
         type: 'line' as const,
         source: SOURCES.areas,
-        paint: { 'line-color': ['get', 'colour'], 'line-width': ['case', ['get', 'selected'], 3, 1.5] },
+        paint: {
+          'line-color': ['get', 'colour'],
+          'line-width': ['case', ['get', 'selected'], AREA_PAINT.selectedLineWidth, AREA_PAINT.lineWidth],
+        },
       },
       {
         id: LAYERS.drawFill,
@@ -274,7 +402,7 @@ function inPolygon([x, y]: LonLat, rings: readonly (readonly number[])[][]): boo
   return inside;
 }
 
-/** The areas whose polygon holds the position (a click on the map names them in a popup; the map has no labels). */
+/** The areas whose polygon holds the position (a click on the map names them in a popup). */
 export function areasAt(areas: readonly MapArea[], position: LonLat): MapArea[] {
   return areas.filter((a) => {
     const g = a.geometry;

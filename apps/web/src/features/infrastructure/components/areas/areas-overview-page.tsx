@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Anchor, Badge, Button, Checkbox, Group, MultiSelect, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Box, Button, Checkbox, Grid, Group, MultiSelect, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { Link, useLocation } from 'react-router';
@@ -34,7 +34,7 @@ const kindOf = (area: AreaSummary): InfrastructureAreaKind => toEntityKind(area.
 /**
  * /infrastructure/areas/overview: areas filtered by type and state (defaults: settlement area, active
  * only), listed with select, expand (segments), export and set status, and shown on the map fitted to
- * the selection (to every listed area while nothing is selected).
+ * the selection (to every listed area while nothing is selected), beside the table on a wide screen.
  */
 export function AreasOverviewPage(props: Partial<ScreenProps>) {
   const { t, tRoot } = useAreasT();
@@ -177,28 +177,37 @@ export function AreasOverviewPage(props: Partial<ScreenProps>) {
 
       <ApiErrorText error={list.isError ? list.error : null} fallback={t('overview.load_failed')} />
 
-      <DataTable
-        data={areas}
-        columns={columns}
-        getRowId={(row) => row.uuid}
-        emptyMessage={t('overview.empty')}
-        loading={list.isFetching}
-        data-testid="areas-table"
-        rowTestId="area-row"
-        selection={{ selected, onChange: setSelected }}
-        renderExpanded={(row) => <AreaSegments area={row} />}
-        toolbar={
-          <OverviewToolbar
-            t={t}
-            onExport={canExport ? () => void exportSelected(exportEntities) : undefined}
-            statusActions={canWrite ? STATUS_ACTIONS : undefined}
-            selectedCount={selected.length}
-            onPickStatus={pickAction}
+      {/* Beside the table from 1200 px (Mantine's lg), the map kept in view while the table scrolls;
+          under it on a narrower screen (issue 18 item 8). */}
+      <Grid gutter="md" data-testid="areas-layout">
+        <Grid.Col span={{ base: 12, lg: 7 }}>
+          <DataTable
+            data={areas}
+            columns={columns}
+            getRowId={(row) => row.uuid}
+            emptyMessage={t('overview.empty')}
+            loading={list.isFetching}
+            data-testid="areas-table"
+            rowTestId="area-row"
+            selection={{ selected, onChange: setSelected }}
+            renderExpanded={(row) => <AreaSegments area={row} />}
+            toolbar={
+              <OverviewToolbar
+                t={t}
+                onExport={canExport ? () => void exportSelected(exportEntities) : undefined}
+                statusActions={canWrite ? STATUS_ACTIONS : undefined}
+                selectedCount={selected.length}
+                onPickStatus={pickAction}
+              />
+            }
           />
-        }
-      />
-
-      <LazyAreaMap areas={areas} selected={selected} focus={selected} height={460} data-testid="areas-map" />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 5 }}>
+          <Box pos="sticky" top={8}>
+            <LazyAreaMap areas={areas} selected={selected} focus={selected} height={520} data-testid="areas-map" />
+          </Box>
+        </Grid.Col>
+      </Grid>
 
       <SetStatusDialog {...dialogProps} />
     </Stack>
