@@ -17,6 +17,18 @@ describe('API error parsing (calls.md §8)', () => {
     ).toEqual(['Name must be unique: Fleet A']);
   });
 
+  it('400 with a code whose message is its catalogue text says it once, and a detail follows', () => {
+    const message = 'Approved settlement already exists for the area or organisation';
+    const e = new ApiError(
+      400,
+      'Bad Request',
+      env({ code: 'approved-settlement-exists', message, detail: 'Result 6 of settlement is approved.' }),
+    );
+    expect(
+      apiErrorMessages(e, (key, options) => (key.endsWith('approved-settlement-exists') ? message : t(key, options))),
+    ).toEqual([`${message} Result 6 of settlement is approved.`]);
+  });
+
   it('400 with an errors list: one message per error', () => {
     const e = new ApiError(
       400,

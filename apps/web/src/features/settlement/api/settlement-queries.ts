@@ -262,3 +262,32 @@ export const useApprovePrices = (month: SettlementMonth, range: MonthRange, time
     onSuccess: () => queryClient.invalidateQueries({ queryKey: settlementKeys.pricesApproved(month, timeZone) }),
   });
 };
+
+/**
+ * GET /timeseries/settlement/warnings (issue 18 item 5): what the result's figures lack or no longer
+ * match. Keyed under the result's lines with its status, so a finished run or a verdict reads it again.
+ */
+export const settlementWarningsQuery = (procedureResultId: number, status: string) =>
+  queryOptions({
+    queryKey: [...settlementKeys.lines(procedureResultId), 'warnings', status],
+    queryFn: ({ signal }) =>
+      api.call(settlementCalls.warnings, { query: { procedureResultId }, signal, key: 'settlement-warnings' }),
+  });
+
+/**
+ * POST /processing/price-and-supply/run for the month (the area's zone): prices and supply again after
+ * a corrected supply file. The run's result is the answer; the settlement screens read again once it
+ * is started (its figures change day by day while it runs).
+ */
+export const useRunPriceAndSupply = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ range, timeZone }: { range: MonthRange; timeZone: string }) =>
+      api.call(processingCalls.run, {
+        params: { procedure: 'price-and-supply' },
+        query: { zoneId: timeZone },
+        body: { timeRange: range, refs: [] },
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: settlementKeys.all }),
+  });
+};

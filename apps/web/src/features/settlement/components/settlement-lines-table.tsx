@@ -8,6 +8,7 @@ import { useFormat } from '../../../lib/use-format';
 import { settlementLinesQuery } from '../api/settlement-queries';
 import { useSettlementT } from '../hooks/use-settlement-t';
 import { sumOf } from './figures';
+import { LineContractWarning } from './settlement-warnings';
 
 type Figure = Exclude<
   { [K in keyof SettlementLine]: SettlementLine[K] extends number ? K : never }[keyof SettlementLine],
@@ -157,7 +158,16 @@ export function SettlementLinesTable({ procedureResultId, status }: { procedureR
                           {nameOf(line.organisation)}
                         </Group>
                       </Table.Td>
-                      <Table.Td>{nameOf(line.priceArea)}</Table.Td>
+                      <Table.Td>
+                        <Group gap={4} wrap="nowrap">
+                          {nameOf(line.priceArea)}
+                          <LineContractWarning
+                            result={{ id: procedureResultId, status }}
+                            organisation={line.organisation.uuid}
+                            priceArea={line.priceArea.uuid}
+                          />
+                        </Group>
+                      </Table.Td>
                       {COLUMNS.map((c) => (
                         <Table.Td key={c.key} ta="right" style={{ whiteSpace: 'nowrap' }} data-column={c.key}>
                           {cell(c.kind, line[c.key])}

@@ -32,6 +32,7 @@ import { useThrottledKey } from '../hooks/use-throttled-key';
 import { ResultMessage } from './folded-texts';
 import { approvedBy, SettlementActions, showDone } from './settlement-actions';
 import { SettlementLinesTable } from './settlement-lines-table';
+import { SettlementWarnings } from './settlement-warnings';
 import { SettlementMonthPicker } from './settlement-month-picker';
 
 /** The screen's state in the URL: the month and the chosen result. */
@@ -217,6 +218,7 @@ export function SettlementProcessPage({ tpa = false, ...props }: ScreenProps & {
       )}
       {selected && (
         <>
+          <SettlementWarnings result={selected} range={listQuery.range} timeZone={timeZone} mayRun={mayRun} />
           <Title order={2}>{t('lines.title')}</Title>
           <SettlementLinesTable procedureResultId={selected.id} status={selected.status} />
         </>
