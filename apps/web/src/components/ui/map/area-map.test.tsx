@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { AreaGeometry } from '@railwatt/contracts';
@@ -131,6 +131,17 @@ describe('AreaMap', () => {
     ]);
     const swatch = entries[1]!.querySelector('span')!;
     expect(swatch.style.background).toBe(hexToRgb(blend(AREA_TYPE_COLOURS.pricearea, AREA_PAINT.fillOpacity)));
+  });
+
+  it('lists the areas drawn as text under the map, by kind, the selected ones marked', async () => {
+    const fake = fakeEngine();
+    renderUi(<AreaMap areas={areas} selected={['g']} createEngine={fake.create} />, { i18n: i18n() });
+    const list = await screen.findByRole('list', { name: 'Areas on the map' });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Grid area: Grid (selected)', 'Price area: Price']);
   });
 
   it('hands markers to the engine and fits them when they are the focus', async () => {

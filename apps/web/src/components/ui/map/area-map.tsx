@@ -251,6 +251,22 @@ export function AreaMap({
           </Paper>
         )}
       </Box>
+      {/* The areas drawn, as text too (WCAG 1.1.1: the canvas says nothing to a screen reader). */}
+      {legend.length > 0 && (
+        <Box component="ul" m={0} pl="md" aria-label={t('area_list')} data-testid="map-area-list">
+          {legend.map((entry) => (
+            <Text component="li" size="xs" key={entry.kind} data-testid="map-area-list-entry">
+              {t(`area_types.${entry.kind}`, { defaultValue: entry.kind })}:{' '}
+              {features.features
+                .filter((f) => f.properties.kind === entry.kind)
+                .map((f) =>
+                  f.properties.selected ? t('area_selected', { name: f.properties.name }) : f.properties.name,
+                )
+                .join(', ')}
+            </Text>
+          ))}
+        </Box>
+      )}
     </Stack>
   );
 }
