@@ -125,6 +125,9 @@ describe('dashboard and completeness verification', () => {
     expect(4 * step).toBeGreaterThanOrEqual(
       Math.max(...(await apiGet<{ days: Day[] }>(page, '/api/statistics/cebd')).days.map((x) => x.files)),
     );
+    // Each axis names its unit (issue 18 item 2): the days along, the files counted up.
+    const labels = page.getByTestId('statistics-chart').locator('.recharts-label');
+    await expect.poll(() => labels.allTextContents()).toEqual(expect.arrayContaining(['Day', 'Files']));
 
     // The records chart covers today's records.
     await card.getByText('Records', { exact: true }).first().click();

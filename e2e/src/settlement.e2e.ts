@@ -119,7 +119,14 @@ describe('settlement', () => {
     // 4. The settlement page warns until the month's prices are approved.
     await page.goto(`${baseUrl()}/settlementandverification/settlementprocess?${MONTH}`);
     await page.getByTestId('prices-not-approved').waitFor({ timeout: 15_000 });
+    // Approving asks first, naming what is approved, then a short notice says what and by whom.
     await page.getByTestId('approve-prices').click();
+    await page.getByText('Approve prices and supply (price-and-supply) of 10.2026 in Finland?').waitFor();
+    await page.getByRole('button', { name: 'Yes' }).click();
+    await page
+      .getByText(`Prices and supply of 10.2026 in Finland approved by ${USER} (price-and-supply result ${prices!.id})`)
+      .waitFor({ timeout: 15_000 });
+    expect(await page.getByRole('dialog').count()).toBe(0);
     await expect.poll(() => page.getByTestId('prices-not-approved').count(), { timeout: 15_000 }).toBe(0);
     expect(await newest(page, 'price-and-supply')).toMatchObject({ id: prices!.id, status: 'approved' });
 
@@ -140,6 +147,26 @@ describe('settlement', () => {
       return Number(await page.getByTestId('settlement-result-panel').getAttribute('data-result-id'));
     };
     const first = await settledOnce(0);
+    // Every line has its contract (the demo's contracts cover every paying organisation in every
+    // price area), and supply and prices are as priced: nothing to warn about (issue 18 item 5).
+    await page.getByTestId('settlement-warnings').waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId('line-contract-warning').count()).toBe(0);
+    expect(await page.getByTestId('warning-missing-contracts').count()).toBe(0);
+    expect(await page.getByTestId('warning-supply-changed').count()).toBe(0);
+
+    // The lines fit a 1440 px screen without sideways scroll, "Due" in view, amounts in euros.
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const scroller = page.getByTestId('settlement-lines-scroll');
+    await expect
+      .poll(() => scroller.evaluate((el) => el.scrollWidth - el.clientWidth), { timeout: 10_000 })
+      .toBeLessThanOrEqual(0);
+    const due = page.getByRole('columnheader', { name: 'Due (EUR)', exact: true });
+    expect(await due.isVisible()).toBe(true);
+    const dueBox = (await due.boundingBox())!;
+    expect(dueBox.x + dueBox.width).toBeLessThanOrEqual(1440);
+    expect(await page.getByRole('columnheader', { name: 'Total cost (EUR)', exact: true }).isVisible()).toBe(true);
+    expect(await page.getByTestId('total-dueCost').textContent()).toMatch(/^-?[\d,]+\.\d{2}$/);
+    await page.setViewportSize({ width: 1400, height: 1100 });
 
     // 6. The base verification: the balance closes, and the metered figure opens its hours.
     await page.goto(`${baseUrl()}/settlementandverification/settlementbaseverification?${MONTH}`);
@@ -149,12 +176,25 @@ describe('settlement', () => {
     await page.getByTestId('verification-row').first().waitFor({ timeout: 15_000 });
     await page.getByTestId('trace-metered').first().click();
     await expect.poll(() => page.getByTestId('hourly-row').count(), { timeout: 15_000 }).toBe(2);
+    // Every column of the hours names its unit; the chart's axes too.
+    const hourly = page.getByTestId('hourly-modal');
+    expect(await hourly.getByRole('columnheader', { name: 'Energy (kWh)', exact: true }).isVisible()).toBe(true);
+    expect(await hourly.getByRole('columnheader', { name: 'Price (EUR/MWh)', exact: true }).isVisible()).toBe(true);
+    expect(await hourly.getByRole('columnheader', { name: 'Cost (EUR)', exact: true }).isVisible()).toBe(true);
     await page.keyboard.press('Escape');
+    const axisLabels = page.getByTestId('balance-chart').locator('.recharts-label');
+    await expect
+      .poll(() => axisLabels.allTextContents(), { timeout: 15_000 })
+      .toEqual(expect.arrayContaining(['Energy (kWh)', 'Price area']));
 
-    // 7. Approve it.
+    // 7. Approve it: the question names the result, month and area; the notice who approved.
     await page.goto(`${baseUrl()}/settlementandverification/settlementprocess?${MONTH}&result=${first}`);
     await page.getByTestId('settlement-approve').click();
+    await page.getByText(`Approve settlement result ${first} (10.2026, Finland)?`).waitFor();
     await page.getByRole('button', { name: 'Yes' }).click();
+    await page
+      .getByText(`Settlement result ${first} (10.2026, Finland) approved by ${USER}`)
+      .waitFor({ timeout: 30_000 });
     await expect.poll(() => status.getAttribute('data-status'), { timeout: 30_000 }).toBe('approved');
 
     // 8. A corrected supply file: prices and supply again, then a new settlement version approved
@@ -165,8 +205,23 @@ describe('settlement', () => {
       `settlement-${stamp}-supply-corrected.csv`,
       supplyCsv(19000),
     );
-    const pricesAgain = await runForOctober(page, 'price-and-supply');
+    // The approved settlement now reads prices older than its supply: the page says so and offers
+    // to run price-and-supply again for the month, then to run the settlement again.
+    const pricesBefore = (await newest(page, 'price-and-supply'))?.id ?? 0;
+    await page.goto(`${baseUrl()}/settlementandverification/settlementprocess?${MONTH}&result=${first}`);
+    const changed = page.getByTestId('warning-supply-changed');
+    await changed.waitFor({ timeout: 30_000 });
+    expect(await changed.textContent()).toContain(
+      'Supply changed after the price-and-supply result this settlement reads: rerun price-and-supply',
+    );
+    expect(await changed.textContent()).toContain(`settlement-${stamp}-supply-corrected.csv`);
+    await changed.getByTestId('rerun-price-and-supply').click();
+    await page.getByTestId('price-and-supply-started').waitFor({ timeout: 15_000 });
+    const pricesAgain = await succeeded(page, 'price-and-supply', pricesBefore);
     await approve(page, pricesAgain.id);
+    await page.reload();
+    await page.getByTestId('warning-repriced').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('warning-supply-changed').count()).toBe(0);
     await page.goto(`${baseUrl()}/settlementandverification/settlementprocess?${MONTH}`);
     await page.getByTestId('run-settlement').waitFor({ timeout: 15_000 });
     const second = await settledOnce(first);
