@@ -7,7 +7,8 @@ import { api, baseUrl, field, launch, newest, signedIn, succeeded } from './brow
  * Issue 9 items 7 and 8: processing in the browser. The settlement-area responsible of Norway sends a
  * small CEBD file for a consumption point of the demo fleet (the e2e server seeds no time series),
  * runs cebd-preprocessing for the previous month from its run page and follows the run to success
- * without reloading, finds the run in the process log, opens its process result view and its events
+ * without reloading (its days counted as they are done), reads all its events paged under their
+ * sums by code and severity (issue 18 item 4), finds the run in the process log, opens its process result view and its events
  * in the event monitor, sees the chain run combine and the steps after it by itself (the energy
  * going to the unit's vehicle keeper), then changes the process's configuration from a date and sees
  * the new version in the segments history. The audit responsible sees the same log without run or rerun.
@@ -44,27 +45,41 @@ function previousMonth(): { year: number; month: number } {
 }
 
 /**
- * Half an hour of one consumption point on the 20th of the previous month: 6 of an hour's 12 periods,
- * too few (code 56 "Too many missing values" with the default of at most 2 missing).
+ * Every day of the previous month, two consumption points of the demo fleet each send half an hour:
+ * the first along a line in Oslo at 10:00 (6 of an hour's 12 periods, too few: code 56 "Too many
+ * missing values" with the default of at most 2 missing), the second at 14:00 far out at sea (56,
+ * and 59 "Data outside area"). cebd-preprocessing records one event per code and day: 56 and 59 on
+ * each day, 56 to 62 events for the month, more than the 50 of a page.
  */
-function cebdFile(cpid: string): string {
+function cebdFile(cpids: readonly string[]): string {
   const { year, month } = previousMonth();
-  const start = `${year}-${pad(month)}-20T10:00:00Z`;
-  const route = [
+  const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const oslo = [
     { lat: 59.91, lon: 10.75 },
     { lat: 59.95, lon: 10.8 },
   ];
-  return [...cebdXml({ seed: Number(stamp), points: [{ cpid, route, start, periods: 6 }] })].join('');
+  const sea = [
+    { lat: 1.5, lon: -30 },
+    { lat: 1.6, lon: -30.1 },
+  ];
+  const points = Array.from({ length: lastDay }, (_, i) => {
+    const day = `${year}-${pad(month)}-${pad(i + 1)}`;
+    return [
+      { cpid: cpids[0]!, route: oslo, start: `${day}T10:00:00Z`, periods: 6 },
+      { cpid: cpids[1]!, route: sea, start: `${day}T14:00:00Z`, periods: 6 },
+    ];
+  }).flat();
+  return [...cebdXml({ seed: Number(stamp), points })].join('');
 }
 
 /** Sends the CEBD file through POST /cebd/import and waits for its import job to succeed. */
 async function sendCebd(page: Page): Promise<void> {
   const points = await api<unknown[]>(page, '/api/domain/consumptionpoint/all');
   const cpids = [...JSON.stringify(points).matchAll(/"cpid":"([^"]+)"/g)].map((m) => m[1]!);
-  expect(cpids.length).toBeGreaterThan(0);
+  expect(cpids.length).toBeGreaterThan(1);
   const answer = await api<{ jobIds?: string[] }>(page, '/api/cebd/import', {
     method: 'POST',
-    file: { name: `processing-${stamp}-cebd.xml`, text: cebdFile(cpids.sort()[0]!) },
+    file: { name: `processing-${stamp}-cebd.xml`, text: cebdFile(cpids.sort()) },
   });
   const [jobId] = answer.jobIds ?? [];
   expect(jobId).toBeDefined();
@@ -88,6 +103,17 @@ describe('processing', () => {
 
     // 1. The run page: the previous month is chosen; run and follow it without reloading.
     await page.goto(`${baseUrl()}/monitor/processes/${PROCESS}/run`);
+    // Every text the run's progress shows, as the page draws it (its reads come each second).
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (globalThis as unknown as { progressSeen: string[] }).progressSeen = seen;
+      new MutationObserver(() => {
+        for (const el of document.querySelectorAll('[data-testid="result-progress-text"]')) {
+          const text = el.textContent ?? '';
+          if (seen.at(-1) !== text) seen.push(text);
+        }
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
     await page.getByTestId('run-submit').click();
     const progress = page.getByTestId('run-progress');
     await progress.waitFor({ timeout: 15_000 });
@@ -108,10 +134,44 @@ describe('processing', () => {
     expect(await progress.getByTestId('result-period').textContent()).toContain(
       `01.${pad(month)}.${year} – ${lastDay}.${pad(month)}.${year}`,
     );
-    // Its events are shown under it once it is over: the half-hour of the file is too short an hour.
+    // While it ran, its progress said how many of the month's days were done (issue 18 item 4): the
+    // days move (cebd-preprocessing's days take seconds on the embedded database), not 0 % then done.
+    const seen = await page.evaluate(() => (globalThis as unknown as { progressSeen: string[] }).progressSeen);
+    const days = seen.flatMap((text) => {
+      const m = /^(\d+) of (\d+) days/.exec(text);
+      return m ? [{ done: Number(m[1]), total: Number(m[2]), text }] : [];
+    });
+    expect(days.length, `progress texts seen: ${JSON.stringify(seen)}`).toBeGreaterThan(0);
+    expect(days.every((d) => d.total === lastDay)).toBe(true);
+    // Records as they are counted: cebd-preprocessing counts each finished day's records.
+    expect(days.filter((d) => d.done > 0).every((d) => /days, [\d,]+ records$/.test(d.text))).toBe(true);
+
+    // Its events are shown under it once it is over, summed by code and severity above them: the
+    // half-hours of the file are too short an hour, and the second point's lie outside the area.
     await expect
-      .poll(() => progress.getByTestId('event-code').allTextContents(), { timeout: 15_000 })
-      .toContain('56 Too many missing values');
+      .poll(() => progress.getByTestId('result-code-group').allTextContents(), { timeout: 15_000 })
+      .toEqual(
+        expect.arrayContaining([
+          expect.stringContaining('56 Too many missing values'),
+          expect.stringContaining('59 Data outside area'),
+        ]),
+      );
+    // All of them, paged by 50 (issue 18: a run listed "50 of 83 events" with no pager).
+    const title = await progress.getByRole('heading', { name: /^Events \(\d+\)$/ }).textContent();
+    const total = Number(/\((\d+)\)/.exec(title ?? '')![1]);
+    // 56 and 59 on each day of the month, and the other codes the records earn (about 120 in all).
+    expect(total).toBeGreaterThanOrEqual(2 * lastDay);
+    const eventRows = progress.getByTestId('event-row');
+    await expect.poll(() => eventRows.count(), { timeout: 15_000 }).toBe(50);
+    await progress.getByRole('button', { name: 'Next page' }).click();
+    await expect.poll(() => eventRows.count(), { timeout: 15_000 }).toBe(Math.min(50, total - 50));
+    expect(new URL(page.url()).searchParams.get('page')).toBe('2');
+    // A row of the summary narrows the list to its code.
+    await progress.getByRole('button', { name: '59 Data outside area' }).click();
+    await expect.poll(() => eventRows.count(), { timeout: 15_000 }).toBe(lastDay);
+    expect(new Set(await progress.getByTestId('event-row').getByTestId('event-code').allTextContents())).toEqual(
+      new Set(['59 Data outside area']),
+    );
 
     // 2. The process log lists it as a success, with links to its result and its events.
     await progress.getByTestId('run-log-link').click();
