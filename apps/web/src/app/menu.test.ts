@@ -69,7 +69,8 @@ const EXPECTED: Record<Role, Record<'belgium' | 'netherlands' | 'exchange' | 'ad
   'cp-admin': { belgium: [D, M, F, I], netherlands: [D, M, F, I], exchange: [D, M, F, I], administration: [I] },
   'vehicle-keeper': { belgium: [F], netherlands: [F], exchange: [F], administration: [] },
   // Fleet reads through domainRead, which leaves out the consumer (issue 6: the menu derives from route access).
-  consumer: { belgium: [D, M, S, I, A], netherlands: [D, M, S, I, A], exchange: [D, M, I], administration: [I, A] },
+  // No dashboard entry: a consumer's / lands on its settlement figures (redirects.ts HOME_LANDINGS).
+  consumer: { belgium: [M, S, I, A], netherlands: [M, S, I, A], exchange: [M, I], administration: [I, A] },
   'train-run-data-provider': { belgium: [M], netherlands: [M], exchange: [M], administration: [] },
 };
 

@@ -1,13 +1,17 @@
 // @vitest-environment node
-import type { AreaKind, Role } from '@railwatt/contracts';
+import { ROLES, type AreaKind, type Role } from '@railwatt/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   errorSummaryTarget,
+  HOME_LANDINGS,
+  homeLanding,
   importTarget,
   loadsProcessingEventErrorCodes,
   pageVariant,
   resolveRedirect,
 } from './redirects';
+import { guardRedirect } from './guards';
+import { menuItems } from './menu';
 import { namedPath, routeChain, routeExists } from './route-table';
 
 const go = (pathname: string, roles: Role[], area: AreaKind = 'norway'): string | null =>
@@ -64,16 +68,17 @@ describe('redirect rules (product.md §2), one by one', () => {
     expect(go('/monitor/datalog', ['cp-admin'])).toBeNull();
   });
 
-  it('7. the administration area has no dashboard: / goes to user registration', () => {
-    expect(go('/', ['erex-administrator'], 'administration')).toBe('/administration/user/registration');
+  it('7. the administration area has no dashboard: / goes to its users for who administers them, not an empty form', () => {
+    expect(go('/', ['erex-administrator'], 'administration')).toBe('/administration/user/overview');
+    expect(go('/', ['settlement-area-responsible'], 'administration')).toBe('/administration/user/overview');
+    expect(go('/', ['audit-erex-settlement-operator'], 'administration')).toBe('/administration/entities/overview');
     expect(go('/', ['erex-administrator'], 'norway')).toBeNull();
   });
 
   it('leaves everyone else where they are', () => {
-    expect(go('/', ['consumer'], 'belgium')).toBeNull();
+    expect(go('/', ['settlement-area-responsible'], 'belgium')).toBeNull();
     expect(go('/fleet/overview', ['vehicle-keeper'])).toBeNull();
   });
-
   it('named redirect targets {parentPage}_errorsummary and {parentPage}_import, default parent areasOverview', () => {
     expect(errorSummaryTarget()).toBe('areasOverview_errorsummary');
     expect(importTarget()).toBe('areasOverview_import');
@@ -90,5 +95,43 @@ describe('redirect rules (product.md §2), one by one', () => {
     expect(loadsProcessingEventErrorCodes('exchange')).toBe(false);
     expect(loadsProcessingEventErrorCodes('administration')).toBe(false);
     expect(loadsProcessingEventErrorCodes('norway')).toBe(true);
+  });
+});
+
+/** Where / ends for a user, through the redirect rules and the guard (null: the guard refuses). */
+function homeEnds(roles: readonly Role[], area: AreaKind): string | null {
+  const to = go('/', [...roles], area) ?? '/';
+  const chain = routeChain(to);
+  const market = { areas: [], area: null, timeZone: null, rolesInArea: [...roles] };
+  const denied = guardRedirect({ chain, authenticated: true, roles, area, from: null, to, market });
+  return denied ? null : to;
+}
+
+describe('the landing on / by role (issue 18 item 1: a user lands where their role works)', () => {
+  it('is data: each rule says who, where and why', () => {
+    for (const rule of HOME_LANDINGS) expect(rule.why.length).toBeGreaterThan(10);
+    expect(homeLanding(['consumer'], 'norway')).toBe(SBV);
+    expect(homeLanding(['erex-settlement-operator'], 'norway')).toBeNull();
+  });
+
+  it("lands a consumer on its own settlement figures, not the operators' queues", () => {
+    expect(go('/', ['consumer'], 'belgium')).toBe(SBV);
+    expect(go('/', ['consumer'], 'exchange')).toBe('/monitor/datasearch');
+  });
+
+  it('opens a page the user may see for every role alone and the demo pairs, in every area they could hold', () => {
+    const roleSets: Role[][] = [
+      ...ROLES.map((r) => [r]),
+      ['consumer', 'train-run-data-provider'],
+      ['cp-admin', 'vehicle-keeper'],
+      ['consumer', 'settlement-area-responsible'],
+    ];
+    for (const roles of roleSets) {
+      for (const area of ['norway', 'netherlands', 'exchange', 'administration'] as const) {
+        // Only where the user has a section at all (a vehicle keeper has nothing in the administration area).
+        if (menuItems(roles, area).length === 0) continue;
+        expect({ roles, area, lands: homeEnds(roles, area) !== null }).toEqual({ roles, area, lands: true });
+      }
+    }
   });
 });

@@ -68,6 +68,25 @@ describe('the section menu', () => {
     ).toEqual(['Entity overview', 'Areas overview']);
   });
 
+  it("lists Administration's many pages as a side menu under headings, the open one marked", () => {
+    renderAt('/administration/user/overview', ['erex-administrator']);
+    const nav = screen.getByRole('navigation', { name: 'Administration pages' });
+    const users = within(nav).getByRole('list', { name: 'Users' });
+    expect(
+      within(users)
+        .getAllByRole('link')
+        .map((l) => l.textContent),
+    ).toEqual([
+      'User overview',
+      'User registration',
+      'Users across settlement areas',
+      'Register user across settlement areas',
+    ]);
+    expect(within(users).getByRole('link', { name: 'User overview' })).toHaveAttribute('aria-current', 'page');
+    expect(within(nav).getByRole('list', { name: 'Entities' })).toBeInTheDocument();
+    expect(within(nav).getByRole('list', { name: 'Operations' })).toBeInTheDocument();
+  });
+
   it('shows nothing on a page outside the menu sections', () => {
     renderAt('/reports', ['erex-administrator']);
     expect(screen.queryByRole('navigation')).toBeNull();

@@ -22,24 +22,26 @@ export function SectionMenu({ children }: { children?: ReactNode }) {
   const { pathname } = useLocation();
   const market = useMarketStore();
   const nav = sectionNav(pathname, market.rolesInArea, market.area?.kind ?? null, undefined, market);
-  if (!nav || nav.links.length < 2) return <>{children}</>;
-  const label = t('shell.sectionMenu', { section: t(nav.labelKey) });
+  const links = nav && nav.links.length >= 2 ? nav.links : [];
+  const label = nav ? t('shell.sectionMenu', { section: t(nav.labelKey) }) : '';
   const title = (link: SectionLink): string =>
     t(link.titleKey, Object.fromEntries(Object.entries(link.titleArgs ?? {}).map(([name, key]) => [name, t(key)])));
-  const groups = groupLinks(nav.links);
+  const groups = groupLinks(links);
+  const side = groups.some((g) => g.labelKey !== null);
 
-  if (groups.some((g) => g.labelKey !== null)) {
-    return (
-      <Box style={{ display: 'flex', flex: 1, alignItems: 'stretch' }}>
+  // One shape whatever the section offers, the page always at the same place in the tree: moving
+  // between sections does not remount the page's shell (its refs, the guard's from-route).
+  return (
+    <Box style={{ display: 'flex', flex: 1, alignItems: 'stretch' }}>
+      {side ? (
         <Box component="nav" aria-label={label} w={240} py="sm" style={{ flexShrink: 0, borderRight: BORDER }}>
           <Stack gap="sm">
             {groups.map((group) => {
-              const heading = group.labelKey ? t(group.labelKey) : label;
               const headingId = `section-group-${group.labelKey ?? 'pages'}`;
               return (
                 <Box key={headingId}>
                   <Text id={headingId} size="xs" fw={700} tt="uppercase" px="md" pb={2} c="gray.8">
-                    {heading}
+                    {group.labelKey ? t(group.labelKey) : label}
                   </Text>
                   <Box component="ul" aria-labelledby={headingId} m={0} p={0} style={{ listStyle: 'none' }}>
                     {group.links.map((link) => (
@@ -60,37 +62,35 @@ export function SectionMenu({ children }: { children?: ReactNode }) {
             })}
           </Stack>
         </Box>
-        <Box style={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>{children}</Box>
+      ) : null}
+      <Box style={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
+        {!side && links.length > 0 ? (
+          <Box component="nav" aria-label={label} px="md" style={{ borderBottom: BORDER }}>
+            <Group component="ul" gap="lg" m={0} p={0} style={{ listStyle: 'none', rowGap: 0 }}>
+              {links.map((link) => (
+                <li key={link.to}>
+                  <Anchor
+                    component={Link}
+                    to={link.to}
+                    aria-current={link.active ? 'page' : undefined}
+                    size="sm"
+                    fw={link.active ? 700 : 400}
+                    underline="never"
+                    display="inline-block"
+                    py={8}
+                    style={{
+                      borderBottom: `2px solid ${link.active ? 'var(--mantine-primary-color-filled)' : 'transparent'}`,
+                    }}
+                  >
+                    {title(link)}
+                  </Anchor>
+                </li>
+              ))}
+            </Group>
+          </Box>
+        ) : null}
+        {children}
       </Box>
-    );
-  }
-
-  return (
-    <>
-      <Box component="nav" aria-label={label} px="md" style={{ borderBottom: BORDER }}>
-        <Group component="ul" gap="lg" m={0} p={0} style={{ listStyle: 'none', rowGap: 0 }}>
-          {nav.links.map((link) => (
-            <li key={link.to}>
-              <Anchor
-                component={Link}
-                to={link.to}
-                aria-current={link.active ? 'page' : undefined}
-                size="sm"
-                fw={link.active ? 700 : 400}
-                underline="never"
-                display="inline-block"
-                py={8}
-                style={{
-                  borderBottom: `2px solid ${link.active ? 'var(--mantine-primary-color-filled)' : 'transparent'}`,
-                }}
-              >
-                {title(link)}
-              </Anchor>
-            </li>
-          ))}
-        </Group>
-      </Box>
-      {children}
-    </>
+    </Box>
   );
 }
