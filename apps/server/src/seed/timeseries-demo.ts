@@ -1,5 +1,6 @@
 import {
   COUNTRY_AREAS,
+  COUNTRY_CURRENCIES,
   dayStartInZone,
   uicCheckDigit,
   type CountryAreaName,
@@ -94,17 +95,6 @@ export interface DemoRun extends TrainRunEntry {
 const PERIOD_MS = 5 * 60_000;
 const HOUR_MS = 3_600_000;
 const EXCHANGE_RATES: Partial<Record<string, number>> = { NOK: 11.72, SEK: 11.18, DKK: 7.46, CHF: 0.94 };
-const CURRENCIES: Record<CountryAreaName, string> = {
-  norway: 'NOK',
-  sweden: 'SEK',
-  denmark: 'DKK',
-  switzerland: 'CHF',
-  belgium: 'EUR',
-  spain: 'EUR',
-  portugal: 'EUR',
-  netherlands: 'EUR',
-  finland: 'EUR',
-};
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -422,7 +412,7 @@ export function* demoIntakeFiles(options: DemoIntakeOptions): Generator<DemoInta
     };
   }
 
-  const currency = CURRENCIES[country];
+  const currency = COUNTRY_CURRENCIES[country];
   yield {
     format: 'nordpool',
     fileName: `NORDPOOL_${seedCountry.nvr}_${month.replace('-', '')}.csv`,

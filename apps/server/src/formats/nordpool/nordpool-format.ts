@@ -1,4 +1,4 @@
-import { QUALITY_CODES, type TimeSeriesTypeName } from '@railwatt/contracts';
+import { COUNTRY_CURRENCIES, QUALITY_CODES, type TimeSeriesTypeName } from '@railwatt/contracts';
 import { CsvReadError, decodeCsvText, readCsvRecords, type CsvRecord } from '../csv/csv-records.js';
 import { parseDottedDay } from '../area-date.js';
 import { limitProblems, MAX_POINTS_PER_CHUNK, readAllBytes } from '../timeseries-table/table-series.js';
@@ -24,18 +24,8 @@ export const RATE_COLUMN = 'Exchange rate';
 export const PRICE_UNIT = 'EUR/MWh';
 export const MAX_NORDPOOL_BYTES = 50 * 1024 * 1024;
 
-/** The currency of each settlement area (its country's): what the Currency column must say for it. */
-export const SETTLEMENT_AREA_CURRENCIES: Readonly<Record<string, string>> = {
-  norway: 'NOK',
-  sweden: 'SEK',
-  denmark: 'DKK',
-  switzerland: 'CHF',
-  finland: 'EUR',
-  belgium: 'EUR',
-  netherlands: 'EUR',
-  spain: 'EUR',
-  portugal: 'EUR',
-};
+/** The currency of each settlement area (its country's, contracts COUNTRY_CURRENCIES): what the Currency column must say for it. */
+export const SETTLEMENT_AREA_CURRENCIES: Readonly<Record<string, string>> = COUNTRY_CURRENCIES;
 
 /** The currency a settlement area's exchange rate is stated in (by its name, any case). */
 export const settlementAreaCurrency = (areaName: string): string | undefined =>
