@@ -12,6 +12,7 @@ import { ADMIN_ACTOR } from '../../test/records.js';
 import { rows } from '../domain/sql.js';
 import { importParsedStream } from '../timeseries/intake.js';
 import { preprocessCebd } from './cebd-preprocessing.js';
+import { otherDcsDetail } from './procedures.js';
 
 const NORWAY = areaUuid('norway');
 const BELGIUM = areaUuid('belgium');
@@ -223,10 +224,17 @@ describe('cebd-preprocessing', () => {
     placed: 58,
     duplicates: 2,
     byCode: { 54: 12, 55: 12, 56: 10, 57: 12, 58: 1, 59: 2, 60: 2 },
+    // 55's sender and the exchange organisation expected (issue 18 item 5: the event names both).
+    otherDcs: [{ actual: 'OTHER', expected: 'Data Collector A', expectedOrgId: 'DCS-A', records: 12 }],
   };
 
   it('places every record of the day and raises the codes computed by hand', async () => {
-    expect(await preprocessCebd(ctx(), DAY)).toEqual(EXPECTED);
+    const result = await preprocessCebd(ctx(), DAY);
+    expect(result).toEqual(EXPECTED);
+    // The event of code 55 names the sender and the one expected, and that the records were settled.
+    expect(otherDcsDetail(result.otherDcs)).toBe(
+      ' (sent by OTHER, expected Data Collector A (orgId DCS-A): 12 records); the records were still allocated and settled',
+    );
     const rowsOf = await stored();
     expect(rowsOf.size).toBe(60);
     expect(
@@ -290,7 +298,13 @@ describe('cebd-preprocessing', () => {
     expect({ n: Number(runs?.n), run: runs?.run }).toEqual({ n: 60, run: runId });
     // The first hour only: CP1's 12 and CP2's 12 records ending in (00:00, 01:00]; the rest stay as written.
     const half = await preprocessCebd(ctx(), { start: DAY.start, end: '2026-10-01T01:00:00Z' });
-    expect(half).toEqual({ records: 24, placed: 22, duplicates: 2, byCode: { 54: 12, 55: 12, 58: 1, 59: 2 } });
+    expect(half).toEqual({
+      records: 24,
+      placed: 22,
+      duplicates: 2,
+      byCode: { 54: 12, 55: 12, 58: 1, 59: 2 },
+      otherDcs: EXPECTED.otherDcs,
+    });
     expect((await stored()).size).toBe(60);
   });
 

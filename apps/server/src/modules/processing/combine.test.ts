@@ -8,7 +8,7 @@ import { openTestDatabase } from '../../test/database.js';
 import { insertEntity } from '../../test/entities.js';
 import { ADMIN_ACTOR } from '../../test/records.js';
 import { rows } from '../domain/sql.js';
-import { combine } from './combine.js';
+import { combine, withdrawSilentRunEvents } from './combine.js';
 import { preprocessTrainRuns } from './train-preprocessing.js';
 
 const NORWAY = areaUuid('norway');
@@ -275,5 +275,61 @@ describe('train-preprocessing and combine', () => {
     const result = await combine(ctx(), DAY, { toleranceMinutes: 10 });
     expect(result.attached).toBe(48);
     expect(result.events['match-energy-failed']).toBeUndefined();
+  });
+
+  it('withdraws the no-metered-data events earlier runs recorded for the day once a later run attached the records', async () => {
+    // Issue 18 item 5: combine ran for 1 October before its CEBD arrived (result A: 'No metered data
+    // received' for train 102); the CEBD came, combine ran again (result B). A's event of the day is
+    // withdrawn (LOW, no incidents, saying which result withdrew it); A's event of another day, and
+    // B's own, stay.
+    const db = tenantExecutor(database, NORWAY);
+    const result = async () =>
+      Number(
+        (
+          await rows<{ id: number }>(
+            db,
+            sql`INSERT INTO procedure_result (tenant, procedure_name, status, period_start, period_end, username)
+                VALUES (${NORWAY}::uuid, 'combine', 'success', ${DAY.start}::timestamptz, ${DAY.end}::timestamptz, 'test')
+                RETURNING id`,
+          )
+        )[0]!.id,
+      );
+    const event = async (resultId: number, time: string) =>
+      Number(
+        (
+          await rows<{ id: number }>(
+            db,
+            sql`INSERT INTO processing_event (tenant, procedure_result_id, chunk_start, process_name, error_code, severity,
+                                              incidents, message, event_time)
+                VALUES (${NORWAY}::uuid, ${resultId}, ${time}::timestamptz, 'combine', 'no-metered-data-received', 'HIGH', 1,
+                        'No metered data received: 1 train runs (102)', ${time}::timestamptz)
+                RETURNING id`,
+          )
+        )[0]!.id,
+      );
+    const a = await result();
+    const aToday = await event(a, DAY.start);
+    const aOtherDay = await event(a, '2026-10-01T22:00:00Z');
+    const b = await result();
+    const bToday = await event(b, DAY.start);
+
+    expect(await withdrawSilentRunEvents(ctx(), DAY, { procedureResultId: b, stillSilent: 0 })).toBe(1);
+    const found = await rows<{ id: number; severity: string; incidents: number; message: string }>(
+      db,
+      sql`SELECT id::int AS id, severity, incidents, message FROM processing_event
+           WHERE id = ANY(${sql.param([aToday, aOtherDay, bToday])}::bigint[]) ORDER BY id`,
+    );
+    expect(found).toEqual([
+      {
+        id: aToday,
+        severity: 'LOW',
+        incidents: 0,
+        message: `Withdrawn by combine result ${b}: the records of 2026-10-01 are attached. No metered data received: 1 train runs (102)`,
+      },
+      { id: aOtherDay, severity: 'HIGH', incidents: 1, message: 'No metered data received: 1 train runs (102)' },
+      { id: bToday, severity: 'HIGH', incidents: 1, message: 'No metered data received: 1 train runs (102)' },
+    ]);
+    // A later run withdraws B's event in turn; A's, withdrawn already, is left as it is.
+    expect(await withdrawSilentRunEvents(ctx(), DAY, { procedureResultId: b + 1, stillSilent: 1 })).toBe(1);
   });
 });

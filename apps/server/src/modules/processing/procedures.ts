@@ -122,7 +122,7 @@ export function registerImplementedProcedures(): void {
  * Code 55's senders (issue 18 item 5): "sent by DCS-B, expected Exchange A (orgId 123)" per pair,
  * and that the records were still settled (55 is a remark about the delivery: combine allocates them).
  */
-function otherDcsDetail(pairs: CebdPreprocessingResult['otherDcs']): string {
+export function otherDcsDetail(pairs: CebdPreprocessingResult['otherDcs']): string {
   const named = pairs.map(
     (p) =>
       `sent by ${p.actual}, expected ${p.expected}${p.expectedOrgId ? ` (orgId ${p.expectedOrgId})` : ''}: ${p.records} records`,
