@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Button, Group, NumberInput, Paper } from '@mantine/core';
 import { MonthPickerInput } from '@mantine/dates';
+import { notifications } from '@mantine/notifications';
 import type { EntityRef, TimeSeriesTypeName } from '@railwatt/contracts';
 import { useErrorModal } from '../../../../components/ui/api-error';
 import { useModalStore } from '../../../../lib/stores/modal-store';
@@ -68,8 +69,9 @@ export function ParameterWriteBar(props: ParameterWriteBarProps) {
     save.mutate(
       { ...request, value },
       {
+        // Short notices after a write went through; dialogs stay for questions and errors.
         onSuccess: (answer) =>
-          openModal({ type: 'confirmation', message: t('messages.saved', { count: answer.values }) }),
+          notifications.show({ color: 'green', message: t('messages.saved', { count: answer.values }) }),
         onError: (error) => showError(error),
       },
     );
@@ -87,7 +89,7 @@ export function ParameterWriteBar(props: ParameterWriteBarProps) {
       }),
       yesAction: () => {
         invalidate.mutateAsync(request).then(
-          (answer) => openModal({ type: 'confirmation', message: t('messages.removed', { count: answer.values }) }),
+          (answer) => notifications.show({ color: 'green', message: t('messages.removed', { count: answer.values }) }),
           // calls.md §8: this failure has its own words, naming the type.
           () => openModal({ type: 'error', message: t('messages.invalidateFailed', { name: typeLabel }) }),
         );
