@@ -10,6 +10,7 @@ import { useMarketStore } from '../lib/stores/market-store';
 import { useModalStore } from '../lib/stores/modal-store';
 import { guardRedirect } from './guards';
 import { Header } from './header';
+import { useLastVisit } from './last-visit';
 import { resolveRedirect } from './redirects';
 import { routeExists } from './route-table';
 import { SectionMenu } from './section-menu';
@@ -25,7 +26,7 @@ function useMatchedChain(): AppRoute[] {
 }
 
 /** The routed content: redirect rules first, then the guard, then the screen. */
-function Content({ authenticated }: { authenticated: boolean }) {
+function Content({ authenticated, username }: { authenticated: boolean; username: string }) {
   const { t } = useTranslation();
   const location = useLocation();
   const chain = useMatchedChain();
@@ -42,6 +43,10 @@ function Content({ authenticated }: { authenticated: boolean }) {
   }, [headingTo, location.pathname]);
 
   const open = chain.some((r) => r.ignoreAuth);
+  const settled =
+    !open && market.area !== null && market.rendered && (headingTo === null || headingTo === location.pathname);
+  // A returning user lands on the page last left in this area (app/last-visit.ts), before the landing rules.
+  const returnTo = useLastVisit(username, settled, market);
   if (!open && !market.area) {
     return (
       <Title order={2} data-testid="select-area">
@@ -51,6 +56,7 @@ function Content({ authenticated }: { authenticated: boolean }) {
   }
   // Not yet at the landing of a switch: the open page is the old area's; judge nothing, show nothing.
   if (!market.rendered || (headingTo !== null && headingTo !== location.pathname)) return null;
+  if (returnTo) return <Navigate to={returnTo} replace />;
   if (market.area && !open) {
     const redirect = resolveRedirect({
       pathname: location.pathname,
@@ -94,7 +100,7 @@ export function RootLayout() {
       <Header auth={auth} />
       <SectionMenu>
         <Box component="main" p="md" style={{ flex: 1 }}>
-          <Content authenticated={auth.isAuthenticated} />
+          <Content authenticated={auth.isAuthenticated} username={auth.username} />
         </Box>
       </SectionMenu>
       <Box component="footer" px="md" py={6} style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}>

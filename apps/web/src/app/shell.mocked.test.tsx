@@ -5,6 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AppAuth } from '../lib/auth/auth';
 import { queryClient } from '../lib/query-client';
+import { useLastVisitStore } from '../lib/stores/last-visit-store';
 import { useMarketStore } from '../lib/stores/market-store';
 import { App } from './app';
 import { ProfileMenu } from './profile-menu';
@@ -12,9 +13,16 @@ import { createTestRouter } from './router';
 
 const uuid = (n: number): string => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
+const CONSUMER: AppAuth['functions'] = [
+  { role: 'consumer', areaId: '00000000-0000-4000-8000-000000000001' },
+  { role: 'consumer', areaId: '00000000-0000-4000-8000-000000000002' },
+];
+
 const auth = vi.hoisted(() => ({
   refreshToken: vi.fn(async () => undefined),
   signOut: vi.fn(),
+  /** The signed-in user's market functions (a consumer in Belgium and Norway unless a test says otherwise). */
+  functions: null as AppAuth['functions'] | null,
 }));
 
 // A fake signed-in user: the auth module's hook is mocked, nothing reaches an identity provider.
@@ -23,10 +31,7 @@ vi.mock('../lib/auth/auth', () => ({
     isAuthenticated: true,
     username: 'ada',
     displayName: 'Ada Lovelace',
-    functions: [
-      { role: 'consumer', areaId: '00000000-0000-4000-8000-000000000001' },
-      { role: 'consumer', areaId: '00000000-0000-4000-8000-000000000002' },
-    ],
+    functions: auth.functions ?? CONSUMER,
     signOut: auth.signOut,
   }),
   getAccessToken: async () => 'token',
@@ -47,6 +52,8 @@ function renderShell(path = '/') {
 
 beforeEach(() => {
   useMarketStore.setState({ areas: [], area: null, timeZone: null, functions: [], rolesInArea: [], rendered: true });
+  useLastVisitStore.setState({ visits: {} });
+  auth.functions = null;
   queryClient.clear();
 });
 afterEach(() => {
@@ -70,6 +77,8 @@ describe('the shell', () => {
   });
 
   it('selects the first partner area, shows its time zone, the menu and the dashboard', async () => {
+    // A settlement-area responsible: a consumer's / lands on its settlement figures (redirects.ts HOME_LANDINGS).
+    auth.functions = [{ role: 'settlement-area-responsible', areaId: uuid(1) }];
     const fetch = vi.fn(async (_url: string) => new Response(JSON.stringify(AREAS), { status: 200 }));
     vi.stubGlobal('fetch', fetch);
     renderShell('/');
@@ -81,8 +90,7 @@ describe('the shell', () => {
       within(nav)
         .getAllByRole('link')
         .map((a) => a.textContent),
-      // No Fleet for a consumer: the menu shows only what the route (and the server's domainRead) admits.
-    ).toEqual(['Monitor', 'Settlement and verification', 'Infrastructure', 'Administration']);
+    ).toEqual(['Dashboard', 'Monitor', 'Settlement and verification', 'Fleet', 'Infrastructure', 'Administration']);
     // The dashboard is a lazy chunk with its chart library: its first load may take seconds here.
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Dashboard' }, { timeout: 10_000 }),
@@ -110,6 +118,68 @@ describe('the shell', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Settlement base verification' })).toBeInTheDocument();
     expect(screen.getByTestId('settlement-month')).toBeInTheDocument();
     expect(window.localStorage.getItem('selectedSettlementArea')).toBe(uuid(2));
+  });
+
+  it('lands a consumer on its own settlement figures, without a Fleet or a Dashboard entry (issue 18)', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify(AREAS), { status: 200 })),
+    );
+    window.sessionStorage.clear();
+    window.localStorage.removeItem('selectedSettlementArea');
+    const router = renderShell('/');
+    await waitFor(() =>
+      expect(router.state.location.pathname).toBe('/settlementandverification/settlementbaseverification'),
+    );
+    const nav = screen.getByRole('navigation', { name: /main/i });
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+      // No Fleet for a consumer: the menu shows only what the route (and the server's domainRead) admits.
+    ).toEqual(['Monitor', 'Settlement and verification', 'Infrastructure', 'Administration']);
+  });
+
+  it('brings a returning user back to the area and page left, when the guard still admits it (issue 18)', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify(AREAS), { status: 200 })),
+    );
+    window.sessionStorage.clear();
+    window.localStorage.removeItem('selectedSettlementArea');
+    // Last time: the event monitor in Norway (not the first area, Belgium).
+    useLastVisitStore.getState().remember('ada', { areaId: uuid(2), path: '/monitor/eventmonitor?page=1' });
+    const router = renderShell('/');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/monitor/eventmonitor'));
+    expect(router.state.location.search).toBe('?page=1');
+    expect(screen.getByTestId('area-selector')).toHaveValue('Norway');
+    // Each page opened is remembered, in local storage, for this user.
+    await act(async () => {
+      await router.navigate('/infrastructure/areas/overview');
+    });
+    await waitFor(() =>
+      expect(useLastVisitStore.getState().visits['ada']).toEqual({
+        areaId: uuid(2),
+        path: '/infrastructure/areas/overview',
+      }),
+    );
+    expect(window.localStorage.getItem('railwatt.lastVisit')).toContain('/infrastructure/areas/overview');
+  });
+
+  it('does not bring a user back to a page the guard now refuses: the landing rules apply', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify(AREAS), { status: 200 })),
+    );
+    window.sessionStorage.clear();
+    useLastVisitStore
+      .getState()
+      .remember('ada', { areaId: uuid(1), path: '/administration/user/viewacrosssettlementareas' });
+    const router = renderShell('/');
+    await waitFor(() =>
+      expect(router.state.location.pathname).toBe('/settlementandverification/settlementbaseverification'),
+    );
+    expect(screen.getByTestId('area-selector')).toHaveValue('Belgium');
   });
 
   it('sends a user without the role to /unauthorized and an unknown path to /notfound', async () => {

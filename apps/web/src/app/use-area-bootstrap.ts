@@ -5,6 +5,7 @@ import { api } from '../lib/api';
 import type { AppAuth } from '../lib/auth/auth';
 import { pickInitialArea, toAreaOptions } from '../lib/stores/area-selection';
 import { selectInitialArea, storedAreaIds, useMarketStore } from '../lib/stores/market-store';
+import { rememberedAreaId } from './last-visit';
 
 /** GET /api/user/settlementareas (no tenant header: it is what the tenant is chosen from). */
 export const settlementAreasQuery = {
@@ -24,7 +25,8 @@ export function useAreaBootstrap(auth: AppAuth): void {
     store.setAreas(options, functions);
     if (store.area) return;
     const { session, local } = storedAreaIds();
-    const initial = pickInitialArea(options, session, local);
+    // The user's own last area (app/last-visit.ts) before the browser's: several people may share one.
+    const initial = pickInitialArea(options, session, rememberedAreaId(auth.username) ?? local);
     if (initial) selectInitialArea(initial);
-  }, [data, functions]);
+  }, [data, functions, auth.username]);
 }
