@@ -104,16 +104,17 @@ describe('processing', () => {
     // 1. The run page: the previous month is chosen; run and follow it without reloading.
     await page.goto(`${baseUrl()}/monitor/processes/${PROCESS}/run`);
     // Every text the run's progress shows, as the page draws it (its reads come each second).
-    await page.evaluate(() => {
-      const seen: string[] = [];
-      (globalThis as unknown as { progressSeen: string[] }).progressSeen = seen;
+    // (A script string: this package's TypeScript has no DOM types.)
+    await page.evaluate(`(() => {
+      const seen = [];
+      globalThis.progressSeen = seen;
       new MutationObserver(() => {
         for (const el of document.querySelectorAll('[data-testid="result-progress-text"]')) {
           const text = el.textContent ?? '';
           if (seen.at(-1) !== text) seen.push(text);
         }
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
-    });
+    })()`);
     await page.getByTestId('run-submit').click();
     const progress = page.getByTestId('run-progress');
     await progress.waitFor({ timeout: 15_000 });
