@@ -52,6 +52,21 @@ describe('entity overview', () => {
     expect(row).not.toHaveTextContent('[object Object]');
   });
 
+  it('shows a public holiday as dd.MM.yyyy and a VAT percentage with 2 decimals (issue 18 item 2)', async () => {
+    mockFetch({
+      'GET /api/domain/publicholiday/all': [versioned(U.a, 'Christmas Day', 'PublicHoliday', { date: '2026-12-25' })],
+      'GET /api/domain/vatcategory/all': [versioned(U.b, 'Standard VAT', 'VatCategory', { percentage: 25 })],
+    });
+    const view = renderEntityKit('/kit/overview?kind=publicholiday');
+    const [holiday] = await screen.findAllByTestId('entity-row');
+    expect(within(holiday!).getByText('25.12.2026')).toBeInTheDocument();
+    expect(holiday).not.toHaveTextContent('2026-12-25');
+    view.unmount();
+    renderEntityKit('/kit/overview?kind=vatcategory');
+    const [vat] = await screen.findAllByTestId('entity-row');
+    expect(within(vat!).getByText('25.00%')).toBeInTheDocument();
+  });
+
   it('lists the kind of the URL with references by name, and asks for inactive ones when toggled', async () => {
     const user = userEvent.setup();
     const { calls } = mockFetch(routes);

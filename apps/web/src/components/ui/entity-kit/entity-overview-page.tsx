@@ -2,6 +2,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { Anchor, Badge, Button, Group, Select, Stack, Switch, Table } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
+import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import {
   ENTITY_FORMS,
@@ -19,7 +20,7 @@ import { SetStatusDialog } from '../set-status-dialog';
 import { OverviewToolbar, useOverviewActions } from '../status-change';
 import { entityListQuery, exportEntities, useEntityStatusChange, useMinimalEntities } from './entity-api';
 import type { EntityPageProps } from './entity-registration-page';
-import { formatDate, formatDateTime, formatDay } from '../../../lib/format';
+import { formatDate, formatDateTime, formatDay, formatNumber, formatPercent } from '../../../lib/format';
 import { registrationPathOf, type EntitySection } from './section';
 import { useEntityStatusSummaryStore } from './status-summary-store';
 import { useEntityKitContext, useEntityKitT } from './use-entity-kit';
@@ -60,6 +61,8 @@ function useOverviewSearch(section: EntitySection) {
  */
 function useCellText(kind: EntityFormKind) {
   const { t } = useEntityKitT();
+  const { i18n } = useTranslation();
+  const language = i18n.language;
   const fields = ENTITY_FORMS[kind];
   const targets = fields.flatMap((f) => (mainFieldsOf(kind).includes(f.name) ? (f.targets ?? []) : []));
   const { entities } = useMinimalEntities(targets as EntityKind[]);
@@ -68,6 +71,9 @@ function useCellText(kind: EntityFormKind) {
     return (field: string, value: unknown): string => {
       if (value === undefined || value === null) return '';
       if (typeof value === 'boolean') return value ? t('yes') : t('no');
+      // Numbers in the separators of the user's language: at most 4 decimals, a percentage with 2.
+      if (typeof value === 'number')
+        return field === 'percentage' ? formatPercent(value, language) : formatNumber(value, language);
       const descriptor = fields.find((f) => f.name === field);
       if (descriptor?.input === 'areaRates' && Array.isArray(value)) {
         return value
@@ -84,7 +90,7 @@ function useCellText(kind: EntityFormKind) {
       if (descriptor?.input === 'date') return formatDay(String(value));
       return String(value);
     };
-  }, [entities, fields, t]);
+  }, [entities, fields, t, language]);
 }
 
 /**

@@ -14,7 +14,16 @@ export type { Call } from '../../screen-harness';
 /** A section of some infrastructure and administration kinds, written by three roles. */
 export const TEST_SECTION: EntitySection = {
   id: 'test',
-  kinds: ['supplymeteringpoint', 'gridareacrossing', 'contract', 'pricecategorytimeinterval', 'track', 'taxcategory'],
+  kinds: [
+    'supplymeteringpoint',
+    'gridareacrossing',
+    'contract',
+    'pricecategorytimeinterval',
+    'track',
+    'taxcategory',
+    'publicholiday',
+    'vatcategory',
+  ],
   paths: {
     overview: '/kit/overview',
     registration: '/kit/registration',
