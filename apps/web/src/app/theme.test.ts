@@ -36,4 +36,8 @@ describe('theme contrast (WCAG 1.4.3, 4.5:1)', () => {
     expect(theme.components?.CloseButton?.defaultProps).toEqual({ 'aria-label': 'Close' });
     expect(theme.components?.InputClearButton?.defaultProps).toEqual({ 'aria-label': 'Clear' });
   });
+
+  it('makes the scrolling list of an open select reachable by keyboard', () => {
+    expect(theme.components?.Select?.defaultProps).toEqual({ scrollAreaProps: { viewportProps: { tabIndex: 0 } } });
+  });
 });

@@ -83,6 +83,15 @@ export const appTheme = (labels: ThemeLabels) =>
     components: {
       CloseButton: { defaultProps: { 'aria-label': labels.close } },
       InputClearButton: { defaultProps: { 'aria-label': labels.clear } },
+      // An open list that scrolls is a scrollable region, which axe asks to be reachable by keyboard
+      // (scrollable-region-focusable, serious); the arrows already move through the options from the
+      // input (aria-activedescendant), so the stop is for the rule and for scrolling with the keys.
+      ...Object.fromEntries(
+        ['Select', 'MultiSelect', 'Autocomplete', 'TagsInput'].map((name) => [
+          name,
+          { defaultProps: { scrollAreaProps: { viewportProps: { tabIndex: 0 } } } },
+        ]),
+      ),
     },
   });
 

@@ -49,6 +49,15 @@ const IMPORTED: ImportAnswer = {
 };
 
 describe('upload dialog', () => {
+  it('offers the drop zone as a button reached with Tab', async () => {
+    const user = userEvent.setup();
+    const { upload } = fakeTransport();
+    renderUi(<UploadDialog opened onClose={() => {}} title="Import" upload={upload} />);
+    const zone = await screen.findByRole('button', { name: /Drag files here or click to choose/ });
+    for (let i = 0; i < 10 && document.activeElement !== zone; i += 1) await user.tab();
+    expect(zone).toHaveFocus();
+  });
+
   it('shows the real percentage of bytes sent, then a striped processing bar until the answer', async () => {
     const user = userEvent.setup();
     const { xhr, upload } = fakeTransport();
