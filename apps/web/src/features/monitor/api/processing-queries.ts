@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   EVENTS_EXPORT_FILE,
+  PAGE_SIZES,
   procedureTaskCalls,
   processingCalls,
   TENANT_ZONE_HEADER,
@@ -123,6 +124,24 @@ export const procedureResultQuery = (id: number, timeZone: string) =>
       return page.content[0] ?? null;
     },
     refetchInterval: (q) => (q.state.data && isUnderWay(q.state.data) ? LIVE_INTERVAL_MS : false),
+    meta: { liveRefresh: true },
+  });
+
+/**
+ * The area's runs under way, of every procedure (the processes page): asked again every second while
+ * one runs, else every ten seconds, so a run started elsewhere appears and its days move.
+ */
+export const runsUnderWayQuery = (timeZone: string) =>
+  queryOptions({
+    queryKey: [...processingKeys.results(), 'under-way'] as const,
+    queryFn: ({ signal }): Promise<ProcedureResultPage> =>
+      api.call(processingCalls.findBy, {
+        query: { page: 0, size: PAGE_SIZES.lookup, sortBy: 'executeStartTime', descendingOrder: true },
+        body: { statuses: [...UNDER_WAY_STATUSES] },
+        headers: zoneHeader(timeZone),
+        signal,
+      }),
+    refetchInterval: (q) => ((q.state.data?.content.length ?? 0) > 0 ? LIVE_INTERVAL_MS : 10 * LIVE_INTERVAL_MS),
     meta: { liveRefresh: true },
   });
 

@@ -146,6 +146,34 @@ describe('run page', { timeout: 45_000 }, () => {
   });
 });
 
+describe('processes page', { timeout: 45_000 }, () => {
+  it('shows each process’s runs under way with their days and records, and links them', async () => {
+    const { calls } = mockFetch({
+      ...lookups,
+      [`POST ${FIND_BY}`]: pageOf([
+        result({
+          id: 12,
+          status: 'running',
+          progress: 3 / 31,
+          executeEndTime: null,
+          progressCounts: { unit: 'days', done: 3, total: 31, records: 864 },
+        }),
+      ]),
+    });
+    renderMonitor('/monitor/processes');
+    const run = await screen.findByTestId('process-run-under-way', {}, SLOW);
+    expect(run).toHaveTextContent('Run 12');
+    expect(within(run).getByTestId('result-progress')).toHaveTextContent('3 of 31 days, 864 records');
+    expect(within(run).getByRole('link', { name: 'Run 12' })).toHaveAttribute(
+      'href',
+      '/monitor/processresultview?id=12',
+    );
+    const row = screen.getAllByTestId('process-row').find((r) => r.textContent?.includes('CEBD preprocessing'))!;
+    expect(row).toContainElement(run);
+    expect(posts(calls, FIND_BY)[0]!.body).toEqual({ statuses: ['initial', 'running'] });
+  });
+});
+
 describe('event monitor', { timeout: 45_000 }, () => {
   it('pages by 50 zero-based, filters by the URL (one result’s events), counts, and shows codes with their text', async () => {
     const user = userEvent.setup();

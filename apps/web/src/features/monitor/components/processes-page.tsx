@@ -5,11 +5,12 @@ import { policyAdmits, POLICIES } from '@railwatt/contracts';
 import { ApiErrorText } from '../../../components/ui/api-error';
 import type { ScreenProps } from '../../../lib/routes';
 import { useMarketStore } from '../../../lib/stores/market-store';
-import { processesQuery } from '../api/processing-queries';
+import { processesQuery, runsUnderWayQuery } from '../api/processing-queries';
 import { useMonitorT } from '../hooks/use-monitor-t';
 import { configurationLinks, PROCESS_PAGES } from '../process-pages';
-import { MonitorPageTitle, NotForRole } from './monitor-page-title';
-import { useProcessName } from './process-cells';
+import { RESULT_VIEW_PATH } from './events-table';
+import { MonitorPageTitle, NotForRole, useMonitorZone } from './monitor-page-title';
+import { ResultProgress, useProcessName } from './process-cells';
 import { processPath } from './process-log-page';
 
 const PAGES = new Map(PROCESS_PAGES.map((p) => [p.name, p]));
@@ -19,6 +20,7 @@ const PAGES = new Map(PROCESS_PAGES.map((p) => [p.name, p]));
  * for a user who runs processes its run page where it has one, and for a user who reads processing
  * configurations its configuration pages. Which process has which page is
  * process-pages.ts's (the routes' list): settlement has no Monitor page, combine no run page yet.
+ * Each process's runs under way show beside it with their days and records (issue 18 item 4).
  */
 export function ProcessesPage(props: Partial<ScreenProps>) {
   const { t } = useMonitorT();
@@ -28,19 +30,22 @@ export function ProcessesPage(props: Partial<ScreenProps>) {
   const mayRead = policyAdmits(POLICIES.processingRead, roles, area);
   const mayRun = policyAdmits(POLICIES.processingRun, roles, area);
   const mayConfigure = policyAdmits(POLICIES.processingConfigRead, roles, area);
+  const timeZone = useMonitorZone();
   const processes = useQuery({ ...processesQuery(), enabled: mayRead });
+  const underWay = useQuery({ ...runsUnderWayQuery(timeZone), enabled: mayRead });
 
   if (!mayRead) return <NotForRole screen={props} fallbackKey="processes.title" />;
   const shown = (processes.data ?? []).filter((p) => PAGES.has(p.name));
   return (
     <Stack gap="sm">
       <MonitorPageTitle screen={props} fallbackKey="processes.title" />
-      <ApiErrorText error={processes.error} />
+      <ApiErrorText error={processes.error ?? underWay.error} />
       <Table data-testid="processes-table">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{t('processes.name')}</Table.Th>
             <Table.Th>{t('processes.pages')}</Table.Th>
+            <Table.Th>{t('processes.underWay')}</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -71,6 +76,20 @@ export function ProcessesPage(props: Partial<ScreenProps>) {
                     </Badge>
                   )}
                 </Group>
+              </Table.Td>
+              <Table.Td>
+                <Stack gap={4}>
+                  {(underWay.data?.content ?? [])
+                    .filter((run) => run.procedureName === p.name)
+                    .map((run) => (
+                      <Group key={run.id} gap="xs" wrap="nowrap" data-testid="process-run-under-way">
+                        <Anchor component={Link} to={`${RESULT_VIEW_PATH}?id=${run.id}`} size="sm">
+                          {t('run.followed', { id: run.id })}
+                        </Anchor>
+                        <ResultProgress result={run} />
+                      </Group>
+                    ))}
+                </Stack>
               </Table.Td>
             </Table.Tr>
           ))}
