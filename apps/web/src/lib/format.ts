@@ -1,17 +1,34 @@
-import { dayInZone, dayStartInZone } from '@railwatt/contracts';
+import { dayStartInZone } from '@railwatt/contracts';
 
 /**
  * Dates as the spec shows them (product.md §9): dd.MM.yyyy and dd.MM.yyyy HH:mm, always in the
  * selected area's time zone, never the browser's. The one formatter for every screen.
  */
+/** Intl formatters are costly to build (an hourly list formats hundreds of instants): one per zone and shape. */
+const dateFormatters = new Map<string, Intl.DateTimeFormat>();
+const dateFormatter = (timeZone: string, shape: 'date' | 'dateTime' | 'offset'): Intl.DateTimeFormat => {
+  const key = `${timeZone}|${shape}`;
+  let found = dateFormatters.get(key);
+  if (!found) {
+    found = new Intl.DateTimeFormat(
+      'en-GB',
+      shape === 'offset'
+        ? { timeZone, timeZoneName: 'longOffset' }
+        : {
+            timeZone,
+            day: '2-digit',
+            month: '2-digit',
+            year: 'numeric',
+            ...(shape === 'dateTime' ? { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' as const } : {}),
+          },
+    );
+    dateFormatters.set(key, found);
+  }
+  return found;
+};
+
 const parts = (instant: string, timeZone: string, withTime: boolean) => {
-  const formatted = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    day: '2-digit',
-    month: '2-digit',
-    year: 'numeric',
-    ...(withTime ? { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' as const } : {}),
-  }).formatToParts(new Date(instant));
+  const formatted = dateFormatter(timeZone, withTime ? 'dateTime' : 'date').formatToParts(new Date(instant));
   return (type: string) => formatted.find((p) => p.type === type)?.value ?? '';
 };
 
@@ -142,21 +159,30 @@ export const withUnit = (label: string, unit: string): string => `${label} (${un
 /** The zone's UTC offset at an instant as "+02:00". */
 export function utcOffset(instant: string | Date, timeZone: string): string {
   const name =
-    new Intl.DateTimeFormat('en-GB', { timeZone, timeZoneName: 'longOffset' })
+    dateFormatter(timeZone, 'offset')
       .formatToParts(typeof instant === 'string' ? new Date(instant) : instant)
       .find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
   // "GMT" alone is UTC itself; otherwise "GMT+02:00".
   return name === 'GMT' ? '+00:00' : name.replace('GMT', '');
 }
 
+/** Days known to have (or not) a clock change, per zone and local day. */
+const changeDays = new Map<string, boolean>();
+
 /** Whether the zone's clock changes on the local day the instant falls on. */
 export function clockChangesOn(instant: string, timeZone: string): boolean {
-  const day = dayInZone(instant, timeZone);
+  const get = parts(instant, timeZone, false);
+  const day = `${get('year')}-${get('month')}-${get('day')}`;
+  const key = `${timeZone}|${day}`;
+  const known = changeDays.get(key);
+  if (known !== undefined) return known;
   const start = dayStartInZone(day, timeZone);
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
   const next = new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
   const end = new Date(Date.parse(dayStartInZone(next, timeZone)) - 1);
-  return utcOffset(start, timeZone) !== utcOffset(end, timeZone);
+  const changes = utcOffset(start, timeZone) !== utcOffset(end, timeZone);
+  changeDays.set(key, changes);
+  return changes;
 }
 
 const hourMinute = (instant: string, timeZone: string): string => {
