@@ -381,13 +381,15 @@ function eventClauses(tenant: string, filter: ProcessingEventFilter): SQL {
  * higher id, of the same procedure and TPA choice, for the whole area or a superset of the event's
  * run's entities, that finished the event's chunk (procedure_chunk at its chunk_start). That run
  * recorded the day's events anew, so the event monitor shows the newest word on each day. Events
- * outside a chunk (no run, no chunk) are never superseded. Probes by key: the event's result, later
- * results of its procedure (procedure_result_period_idx), their chunk at the event's start.
+ * outside a chunk (no run, no chunk) are never superseded. Probes by key: the event's result, the
+ * later results of its procedure whose period holds the event's day (procedure_result_period_idx),
+ * their chunk at the event's start.
  */
 const SUPERSEDED_EVENT = sql`e.chunk_start IS NOT NULL AND EXISTS (
   SELECT 1 FROM procedure_result own
     JOIN procedure_result later
       ON later.tenant = own.tenant AND later.procedure_name = own.procedure_name AND later.id > own.id
+     AND later.period_start <= e.chunk_start AND later.period_end > e.chunk_start
      AND coalesce(later.run_options ->> 'tpa', 'false') = coalesce(own.run_options ->> 'tpa', 'false')
      AND (cardinality(later.ref_uuids) = 0
           OR (cardinality(own.ref_uuids) > 0 AND later.ref_uuids @> own.ref_uuids))
