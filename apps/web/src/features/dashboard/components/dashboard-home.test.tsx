@@ -140,9 +140,13 @@ describe('dashboard home', { timeout: 20_000 }, () => {
     renderDashboard();
     const events = await screen.findByTestId('dashboard-events');
     await waitFor(() => expect(within(events).getAllByTestId('event-row')).toHaveLength(1));
-    expect(within(events).getByTestId('event-row')).toHaveTextContent('match-energy-failed5High');
+    // The code in words, the code itself in its title (issue 18: no raw keys on screen).
+    expect(within(events).getByTestId('event-row')).toHaveTextContent('Match energy failed5High');
+    expect(within(events).getByTestId('dashboard-event-code')).toHaveAttribute('title', 'match-energy-failed');
     await user.click(within(events).getByRole('radio', { name: 'All' }));
     expect(within(events).getAllByTestId('event-row')).toHaveLength(2);
+    // A numeric CEBD code keeps its number in front of its words.
+    expect(within(events).getAllByTestId('dashboard-event-code')[1]).toHaveTextContent(/^58 \S/);
   });
 
   it('asks for the previous seven days, refreshes on the button and by itself every 30 seconds', async () => {
