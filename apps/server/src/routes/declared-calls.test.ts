@@ -299,6 +299,7 @@ describe('every declared call', () => {
       ],
       'processing.events': () => [post('/eventlog/processingevent', {})],
       'processing.eventCount': () => [post('/eventlog/processingevent/count', {})],
+      'processing.eventSummary': () => [post('/eventlog/processingevent/summary', {})],
       'processing.eventProcedureResultIds': () => [post('/eventlog/processingevent/procedure-result-ids', {})],
       'processing.eventExport': () => [post('/eventlog/processingevent/export', {})],
       'processing.excelEventExport': () => [post('/excel/eventlog/export', {})],
