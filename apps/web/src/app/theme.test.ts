@@ -38,6 +38,8 @@ describe('theme contrast (WCAG 1.4.3, 4.5:1)', () => {
   });
 
   it('makes the scrolling list of an open select reachable by keyboard', () => {
-    expect(theme.components?.Select?.defaultProps).toEqual({ scrollAreaProps: { viewportProps: { tabIndex: 0 } } });
+    expect(theme.components?.Select?.defaultProps).toEqual({
+      scrollAreaProps: { viewportProps: { tabIndex: 0, role: 'group' } },
+    });
   });
 });

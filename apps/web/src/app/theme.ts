@@ -85,11 +85,12 @@ export const appTheme = (labels: ThemeLabels) =>
       InputClearButton: { defaultProps: { 'aria-label': labels.clear } },
       // An open list that scrolls is a scrollable region, which axe asks to be reachable by keyboard
       // (scrollable-region-focusable, serious); the arrows already move through the options from the
-      // input (aria-activedescendant), so the stop is for the rule and for scrolling with the keys.
+      // input (aria-activedescendant), so the stop is for the rule and for scrolling with the keys. A
+      // focusable child of a listbox needs a role a listbox may own (aria-required-children): group.
       ...Object.fromEntries(
         ['Select', 'MultiSelect', 'Autocomplete', 'TagsInput'].map((name) => [
           name,
-          { defaultProps: { scrollAreaProps: { viewportProps: { tabIndex: 0 } } } },
+          { defaultProps: { scrollAreaProps: { viewportProps: { tabIndex: 0, role: 'group' } } } },
         ]),
       ),
     },
