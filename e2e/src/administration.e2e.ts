@@ -35,10 +35,11 @@ describe('users in the Administration section', () => {
     const page = await context.newPage();
     await signIn(page, 'erex-administrator');
 
-    // After sign-in (an area switch) the administration area goes to user registration (product.md §1).
+    // Signed in, the administration area (no dashboard) lands a user administrator on the area's users,
+    // not on an empty registration form (issue 18, web redirects.ts HOME_LANDINGS).
     await expect.poll(() => page.getByTestId('area-selector').inputValue()).toBe('Administration');
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/administration/user/registration');
-    await page.getByRole('heading', { name: 'User registration' }).waitFor();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/administration/user/overview');
+    await page.getByRole('heading', { name: 'User overview' }).waitFor();
 
     await page.getByTestId('area-selector').click();
     await page.getByRole('option', { name: 'Norway', exact: true }).click();

@@ -74,6 +74,9 @@ export async function createMapLibreEngine(container: HTMLElement, handlers: Map
         const element = document.createElement('div');
         element.className = 'railwatt-map-label';
         element.textContent = label.text;
+        // MapLibre makes a marker without a role a button named "Map marker"; a label is a named image.
+        element.setAttribute('role', 'img');
+        element.setAttribute('aria-label', label.text);
         Object.assign(element.style, {
           font: '600 12px/1.2 system-ui, sans-serif',
           color: '#212529',
