@@ -330,6 +330,8 @@ describe('every declared call', () => {
       'settlement.balance': () => [get(`/timeseries/settlement/settlementbaseverification/balance?${month}`)],
       'settlement.lines': (s) =>
         [s.areaResult, s.resultOfB].map((id) => get(`/timeseries/settlement/lines?procedureResultId=${id}`)),
+      'settlement.warnings': (s) =>
+        [s.areaResult, s.resultOfB].map((id) => get(`/timeseries/settlement/warnings?procedureResultId=${id}`)),
       'settlement.hourly': (s) => [
         get(`/timeseries/settlement/hourly?${month}&organisation=${s.b.uuid}&priceArea=${s.priceArea}`),
       ],
