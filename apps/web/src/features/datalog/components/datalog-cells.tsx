@@ -1,6 +1,7 @@
 import { Badge, Table, Text } from '@mantine/core';
 import type { DataLogEntry } from '@railwatt/contracts';
 import { formatDateTime } from '../../../lib/format';
+import { useFormat } from '../../../lib/use-format';
 import { useDataLogT } from '../hooks/use-datalog-t';
 import { fileNameLines, statusColor } from './file-name';
 
@@ -45,6 +46,7 @@ export function TimeSeriesDetails({
   timeZone: string;
 }) {
   const { t } = useDataLogT();
+  const f = useFormat();
   if (entry.messageLogTimeSeries.length === 0)
     return (
       <Text size="sm" c="dimmed">
@@ -70,7 +72,7 @@ export function TimeSeriesDetails({
             <Table.Td>{formatDateTime(series.endTime, timeZone)}</Table.Td>
             <Table.Td>{series.timeSeriesType ?? ''}</Table.Td>
             <Table.Td>{series.entityIdentifier ?? ''}</Table.Td>
-            {showValuesCount && <Table.Td>{series.valuesCount ?? ''}</Table.Td>}
+            {showValuesCount && <Table.Td>{f.number(series.valuesCount)}</Table.Td>}
             <Table.Td>{series.message ?? ''}</Table.Td>
           </Table.Tr>
         ))}

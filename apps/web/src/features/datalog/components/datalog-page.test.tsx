@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { JobRun, Role } from '@railwatt/contracts';
 import { createFakeXhr } from '../../../lib/api/testing/fake-xhr';
+import { setLanguage } from '../../../lib/i18n';
 import { entry, mockFetch, page, renderDataLog } from '../testing/render-datalog';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -131,6 +132,41 @@ describe('settlement data log', { timeout: 20_000 }, () => {
     const tables = await screen.findAllByTestId('datalog-time-series');
     expect(within(tables[1]!).getByText('TR-9')).toBeInTheDocument();
     expect(within(tables[1]!).queryByText('Values')).toBeNull();
+  });
+
+  it('shows a series’ values count in the separators of the user’s language (issue 18 item 2)', async () => {
+    const user = userEvent.setup();
+    await setLanguage('nb');
+    try {
+      mockFetch({
+        ...lookups,
+        'GET /api/eventlog/datalog': page([
+          entry({
+            messageType: 'CEBD_IMPORT',
+            messageLogTimeSeries: [
+              {
+                startTime: '2024-01-01T00:00:00.000Z',
+                endTime: '2024-02-01T00:00:00.000Z',
+                timeSeriesType: 'cebd_active_energy_consumed',
+                entityIdentifier: 'CP-1',
+                valuesCount: 12345,
+                message: null,
+              },
+            ],
+          }),
+        ]),
+      });
+      renderDataLog('/monitor/datalog');
+      await user.click(await screen.findByRole('button', { name: 'Utvid rad' }));
+      const details = await screen.findByTestId('datalog-time-series');
+      const cells = within(details)
+        .getAllByRole('cell')
+        .map((c) => c.textContent?.replace(/[\u00a0\u202f]/g, ' '));
+      expect(cells).toContain('12 345');
+      expect(cells).not.toContain('12345');
+    } finally {
+      await setLanguage('en');
+    }
   });
 
   it.each([

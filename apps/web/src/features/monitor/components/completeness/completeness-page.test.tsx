@@ -5,6 +5,7 @@ import type { CompletenessRow } from '@railwatt/contracts';
 import { mockFetch, renderScreens, type Call } from '../../../../components/ui/screen-harness';
 import { MonitorScreen } from '../monitor-screen';
 import { NORWAY_AREA as NORWAY } from '../../../../lib/testing/areas';
+import { setLanguage } from '../../../../lib/i18n';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -65,7 +66,7 @@ describe('completeness verification', { timeout: 20_000 }, () => {
     expect(rows).toHaveLength(2);
     expect(rows[0]).toHaveTextContent('U2917600100021Keeper OneNever deliveredCPID-3');
     // 12:05 UTC is 13:05 in Oslo in January.
-    expect(rows[1]).toHaveTextContent('U1917600100013Keeper Two09.01.2026 13:057630CPID-2');
+    expect(rows[1]).toHaveTextContent('U1917600100013Keeper Two09.01.2026 13:057,630CPID-2');
     expect(screen.getByTestId('completeness-count')).toHaveTextContent('2 found');
   });
 
@@ -107,7 +108,20 @@ describe('completeness verification', { timeout: 20_000 }, () => {
     expect(asked(calls)[0]!.url.searchParams.get('threshold')).toBe('72');
     // CPID-1 delivered two hours ago: not listed.
     expect(rows.map((r) => within(r).getAllByRole('cell')[0]!.textContent)).toEqual(['CPID-3', 'CPID-2']);
-    expect(rows[1]).toHaveTextContent('CPID-2U1Keeper Two09.01.2026 13:057630');
+    expect(rows[1]).toHaveTextContent('CPID-2U1Keeper Two09.01.2026 13:057,630');
     expect(screen.getByLabelText('Threshold (hours)')).toHaveValue('72');
+  });
+
+  it('shows the hours missing in the separators of the user’s language (issue 18 item 2)', async () => {
+    await setLanguage('nb');
+    try {
+      mockFetch({ [`GET ${PATH}`]: ANSWER });
+      renderCompleteness('/monitor/completenessverificationcp');
+      const rows = await screen.findAllByTestId('completeness-row');
+      const hours = within(rows[1]!).getAllByRole('cell').at(-1)!;
+      await waitFor(() => expect(hours.textContent?.replace(/[\u00a0\u202f]/g, ' ')).toBe('7 630'));
+    } finally {
+      await setLanguage('en');
+    }
   });
 });

@@ -8,6 +8,7 @@ import { DataTable } from '../../../../components/ui/data-table';
 import { PageTitle } from '../../../../components/ui/page-title';
 import { formatDateTime } from '../../../../lib/format';
 import type { ScreenProps } from '../../../../lib/routes';
+import { useFormat } from '../../../../lib/use-format';
 import { useMarketStore } from '../../../../lib/stores/market-store';
 import { completenessQuery } from '../../api/completeness-queries';
 import { useCompletenessSearch } from '../../hooks/use-completeness-search';
@@ -52,6 +53,7 @@ const matches = (q: string | undefined, ...values: (string | null | undefined)[]
  */
 export function CompletenessPage({ by, ...props }: ScreenProps & { by: 'unit' | 'point' }) {
   const { t } = useCompletenessT();
+  const f = useFormat();
   const area = useMarketStore((s) => s.area);
   const zone = useMarketStore((s) => s.timeZone) ?? 'UTC';
   const { search, update } = useCompletenessSearch();
@@ -99,7 +101,7 @@ export function CompletenessPage({ by, ...props }: ScreenProps & { by: 'unit' | 
     { id: 'evn', header: t('evn'), cell: ({ row }) => row.original.evn ?? '' },
     { id: 'owner', header: t('owner'), cell: ({ row }) => row.original.ownerName ?? '' },
     { id: 'lastDelivery', header: t('lastDelivery'), cell: ({ row }) => delivered(row.original.lastDelivery) },
-    { id: 'hoursMissing', header: t('hoursMissing'), cell: ({ row }) => row.original.hoursMissing ?? '' },
+    { id: 'hoursMissing', header: t('hoursMissing'), cell: ({ row }) => f.number(row.original.hoursMissing) },
     {
       id: 'missingPoints',
       header: t('missingPoints'),
@@ -115,7 +117,7 @@ export function CompletenessPage({ by, ...props }: ScreenProps & { by: 'unit' | 
     { accessorKey: 'unit', header: t('tractionUnit') },
     { id: 'owner', header: t('owner'), cell: ({ row }) => row.original.ownerName ?? '' },
     { id: 'lastDelivery', header: t('lastDelivery'), cell: ({ row }) => delivered(row.original.lastDelivery) },
-    { id: 'hoursMissing', header: t('hoursMissing'), cell: ({ row }) => row.original.hoursMissing ?? '' },
+    { id: 'hoursMissing', header: t('hoursMissing'), cell: ({ row }) => f.number(row.original.hoursMissing) },
   ];
   const common = {
     emptyMessage: applied ? t(by === 'unit' ? 'emptyUnits' : 'emptyPoints') : '',
