@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { configure, getConfig, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { EXCHANGE_ROLE_GROUP, SETTLEMENT_ROLE_GROUP } from '@railwatt/contracts';
+import { setLanguage } from '../../../lib/i18n';
 import { monitorRoutes } from '../monitor.routes';
 import { AUDIT, event, mockFetch, pageOf, renderMonitor, result, type Call } from '../testing/render-monitor';
 
@@ -358,6 +359,46 @@ describe('view routes', () => {
         path,
         roles: [...new Set([...SETTLEMENT_ROLE_GROUP, ...EXCHANGE_ROLE_GROUP])].sort(),
       });
+    }
+  });
+});
+
+describe('numbers in the user’s language (issue 18 item 2)', { timeout: 45_000 }, () => {
+  const ORG = '00000000-0000-4000-8000-0000000000a1';
+  const plain = (text: string | null | undefined) => (text ?? '').replace(/[\u00a0\u202f]/g, ' ');
+
+  it('shows an allocation’s energy per payer with the unit in its header and Norwegian separators', async () => {
+    await setLanguage('nb');
+    try {
+      mockFetch({
+        ...lookups,
+        [`POST ${FIND_BY}`]: pageOf([result({ id: 7, procedureName: 'combine' })]),
+        [`POST ${EVENTS}`]: pageOf([]),
+        'POST /api/eventlog/procedure-result/settledConsumption/findByProcedureResultIds': [
+          { procedureResultId: 7, organisation: { uuid: ORG, type: 'Organisation' }, totalSettledConsumption: 1234.5 },
+        ],
+        'GET /api/domain/organisation/minimal/all': [{ uuid: ORG, name: 'Cargo AS' }],
+      });
+      renderMonitor('/monitor/processresultview?id=7');
+      const panel = within(await screen.findByTestId('result-allocation', {}, SLOW));
+      const row = await panel.findByTestId('allocation-row', {}, SLOW);
+      expect(panel.getAllByRole('columnheader').map((h) => h.textContent)).toContain('Energi (kWh)');
+      await waitFor(() => expect(plain(within(row).getAllByRole('cell')[1]!.textContent)).toBe('1 234,5'));
+    } finally {
+      await setLanguage('en');
+    }
+  });
+
+  it('shows an event’s incidents with the separators of the user’s language', async () => {
+    await setLanguage('nb');
+    try {
+      mockFetch({ ...lookups, [`POST ${EVENTS}`]: pageOf([event({ id: 5, incidents: 12345 })]) });
+      renderMonitor('/monitor/eventview?id=5');
+      const view = await screen.findByTestId('event-view', {}, SLOW);
+      await waitFor(() => expect(plain(view.textContent)).toContain('12 345'));
+      expect(view).not.toHaveTextContent('12345');
+    } finally {
+      await setLanguage('en');
     }
   });
 });

@@ -5,9 +5,10 @@ import { Link } from 'react-router';
 import { policyAdmits, POLICIES, type ProcessingEventFilter, type Severity } from '@railwatt/contracts';
 import { ApiErrorText } from '../../../components/ui/api-error';
 import { minimalListQuery } from '../../../components/ui/entity-kit/entity-api';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, withUnit } from '../../../lib/format';
 import type { ScreenProps } from '../../../lib/routes';
 import { useMarketStore } from '../../../lib/stores/market-store';
+import { useFormat } from '../../../lib/use-format';
 import {
   ALLOCATING_PROCEDURES,
   eventsQuery,
@@ -29,8 +30,6 @@ function useMayRead() {
   return policyAdmits(POLICIES.processingRead, roles, area);
 }
 
-const KWH = new Intl.NumberFormat('en', { minimumFractionDigits: 3, maximumFractionDigits: 3 });
-
 /**
  * An allocation step's outcome: the energy (kWh, consumed minus regenerated) allocated in the
  * result's period per paying organisation, as the settled-consumption call answers it, largest first.
@@ -38,6 +37,7 @@ const KWH = new Intl.NumberFormat('en', { minimumFractionDigits: 3, maximumFract
  */
 function AllocationPanel({ id }: { id: number }) {
   const { t } = useMonitorT();
+  const f = useFormat();
   const settled = useQuery(settledConsumptionQuery(id));
   const organisations = useQuery(minimalListQuery('organisation'));
   const names = new Map((organisations.data ?? []).map((o) => [o.uuid, o.name]));
@@ -54,14 +54,14 @@ function AllocationPanel({ id }: { id: number }) {
           <Table.Thead>
             <Table.Tr>
               <Table.Th>{t('resultView.allocation.organisation')}</Table.Th>
-              <Table.Th ta="right">{t('resultView.allocation.kwh')}</Table.Th>
+              <Table.Th ta="right">{withUnit(t('resultView.allocation.energy'), 'kWh')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {rows.map((row) => (
               <Table.Tr key={row.organisation.uuid} data-testid="allocation-row">
                 <Table.Td>{names.get(row.organisation.uuid) ?? row.organisation.uuid}</Table.Td>
-                <Table.Td ta="right">{KWH.format(row.totalSettledConsumption)}</Table.Td>
+                <Table.Td ta="right">{f.number(row.totalSettledConsumption)}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
@@ -176,6 +176,7 @@ function FilteredEvents({
  */
 export function EventViewPage(props: Partial<ScreenProps>) {
   const { t } = useMonitorT();
+  const f = useFormat();
   const processName = useProcessName();
   const timeZone = useMonitorZone();
   const mayRead = useMayRead();
@@ -221,7 +222,7 @@ export function EventViewPage(props: Partial<ScreenProps>) {
             {line(t('event.process'), processName(event.processName))}
             {line(t('event.code'), <EventCode code={event.errorCode} />)}
             {line(t('event.severity'), <SeverityBadge severity={event.severity} />)}
-            {line(t('event.incidents'), event.incidents)}
+            {line(t('event.incidents'), f.number(event.incidents))}
             {line(t('event.entity'), event.entityIdentifier ?? '')}
             {line(t('event.message'), event.message ?? '')}
           </Stack>
