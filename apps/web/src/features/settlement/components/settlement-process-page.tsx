@@ -32,7 +32,7 @@ import { useThrottledKey } from '../hooks/use-throttled-key';
 import { ResultMessage } from './folded-texts';
 import { approvedBy, SettlementActions, showDone } from './settlement-actions';
 import { SettlementLinesTable } from './settlement-lines-table';
-import { SettlementWarnings } from './settlement-warnings';
+import { SettlementWarnings, shownMessage } from './settlement-warnings';
 import { SettlementMonthPicker } from './settlement-month-picker';
 
 /** The screen's state in the URL: the month and the chosen result. */
@@ -203,7 +203,7 @@ export function SettlementProcessPage({ tpa = false, ...props }: ScreenProps & {
                 user: selected.username,
               })}
             </Text>
-            {selected.message && <ResultMessage message={selected.message} />}
+            {shownMessage(selected) && <ResultMessage message={shownMessage(selected)!} />}
             {mayRun && (
               <SettlementActions
                 key={selected.id}

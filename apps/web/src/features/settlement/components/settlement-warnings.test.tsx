@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { SettlementWarnings } from '@railwatt/contracts';
+import { shownMessage } from './settlement-warnings';
 import {
   AUDIT,
   CARGO,
@@ -111,5 +112,22 @@ describe('settlement warnings (issue 18 item 5)', { timeout: 45_000 }, () => {
     expect(screen.getByTestId('warning-repriced')).toHaveTextContent(
       'Prices and supply were calculated again after this settlement (03.02.2024 08:00): run the settlement again',
     );
+  });
+
+  it('shows no "Approved by" for a corrected result', () => {
+    expect(shownMessage({ status: 'corrected', message: 'Approved by erex-x' })).toBeNull();
+    expect(
+      shownMessage({
+        status: 'corrected',
+        message: 'Approved by erex-x; corrected when one approval per scope became a rule',
+      }),
+    ).toBe('corrected when one approval per scope became a rule');
+    expect(
+      shownMessage({
+        status: 'corrected',
+        message: 'Corrected by erex-y at 2026-11-27 13:40 UTC: result 8 approved in its place',
+      }),
+    ).toBe('Corrected by erex-y at 2026-11-27 13:40 UTC: result 8 approved in its place');
+    expect(shownMessage({ status: 'approved', message: 'Approved by erex-x' })).toBe('Approved by erex-x');
   });
 });

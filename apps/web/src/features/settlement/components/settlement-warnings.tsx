@@ -8,6 +8,18 @@ import { useSettlementT } from '../hooks/use-settlement-t';
 const nameOf = (ref: { uuid: string; name: string | null }) => ref.name ?? ref.uuid;
 
 /**
+ * A result's message as the page shows it: a corrected result no longer says who approved it (issue
+ * 18 item 5). The server writes "Corrected by ..." when it corrects one; a result corrected before
+ * that kept "Approved by ..." as the first part of its message, which is left out (the status says
+ * Corrected).
+ */
+export function shownMessage(result: { status: string; message: string | null }): string | null {
+  if (result.status !== 'corrected' || !result.message) return result.message;
+  const rest = result.message.replace(/^Approved by [^;]*(; )?/, '');
+  return rest === '' ? null : rest;
+}
+
+/**
  * What a controller must know before trusting a settlement result (issue 18 item 5), above its lines:
  * lines billed without fees, tax and VAT because no contract is valid in their price area; supply or
  * prices changed after price-and-supply priced the month (with a button that runs price-and-supply
