@@ -17,7 +17,7 @@ type AppRouter = ReturnType<typeof createBrowserRouter>;
 export function App({ router, mantineEnv }: { router?: AppRouter; mantineEnv?: 'default' | 'test' }) {
   const [appRouter] = useState(() => router ?? createAppRouter());
   const { t } = useTranslation();
-  const theme = useMemo(() => appTheme({ close: t('controls.close'), clear: t('controls.clear') }), [t]);
+  const theme = useMemo(() => appTheme((key: string) => t(key)), [t]);
   return (
     <MantineProvider env={mantineEnv} theme={theme} cssVariablesResolver={cssVariablesResolver}>
       {/* Short notices after an action went through (issue 18 item 4); dialogs are for questions and errors. */}

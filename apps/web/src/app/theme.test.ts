@@ -2,7 +2,7 @@ import { DEFAULT_THEME, luminance } from '@mantine/core';
 import { describe, expect, it } from 'vitest';
 import { appTheme, contrast, cssVariablesResolver, DIMMED, readableShade } from './theme';
 
-const theme = appTheme({ close: 'Close', clear: 'Clear' });
+const theme = appTheme((key: string) => ({ 'controls.close': 'Close', 'controls.clear': 'Clear' })[key] ?? key);
 const resolved = { ...DEFAULT_THEME, ...theme, colors: DEFAULT_THEME.colors } as typeof DEFAULT_THEME;
 const WHITE = '#ffffff';
 const BLACK = '#000000';
@@ -32,9 +32,12 @@ describe('theme contrast (WCAG 1.4.3, 4.5:1)', () => {
     expect(light['--mantine-color-green-outline']).toBe(readableShade(DEFAULT_THEME.colors.green));
   });
 
-  it('names the icon-only close and clear buttons', () => {
+  it('names the icon-only close and clear buttons and the calendars’ arrows', () => {
     expect(theme.components?.CloseButton?.defaultProps).toEqual({ 'aria-label': 'Close' });
     expect(theme.components?.InputClearButton?.defaultProps).toEqual({ 'aria-label': 'Clear' });
+    expect(theme.components?.Calendar?.defaultProps).toMatchObject({
+      ariaLabels: { previousMonth: 'controls.previousMonth', nextDecade: 'controls.nextDecade' },
+    });
   });
 
   it('makes the scrolling list of an open select reachable by keyboard', () => {

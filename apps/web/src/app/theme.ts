@@ -57,19 +57,15 @@ export function readableShade(palette: MantineColorsTuple): string {
   return color;
 }
 
-/** The names of Mantine's icon-only buttons, in the user's language. */
-export interface ThemeLabels {
-  /** CloseButton: a modal's, a notification's, a removable row's (where the caller names none). */
-  close: string;
-  /** An input's clear button (clearable Select, DateInput ...). */
-  clear: string;
-}
+/** The calendars' arrows, named per level (Mantine dates' ariaLabels). */
+const CALENDAR_ARROWS = ['previousMonth', 'nextMonth', 'previousYear', 'nextYear', 'previousDecade', 'nextDecade'];
 
 /**
- * The theme. `labels` name the icon-only buttons Mantine renders without a name (axe: button-name,
- * critical), so every modal and clearable field has them without each caller repeating them.
+ * The theme. `t` names the icon-only buttons Mantine renders without a name (axe: button-name,
+ * critical) in the user's language (ui.json controls.*): the close button of modals and
+ * notifications, the clear button of fields, the calendars' arrows; so every caller has them.
  */
-export const appTheme = (labels: ThemeLabels) =>
+export const appTheme = (t: (key: string) => string) =>
   createTheme({
     // Filled buttons and badges in shade 8; autoContrast with luminance 0.179 (where black and white
     // text read equally) writes black on the bright fills (yellow, green, orange) and white on the
@@ -81,8 +77,11 @@ export const appTheme = (labels: ThemeLabels) =>
     // with axe and must not catch a modal halfway through fading in).
     respectReducedMotion: true,
     components: {
-      CloseButton: { defaultProps: { 'aria-label': labels.close } },
-      InputClearButton: { defaultProps: { 'aria-label': labels.clear } },
+      CloseButton: { defaultProps: { 'aria-label': t('controls.close') } },
+      InputClearButton: { defaultProps: { 'aria-label': t('controls.clear') } },
+      Calendar: {
+        defaultProps: { ariaLabels: Object.fromEntries(CALENDAR_ARROWS.map((k) => [k, t(`controls.${k}`)])) },
+      },
       // An open list that scrolls is a scrollable region, which axe asks to be reachable by keyboard
       // (scrollable-region-focusable, serious); the arrows already move through the options from the
       // input (aria-activedescendant), so the stop is for the rule and for scrolling with the keys. A
