@@ -40,7 +40,7 @@ describe('entity overview', () => {
           rate: 16.69,
           taxAreaRates: [
             { taxAreaRef: north, rate: 0 },
-            { taxAreaRef: south, rate: 12.5 },
+            { taxAreaRef: south, rate: 1234.5 },
           ],
         }),
       ],
@@ -48,7 +48,7 @@ describe('entity overview', () => {
     });
     renderEntityKit('/kit/overview?kind=taxcategory');
     const [row] = await screen.findAllByTestId('entity-row');
-    await waitFor(() => expect(within(row!).getByText('Nord-Norge: 0, Sør-Norge: 12.5')).toBeInTheDocument());
+    await waitFor(() => expect(within(row!).getByText('Nord-Norge: 0; Sør-Norge: 1,234.5')).toBeInTheDocument());
     expect(row).not.toHaveTextContent('[object Object]');
   });
 

@@ -57,7 +57,7 @@ function useOverviewSearch(section: EntitySection) {
 
 /**
  * A value of an entity as the overview shows it: references by name, booleans as yes/no, rates by
- * area as 'Nord-Norge: 0.5, Sør-Norge: 1'.
+ * area as 'Nord-Norge: 0.5; Sør-Norge: 1' (the rates in the separators of the user's language).
  */
 function useCellText(kind: EntityFormKind) {
   const { t } = useEntityKitT();
@@ -76,13 +76,17 @@ function useCellText(kind: EntityFormKind) {
         return field === 'percentage' ? formatPercent(value, language) : formatNumber(value, language);
       const descriptor = fields.find((f) => f.name === field);
       if (descriptor?.input === 'areaRates' && Array.isArray(value)) {
-        return value
-          .map((v) => {
-            const row = (typeof v === 'object' && v !== null ? v : {}) as { taxAreaRef?: unknown; rate?: unknown };
-            const area = String(row.taxAreaRef ?? '');
-            return `${names.get(area) ?? area}: ${String(row.rate ?? '')}`;
-          })
-          .join(', ');
+        return (
+          value
+            .map((v) => {
+              const row = (typeof v === 'object' && v !== null ? v : {}) as { taxAreaRef?: unknown; rate?: unknown };
+              const area = String(row.taxAreaRef ?? '');
+              const rate = typeof row.rate === 'number' ? formatNumber(row.rate, language) : String(row.rate ?? '');
+              return `${names.get(area) ?? area}: ${rate}`;
+            })
+            // Semicolons: a decimal comma (Norwegian "0,5") would read as a separator.
+            .join('; ')
+        );
       }
       if (Array.isArray(value)) return value.map((v) => names.get(String(v)) ?? String(v)).join(', ');
       if (descriptor?.input === 'reference') return names.get(String(value)) ?? String(value);

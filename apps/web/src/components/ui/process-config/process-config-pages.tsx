@@ -30,6 +30,7 @@ import { PageTitle } from '../page-title';
 import { SegmentsHistory } from '../segments-history';
 import { DayInput } from '../set-status-dialog/day-input';
 import { formatDate, formatDateTime } from '../../../lib/format';
+import { useFormat } from '../../../lib/use-format';
 import type { ScreenProps } from '../../../lib/routes';
 import { useMarketStore } from '../../../lib/stores/market-store';
 import { useNamespaceT } from '../../../lib/use-namespace-t';
@@ -53,12 +54,15 @@ export const useCanWrite = () =>
 /** A stored value as the page shows it: yes/no, a number, text, or a dash. */
 export function FieldValue({ field, value }: { field: ConfigField; value: unknown }) {
   const { t } = useConfigT();
+  const f = useFormat();
   if (value === undefined || value === null || value === '') return <>–</>;
   if (field.kind === 'boolean') return <>{value ? t('yes') : t('no')}</>;
   if (field.kind === 'select') return <>{t(`option.${String(value)}`, { defaultValue: String(value) })}</>;
+  // Numbers in the separators of the user's language (at most 4 decimals), a percentage with 2.
+  if (typeof value === 'number' && field.unit === 'percent') return <>{f.percent(value)}</>;
   return (
     <>
-      {String(value)}
+      {typeof value === 'number' ? f.number(value) : String(value)}
       {field.unit ? ` ${t(`unit.${field.unit}`)}` : ''}
     </>
   );

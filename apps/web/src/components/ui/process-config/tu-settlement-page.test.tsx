@@ -60,6 +60,15 @@ describe('transmission-unit settlement configuration', () => {
     });
   });
 
+  it('shows the transmission loss as a percentage with 2 decimals (issue 18 item 2)', async () => {
+    const norway = defaults(NORWAY.uuid, 'Norway');
+    norway.current.value = { settleByTransmissionUnit: true, transmissionLossPercent: 2.5 };
+    mockFetch({ 'GET /api/domain/processing-config/tu-settlement': [norway] });
+    renderPage(['audit-settlement-area-responsible']);
+    const card = await screen.findByTestId('tu-area-Norway');
+    expect(within(card).getByText('2.50%')).toBeInTheDocument();
+  });
+
   it('is read-only for an audit role', async () => {
     mockFetch({ 'GET /api/domain/processing-config/tu-settlement': answer });
     renderPage(['audit-settlement-area-responsible']);

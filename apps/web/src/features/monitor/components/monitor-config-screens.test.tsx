@@ -14,6 +14,7 @@ import { monitorRoutes } from '../monitor.routes';
 import { mockFetch, renderScreens } from '../../../components/ui/screen-harness';
 import { MonitorScreen } from './monitor-screen';
 import { NORWAY_AREA as NORWAY } from '../../../lib/testing/areas';
+import { setLanguage } from '../../../lib/i18n';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -121,6 +122,32 @@ describe('process configuration pages', () => {
     expect(screen.getByText('No configuration is stored; the defaults are used.')).toBeInTheDocument();
     expect(screen.queryByTestId('config-edit')).not.toBeInTheDocument();
     expect(screen.queryByTestId('config-history')).not.toBeInTheDocument();
+  });
+
+  it('shows a number in the separators of the user’s language with its unit (issue 18 item 2)', async () => {
+    await setLanguage('nb');
+    try {
+      const value = {
+        minGrossWeightPerVehicleTonnes: 5,
+        maxGrossWeightPerVehicleTonnes: 1234.5,
+        maxDaysLate: 5,
+        estimationMethod: 'reported-train-consumption-with-track',
+      };
+      const preprocessing = { ...segment, value };
+      mockFetch({
+        'GET /api/domain/processing-config/train-preprocessing': {
+          ...list,
+          procedure: 'train-preprocessing',
+          segments: [preprocessing],
+          current: preprocessing,
+        },
+      });
+      renderConfig('/monitor/processes/train-preprocessing/configuration/view');
+      const max = await screen.findByTestId('value-maxGrossWeightPerVehicleTonnes');
+      await waitFor(() => expect(max.textContent?.replace(/[\u00a0\u202f]/g, ' ')).toBe('1 234,5 tonn'));
+    } finally {
+      await setLanguage('en');
+    }
   });
 
   it("names train preprocessing's estimation method and offers the three estimations by their names", async () => {
