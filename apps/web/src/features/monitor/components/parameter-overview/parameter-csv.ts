@@ -3,7 +3,10 @@ import { saveBlob } from '../../../../lib/download';
 
 type Row = ParameterOverview['rows'][number];
 
-/** A value as the overview shows it: up to six decimals, a point as separator, empty when there is none. */
+/**
+ * A value as the file holds it: up to six decimals, a point as separator and no grouping (a spreadsheet
+ * reads it in any language; the screen shows it in the user's separators), empty when there is none.
+ */
 const VALUE = new Intl.NumberFormat('en', { maximumFractionDigits: 6, useGrouping: false });
 export const formatParameterValue = (value: number | null | undefined): string =>
   value === null || value === undefined ? '' : VALUE.format(value);
@@ -13,7 +16,7 @@ const field = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, 
 
 /**
  * The shown table as CSV: a header of the name column and the month headers, then one line per shown
- * row with its values as the cells show them. Lines end in CRLF (RFC 4180).
+ * row with its values (up to six decimals, a point as separator). Lines end in CRLF (RFC 4180).
  */
 export function parameterCsv(nameHeader: string, monthHeaders: readonly string[], rows: readonly Row[]): string {
   const lines = [

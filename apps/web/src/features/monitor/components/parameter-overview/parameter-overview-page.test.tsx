@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ParameterOverview, ParameterType } from '@railwatt/contracts';
 import { AUDIT, mockFetch, renderMonitor, type Call } from '../../testing/render-monitor';
+import { setLanguage } from '../../../../lib/i18n';
 import { defaultMonths, monthsInZone } from './parameter-months';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -74,14 +75,30 @@ describe('parameter overview', { timeout: 45_000 }, () => {
       .map((h) => h.textContent);
     expect(headers).toEqual(['Name', '01.2024', '02.2024', '03.2024']);
     expect(rows.map(cellTexts)).toEqual([
-      // Up to six decimals; a month without a value is empty.
-      ['Heavy freight', '0.02', '', '0.021235'],
+      // At most four decimals (the file keeps six); a month without a value is empty.
+      ['Heavy freight', '0.02', '', '0.0212'],
       ['Light passenger', '', '', ''],
       ['Regional', '1.5', '2', ''],
     ]);
     await waitFor(() =>
       expect(screen.getByTestId('parameter-type')).toHaveValue('Consumption factor per train profile (kWh/gtkm)'),
     );
+  });
+
+  it('shows the values in the separators of the user’s language (issue 18 item 2)', async () => {
+    await setLanguage('nb');
+    try {
+      const nb = table();
+      nb.rows[2]!.values = [1234.5, 2, null];
+      mockFetch(routes({ [`GET ${OVERVIEW}`]: nb }));
+      renderMonitor(PAGE, { roles: AUDIT });
+      await findRows();
+      const plain = (row: HTMLElement) => cellTexts(row).map((c) => c?.replace(/[\u00a0\u202f]/g, ' '));
+      await waitFor(() => expect(plain(rowOf('Regional'))).toEqual(['Regional', '1 234,5', '2', '']));
+      expect(plain(rowOf('Heavy freight'))).toEqual(['Heavy freight', '0,02', '', '0,0212']);
+    } finally {
+      await setLanguage('en');
+    }
   });
 
   it('shows this year up to next month in the area’s zone without months in the URL', async () => {

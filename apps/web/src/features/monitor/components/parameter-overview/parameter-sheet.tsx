@@ -3,8 +3,8 @@ import { Button, Stack } from '@mantine/core';
 import type { ColumnDef } from '@tanstack/react-table';
 import type { ParameterOverview, TimeSeriesTypeName } from '@railwatt/contracts';
 import { DataTable } from '../../../../components/ui/data-table';
+import { useFormat } from '../../../../lib/use-format';
 import { useParametersT } from '../../hooks/use-parameters-t';
-import { formatParameterValue } from './parameter-csv';
 import type { Month } from './parameter-months';
 import { ParameterWriteBar } from './parameter-write-bar';
 
@@ -38,6 +38,7 @@ export interface ParameterSheetProps {
 export function ParameterSheet(props: ParameterSheetProps) {
   const { rows, monthHeaders, mayWrite } = props;
   const { t } = useParametersT();
+  const f = useFormat();
   const [selected, setSelected] = useState<string[]>([]);
   const [value, setValue] = useState<number | string>('');
 
@@ -52,7 +53,8 @@ export function ParameterSheet(props: ParameterSheetProps) {
     const months = monthHeaders.map<ColumnDef<Row>>((header, i) => ({
       id: `month-${i}`,
       header,
-      cell: ({ row }) => formatParameterValue(row.original.values[i]),
+      // At most 4 decimals in the separators of the user's language (the CSV keeps 6, with a point).
+      cell: ({ row }) => f.number(row.original.values[i]),
     }));
     if (!mayWrite) return [name, ...months];
     const edit: ColumnDef<Row> = {
@@ -74,7 +76,7 @@ export function ParameterSheet(props: ParameterSheetProps) {
       ),
     };
     return [name, ...months, edit];
-  }, [monthHeaders, mayWrite, t]);
+  }, [monthHeaders, mayWrite, t, f]);
 
   return (
     <Stack gap="sm">
