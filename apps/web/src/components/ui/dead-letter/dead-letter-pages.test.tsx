@@ -118,7 +118,7 @@ describe('dead letter queue admin', () => {
     const user = userEvent.setup();
     const { calls } = mockFetch({
       'GET /api/processing/dead-letter-queues': [
-        { name: 'procedure-run__dead', jobName: 'procedure-run', count: 250, estimatedCount: 0 },
+        { name: 'procedure-run__dead', jobName: 'procedure-run', count: 1250, estimatedCount: 0 },
       ],
       'GET /api/processing/dead-letter-queues/messages': [message(1)],
     });
@@ -127,7 +127,9 @@ describe('dead letter queue admin', () => {
       '/a',
       market,
     );
-    expect(await screen.findByText('The first 1 of 250 messages are shown.')).toBeInTheDocument();
+    // Counts in the separators of the user's language (issue 18 item 2).
+    expect(await screen.findByText('The first 1 of 1,250 messages are shown.')).toBeInTheDocument();
+    expect(within(screen.getByTestId('dead-letter-queues')).getByText('1,250')).toBeInTheDocument();
     const before = calls.length;
     await user.click(screen.getByRole('button', { name: 'Refresh' }));
     await waitFor(() => expect(calls.length).toBeGreaterThanOrEqual(before + 2));

@@ -12,6 +12,7 @@ import { ApiErrorText } from '../api-error';
 import { DataTable } from '../data-table';
 import { PageTitle } from '../page-title';
 import { formatDateTime } from '../../../lib/format';
+import { useFormat } from '../../../lib/use-format';
 import type { ScreenProps } from '../../../lib/routes';
 import { useMarketStore } from '../../../lib/stores/market-store';
 import { useNamespaceT } from '../../../lib/use-namespace-t';
@@ -55,6 +56,7 @@ interface MessagesProps {
  */
 export function DeadLetterTable({ messages, loading, total, selected, onSelected }: MessagesProps) {
   const { t } = useDeadLetterT();
+  const f = useFormat();
   const timeZone = useTimeZone();
   const columns = useMemo<ColumnDef<DeadLetterMessage>[]>(
     () => [
@@ -82,7 +84,7 @@ export function DeadLetterTable({ messages, loading, total, selected, onSelected
   return (
     <Stack gap="xs">
       {total !== undefined && total > messages.length && (
-        <Text size="sm">{t('firstMessages', { shown: messages.length, total })}</Text>
+        <Text size="sm">{t('firstMessages', { shown: f.number(messages.length), total: f.number(total) })}</Text>
       )}
       <DataTable
         data={messages}
@@ -105,6 +107,7 @@ export function DeadLetterTable({ messages, loading, total, selected, onSelected
  */
 export function DeadLetterQueueAdminPage(screen: ScreenProps) {
   const { t } = useDeadLetterT();
+  const f = useFormat();
   const queues = useQuery(deadLetterQueuesQuery());
   const [chosen, setChosen] = useState<string | null>(null);
   const queue: DeadLetterQueue | undefined =
@@ -133,7 +136,7 @@ export function DeadLetterQueueAdminPage(screen: ScreenProps) {
           {queues.data?.map((q) => (
             <Table.Tr key={q.name} data-testid={`dead-letter-queue-${q.name}`}>
               <Table.Td>{q.name}</Table.Td>
-              <Table.Td>{q.count}</Table.Td>
+              <Table.Td>{f.number(q.count)}</Table.Td>
               <Table.Td>{q.estimatedCount}</Table.Td>
             </Table.Tr>
           ))}
@@ -142,7 +145,7 @@ export function DeadLetterQueueAdminPage(screen: ScreenProps) {
       <Group align="end">
         <Select
           label={t('queue')}
-          data={(queues.data ?? []).map((q) => ({ value: q.name, label: `${q.name} (${q.count})` }))}
+          data={(queues.data ?? []).map((q) => ({ value: q.name, label: `${q.name} (${f.number(q.count)})` }))}
           value={queue?.name ?? null}
           onChange={(value) => {
             setChosen(value);
