@@ -1,6 +1,6 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 
 /*
  * WCAG 2.2 AA in the browser journeys (issue 18 item 7): axe-core runs on every screen a journey
@@ -31,8 +31,23 @@ export interface AxeViolation {
   nodes: AxeNode[];
 }
 
-/** The violations of WCAG 2.x A/AA on the page as it is now. */
+/**
+ * The violations of WCAG 2.x A/AA on the page as it is now. A page that navigates while axe runs
+ * (a redirect finishing) is checked again once it has loaded.
+ */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await runAxe(page);
+    } catch (error) {
+      const navigated = /Execution context was destroyed|navigation|Cannot find context/i.test(String(error));
+      if (!navigated || attempt >= 3) throw error;
+      await page.waitForLoadState('load');
+    }
+  }
+}
+
+async function runAxe(page: Page): Promise<AxeViolation[]> {
   await page.evaluate(`globalThis.axe || (0, eval)(${JSON.stringify(AXE_SOURCE)})`);
   return page.evaluate(async (tags) => {
     // The e2e project has no DOM types: what this needs of the page's globals.
@@ -85,29 +100,82 @@ export async function expectAccessible(page: Page, label: string): Promise<void>
   }
 }
 
+/** What makes a screen new: its path and the dialogs, lists and menus open on it. */
+async function screenKey(page: Page): Promise<string | null> {
+  try {
+    return await page.evaluate(() => {
+      // The e2e project has no DOM types: what this needs of the page's globals.
+      type El = { getClientRects(): { length: number } };
+      const g = globalThis as unknown as {
+        location: { pathname: string };
+        document: { querySelectorAll(selector: string): Iterable<El> };
+      };
+      const open = (role: string) =>
+        [...g.document.querySelectorAll(`[role="${role}"]`)].filter((el) => el.getClientRects().length > 0).length;
+      return [g.location.pathname, open('dialog'), open('listbox'), open('menu')].join('|');
+    });
+  } catch {
+    return null; // navigating: the next action checks the screen it lands on
+  }
+}
+
+const watched = new WeakMap<Page, { last: string | null; isApp: (url: string) => boolean }>();
+
+/** Checks the page with axe when its screen (path, open dialogs, lists, menus) is not the one last checked. */
+async function checkIfNew(page: Page): Promise<void> {
+  const state = watched.get(page);
+  if (!state || page.isClosed() || !state.isApp(page.url())) return;
+  const key = await screenKey(page);
+  if (key === null || key === state.last) return;
+  state.last = key;
+  const [path, dialogs, lists, menus] = key.split('|');
+  const open = [dialogs !== '0' && 'dialog', lists !== '0' && 'list', menus !== '0' && 'menu'].filter(Boolean);
+  await expectAccessible(page, open.length > 0 ? `${path} with ${open.join(', ')} open` : path!);
+}
+
+type Act = (this: Locator, ...args: unknown[]) => Promise<void>;
+let locatorsPatched = false;
+
+/** Before a locator's click or check, the screen it acts on is checked (once per screen). */
+function patchLocators(page: Page): void {
+  if (locatorsPatched) return;
+  locatorsPatched = true;
+  const proto = Object.getPrototypeOf(page.locator('body')) as Record<'click' | 'check', Act>;
+  for (const name of ['click', 'check'] as const) {
+    const act = proto[name];
+    proto[name] = async function (this: Locator, ...args: unknown[]) {
+      await checkIfNew(this.page());
+      return act.apply(this, args);
+    };
+  }
+}
+
 /**
- * Checks every screen of the context's pages as the journey leaves it: before each page.goto and
- * before the context closes, the page as the journey last saw it (loaded, with whatever dialog or
- * menu it opened) is checked. Screens reached by clicking, and dialogs closed before the next
- * navigation, are checked by the journey's own expectAccessible calls.
+ * Checks every screen a journey opens with axe, once per screen (its path, and the dialogs, lists
+ * and menus open on it): before a locator's click or check or a key press acts on it, before
+ * page.goto leaves it, and before the context closes. So a screen is checked as the journey found
+ * it, loaded, with what it opened.
  */
-export function checkScreensOnLeave(context: BrowserContext, isApp: (url: string) => boolean): void {
-  const checkLeaving = async (page: Page) => {
-    const url = page.url();
-    if (page.isClosed() || !isApp(url)) return;
-    await expectAccessible(page, new URL(url).pathname);
-  };
+export function checkScreens(context: BrowserContext, isApp: (url: string) => boolean): void {
   context.on('page', (page) => {
+    watched.set(page, { last: null, isApp });
+    patchLocators(page);
     const goto = page.goto.bind(page);
     page.goto = async (url, options) => {
-      await checkLeaving(page);
+      await checkIfNew(page);
       return goto(url, options);
+    };
+    // A key pressed acts on the screen too (Escape closing a dialog no click touched).
+    const press = page.keyboard.press.bind(page.keyboard);
+    page.keyboard.press = async (key, options) => {
+      await checkIfNew(page);
+      return press(key, options);
     };
   });
   const close = context.close.bind(context);
   context.close = async (options) => {
     try {
-      for (const page of context.pages()) await checkLeaving(page);
+      for (const page of context.pages()) await checkIfNew(page);
     } finally {
       await close(options);
     }

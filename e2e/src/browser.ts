@@ -1,5 +1,8 @@
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
+import { checkScreens, expectAccessible } from './axe.js';
+
+export { expectAccessible } from './axe.js';
 
 /** Flags from the machine's notes: without the last three the closed network floods chromium. */
 const CHROMIUM_ARGS = [
@@ -15,15 +18,28 @@ const CHROMIUM_ARGS = [
 
 export const baseUrl = (): string => inject('baseUrl');
 
+/**
+ * Chromium for a journey. Every context it opens checks each screen the journey opens with axe
+ * (axe.ts checkScreens), and asks for reduced motion, so that no screen is checked halfway
+ * through a transition (a modal fading in has too little contrast for a moment).
+ */
 export async function launch(): Promise<Browser> {
   const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  return chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
+  const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options = {}) => {
+    const context = await newContext({ reducedMotion: 'reduce', ...options });
+    checkScreens(context, (url) => url.startsWith(baseUrl()));
+    return context;
+  };
+  return browser;
 }
 
 /** Opens the app and signs in through the identity provider's login form (Keycloak's field ids). */
 export async function signIn(page: Page, username: string, path = '/'): Promise<void> {
   await page.goto(`${baseUrl()}${path}`);
   await page.waitForSelector('#username', { timeout: 30_000 });
+  await expectAccessible(page, 'sign-in form');
   await page.fill('#username', username);
   await page.fill('#password', 'demo');
   await page.click('#kc-login');
@@ -141,4 +157,57 @@ export async function succeeded(page: Page, procedure: string, after = 0, timeou
     )
     .toBe('success');
   return last!;
+}
+
+/** Uploads a file through an upload call (as the DCS, the grid or the market would) and waits for its import job. */
+export async function uploadFile(page: Page, path: string, name: string, text: string): Promise<void> {
+  const answer = await api<{ jobIds?: string[] }>(page, path, { method: 'POST', file: { name, text } });
+  const [jobId] = answer.jobIds ?? [];
+  expect(jobId).toBeDefined();
+  let job: { status: string } | undefined;
+  await expect
+    .poll(
+      async () => {
+        job = await api<{ status: string }>(page, `/api/jobs/${jobId}`);
+        return ['success', 'failure', 'dead'].includes(job.status);
+      },
+      { timeout: 60_000 },
+    )
+    .toBe(true);
+  // The job as the server tells it, so a failed import says why.
+  expect(JSON.stringify(job), name).toContain('"status":"success"');
+}
+
+/** Runs a procedure over `timeRange` through the run call; answers its result once it succeeded. */
+export async function runProcedure(
+  page: Page,
+  procedure: string,
+  timeRange: { start: string; end: string },
+  zoneId: string,
+): Promise<Result> {
+  const before = (await newest(page, procedure))?.id ?? 0;
+  await api(page, `/api/processing/${procedure}/run?zoneId=${zoneId}`, {
+    method: 'POST',
+    json: { timeRange, refs: [] },
+  });
+  return succeeded(page, procedure, before);
+}
+
+/** Whether the element is the page's focused element. */
+export const isFocused = (locator: Locator): Promise<boolean> =>
+  locator.evaluate(
+    (el) => el === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
+  );
+
+/**
+ * Presses Tab (Shift+Tab with `backwards`) until `target` has the focus, as a keyboard user moves
+ * through the page; fails when it is not reached within `max` presses (not reachable by keyboard).
+ */
+export async function tabTo(page: Page, target: Locator, { max = 80, backwards = false } = {}): Promise<void> {
+  await target.waitFor({ timeout: 30_000 });
+  for (let i = 0; i < max; i += 1) {
+    if (await isFocused(target)) return;
+    await page.keyboard.press(backwards ? 'Shift+Tab' : 'Tab');
+  }
+  if (!(await isFocused(target))) throw new Error(`not reached by ${max} presses of Tab: ${String(target)}`);
 }
