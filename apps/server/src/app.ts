@@ -162,6 +162,9 @@ export async function buildApp({ config, database, logger, jobs }: BuildAppOptio
   app.get(
     '/health',
     {
+      // Probes (a supervisor's, the start's own ready check) ask every few seconds: their requests are
+      // not logged at info, so `npm start` ends on its ready line and the log on what people did.
+      logLevel: 'warn',
       config: { access: { public: true } },
       schema: {
         hide: true,
