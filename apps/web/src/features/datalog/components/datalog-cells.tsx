@@ -45,8 +45,14 @@ export function TimeSeriesDetails({
   showValuesCount: boolean;
   timeZone: string;
 }) {
-  const { t } = useDataLogT();
+  const { t, tRoot } = useDataLogT();
   const f = useFormat();
+  // A type's key (cebd_active_energy_consumed) as words in the user's language, as the settlement page names it.
+  const typeWords = (type: string | null) => {
+    if (!type) return '';
+    const words = tRoot(`settlement.seriesTypes.${type}`, { defaultValue: type.replace(/_/g, ' ') });
+    return words.charAt(0).toUpperCase() + words.slice(1);
+  };
   if (entry.messageLogTimeSeries.length === 0)
     return (
       <Text size="sm" c="dimmed">
@@ -70,7 +76,7 @@ export function TimeSeriesDetails({
           <Table.Tr key={i}>
             <Table.Td>{formatDateTime(series.startTime, timeZone)}</Table.Td>
             <Table.Td>{formatDateTime(series.endTime, timeZone)}</Table.Td>
-            <Table.Td>{series.timeSeriesType ?? ''}</Table.Td>
+            <Table.Td title={series.timeSeriesType ?? undefined}>{typeWords(series.timeSeriesType)}</Table.Td>
             <Table.Td>{series.entityIdentifier ?? ''}</Table.Td>
             {showValuesCount && <Table.Td>{f.number(series.valuesCount)}</Table.Td>}
             <Table.Td>{series.message ?? ''}</Table.Td>

@@ -164,6 +164,9 @@ describe('settlement data log', { timeout: 20_000 }, () => {
         .map((c) => c.textContent?.replace(/[\u00a0\u202f]/g, ' '));
       expect(cells).toContain('12 345');
       expect(cells).not.toContain('12345');
+      // The type as words (issue 18 item 3), its key in the title.
+      expect(cells).toContain('Aktiv energi forbrukt (CEBD)');
+      expect(cells).not.toContain('cebd_active_energy_consumed');
     } finally {
       await setLanguage('en');
     }
