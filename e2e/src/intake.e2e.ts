@@ -200,13 +200,15 @@ describe('time-series intake', () => {
     const series = page.getByTestId('datalog-time-series');
     await series.waitFor();
     expect(await series.locator('tbody tr').count()).toBe(4);
+    // Each type as words (issue 18 item 3).
     for (const type of [
-      'cebd_active_energy_consumed',
-      'cebd_active_energy_regenerated',
-      'cebd_reactive_energy_consumed',
-      'cebd_reactive_energy_regenerated',
+      'Active energy consumed (CEBD)',
+      'Active energy regenerated (CEBD)',
+      'Reactive energy consumed (CEBD)',
+      'Reactive energy regenerated (CEBD)',
     ])
       expect(await series.textContent()).toContain(type);
+    expect(await series.textContent()).not.toContain('cebd_active_energy_consumed');
 
     const rejected = rows(page, UTILTS_FILE);
     expect(await rejected.count()).toBe(1);
