@@ -8,9 +8,10 @@ const market = (roles: Role[]): MarketSnapshot => ({ areas: [], area: null, time
 const SAR: Role[] = ['settlement-area-responsible'];
 
 describe('the page a returning user goes back to (issue 18 item 1)', () => {
-  it('remembers real pages, not the landing, the status pages or unknown paths', () => {
+  it('remembers real pages and the landing, not the status pages or unknown paths', () => {
     expect(worthReturning('/monitor/eventmonitor')).toBe(true);
-    expect(worthReturning('/')).toBe(false);
+    // The dashboard too: a user who went back to it and reloads stays there.
+    expect(worthReturning('/')).toBe(true);
     expect(worthReturning('/unauthorized')).toBe(false);
     expect(worthReturning('/notfound')).toBe(false);
     expect(worthReturning('/no/such/page')).toBe(false);
@@ -21,6 +22,11 @@ describe('the page a returning user goes back to (issue 18 item 1)', () => {
     expect(reopens('/administration/user/viewacrosssettlementareas', SAR, 'norway', market(SAR))).toBe(false);
     expect(reopens('/settlementandverification/settlementprocess', SAR, 'exchange', market(SAR))).toBe(false);
     expect(reopens('/monitor/datalog', ['consumer'], 'norway', market(['consumer']))).toBe(false);
+  });
+
+  it('does not send the landing back to itself', () => {
+    expect(reopens('/', SAR, 'norway', market(SAR))).toBe(false);
+    expect(returnPath({ areaId: 'norway-id', path: '/' }, 'norway-id', SAR, 'norway', market(SAR))).toBeNull();
   });
 
   it('returns to the page only in the area it was left in', () => {

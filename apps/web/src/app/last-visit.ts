@@ -7,10 +7,13 @@ import { guardRedirect, UNAUTHORIZED_PATH } from './guards';
 import { resolveRedirect } from './redirects';
 import { routeChain, routeExists } from './route-table';
 
-/** Pages not worth going back to: the landing itself and the status pages. */
-const NOT_REMEMBERED = new Set(['/', UNAUTHORIZED_PATH, '/notfound']);
+/** Pages not worth remembering: the status pages. */
+const NOT_REMEMBERED = new Set([UNAUTHORIZED_PATH, '/notfound']);
 
-/** Is this a page a user would want to come back to (a real route, not a status page)? */
+/**
+ * Is this a page to remember as the last one (a real route, not a status page)? The landing `/` is
+ * remembered too, so that a user who went back to the dashboard and reloads stays there.
+ */
 export const worthReturning = (pathname: string): boolean => !NOT_REMEMBERED.has(pathname) && routeExists(pathname);
 
 /**
@@ -20,7 +23,8 @@ export const worthReturning = (pathname: string): boolean => !NOT_REMEMBERED.has
  */
 export function reopens(path: string, roles: readonly Role[], area: AreaKind, market: MarketSnapshot): boolean {
   const pathname = path.split('?')[0]!;
-  if (!worthReturning(pathname)) return false;
+  // The landing itself is where the user already is: nothing to go back to.
+  if (pathname === '/' || !worthReturning(pathname)) return false;
   const redirect = resolveRedirect({ pathname, roles, area, exists: (p) => routeExists(p) });
   if (redirect !== null && redirect !== pathname) return false;
   const chain = routeChain(pathname);
