@@ -374,6 +374,7 @@ describe('numbers in the user’s language (issue 18 item 2)', { timeout: 45_000
         ...lookups,
         [`POST ${FIND_BY}`]: pageOf([result({ id: 7, procedureName: 'combine' })]),
         [`POST ${EVENTS}`]: pageOf([]),
+        [`POST ${EVENTS}/summary`]: [{ errorCode: '56', severity: 'LOW', events: 1200, incidents: 1200 }],
         'POST /api/eventlog/procedure-result/settledConsumption/findByProcedureResultIds': [
           { procedureResultId: 7, organisation: { uuid: ORG, type: 'Organisation' }, totalSettledConsumption: 1234.5 },
         ],
@@ -384,6 +385,8 @@ describe('numbers in the user’s language (issue 18 item 2)', { timeout: 45_000
       const row = await panel.findByTestId('allocation-row', {}, SLOW);
       expect(panel.getAllByRole('columnheader').map((h) => h.textContent)).toContain('Energi (kWh)');
       await waitFor(() => expect(plain(within(row).getAllByRole('cell')[1]!.textContent)).toBe('1 234,5'));
+      // The run's events counted in the same separators.
+      await waitFor(() => expect(plain(screen.getByTestId('run-events').textContent)).toContain('Hendelser (1 200)'));
     } finally {
       await setLanguage('en');
     }

@@ -108,7 +108,8 @@ export function RunEvents({
   state: RunEventsState;
   onChange: (next: { page?: number; size?: number; codes?: string[]; severities?: Severity[] }) => void;
 }) {
-  const { t } = useMonitorT();
+  const { t, i18n } = useMonitorT();
+  const number = (n: number) => formatNumber(n, i18n.language);
   // Query keys compare by value: plain objects serve.
   const all: ProcessingEventFilter = { procedureResultIds: [id] };
   const chosen = chosenOf(state.codes, state.severities);
@@ -133,7 +134,7 @@ export function RunEvents({
       {chosen && (
         <Group gap="xs">
           <Text size="sm" data-testid="run-events-chosen">
-            {t('eventSummary.chosen', { shown: events.data?.totalElements ?? 0, total })}
+            {t('eventSummary.chosen', { shown: number(events.data?.totalElements ?? 0), total: number(total) })}
           </Text>
           <Button size="compact-sm" variant="subtle" onClick={() => choose(null)}>
             {t('eventSummary.all')}
