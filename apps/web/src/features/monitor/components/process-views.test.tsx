@@ -185,7 +185,7 @@ describe('event monitor', { timeout: 45_000 }, () => {
         120,
         50,
       ),
-      [`POST ${EVENTS}/count`]: 120,
+      [`POST ${EVENTS}/count`]: 1200,
     });
     renderMonitor('/monitor/eventmonitor?result=7&from=2024-01-01&to=2024-01-31');
     const rows = await screen.findAllByTestId('event-row', {}, SLOW);
@@ -204,7 +204,8 @@ describe('event monitor', { timeout: 45_000 }, () => {
     // The count is a request of its own: it may leave after the page's rows arrived (the API's rate
     // limiter lets five go per second), and the screen says '0 events' until it answers. Its answer
     // is waited for before its body is read.
-    await waitFor(() => expect(screen.getByTestId('event-count')).toHaveTextContent('120 events'), SLOW);
+    // In the separators of the user's language (issue 18 item 2).
+    await waitFor(() => expect(screen.getByTestId('event-count')).toHaveTextContent('1,200 events'), SLOW);
     expect(posts(calls, `${EVENTS}/count`)[0]!.body).toEqual(list.body);
     expect(screen.getByTestId('event-result-filter')).toHaveTextContent('Events of result 7');
     expect(within(rows[0]!).getByTestId('event-code')).toHaveTextContent('58 Value outside expected limits');
