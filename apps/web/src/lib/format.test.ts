@@ -9,6 +9,7 @@ import {
   formatDay,
   formatEnergy,
   formatHour,
+  formatKilobytes,
   formatMoney,
   formatNumber,
   formatPercent,
@@ -78,6 +79,11 @@ describe("numbers in the user's language", () => {
     expect(plain(formatEnergy(1234.5, 'kWh', 'nb'))).toBe('1 234,5 kWh');
     expect(formatEnergy(0.25, 'MWh', 'en')).toBe('0.25 MWh');
     expect(plain(formatPrice(45.12, 'NOK', 'da'))).toBe('45,12 NOK/MWh');
+  });
+
+  it('shows file sizes in kB with two decimals (bytes / 1000)', () => {
+    expect(formatKilobytes(1_000_000, 'en')).toBe('1,000.00');
+    expect(plain(formatKilobytes(1234, 'nb'))).toBe('1,23');
   });
 
   it('shows nothing for a missing figure, and reads an unknown language as English', () => {

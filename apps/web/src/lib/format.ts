@@ -147,6 +147,12 @@ export function formatPrice(value: Value, currency: string, language: string): s
   return missing(value) ? '' : `${formatNumber(value, language)} ${priceUnit(currency)}`;
 }
 
+/** A file size as the spec gives it (calls.md §9): kB, bytes / 1000 with two decimals, "1,000.00" (en). */
+export function formatKilobytes(bytes: Value, language: string): string {
+  if (missing(bytes)) return '';
+  return formatter(language, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(bytes / 1000);
+}
+
 /** A column header with its unit: "Energy (kWh)", "Due (NOK)". */
 export const withUnit = (label: string, unit: string): string => `${label} (${unit})`;
 

@@ -53,7 +53,7 @@ describe('reading an area from a GeoJSON file', () => {
 
   it('refuses a file over the size limit before reading it', async () => {
     const big = new File(['x'.repeat(MAX_GEOJSON_BYTES + 1)], 'big.geojson');
-    expect(await readAreaGeoJsonFile(big)).toEqual({ ok: false, reason: 'too_large', values: { max: 1000 } });
+    expect(await readAreaGeoJsonFile(big)).toEqual({ ok: false, reason: 'too_large', values: { max: 1_000_000 } });
     const small = new File([JSON.stringify(polygon)], 'area.geojson');
     expect(await readAreaGeoJsonFile(small)).toEqual({ ok: true, geometry: polygon });
   });

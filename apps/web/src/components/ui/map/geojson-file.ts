@@ -60,7 +60,7 @@ export function parseAreaGeoJson(text: string): GeoJsonResult {
 /** Reads a File (size first) and parses it. */
 export async function readAreaGeoJsonFile(file: File): Promise<GeoJsonResult> {
   if (file.size > MAX_GEOJSON_BYTES) {
-    return { ok: false, reason: 'too_large', values: { max: MAX_GEOJSON_BYTES / 1000 } };
+    return { ok: false, reason: 'too_large', values: { max: MAX_GEOJSON_BYTES } };
   }
   return parseAreaGeoJson(await readText(file));
 }

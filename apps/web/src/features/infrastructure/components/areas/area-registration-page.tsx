@@ -26,8 +26,10 @@ import {
   type MapArea,
 } from '../../../../components/ui/map';
 import { DayInput, dayInZone } from '../../../../components/ui/set-status-dialog';
+import { formatKilobytes } from '../../../../lib/format';
 import type { ScreenProps } from '../../../../lib/routes';
 import { useModalStore } from '../../../../lib/stores/modal-store';
+import { useFormat } from '../../../../lib/use-format';
 import { areaQuery, areasListQuery, minimalAreasQuery, useSaveArea } from '../../api/areas';
 import { useAreaContext } from '../../hooks/use-area-context';
 import { useAreasT } from '../../hooks/use-areas-t';
@@ -110,6 +112,7 @@ function initialValues(existing: VersionedEntity | undefined, kind: Infrastructu
 
 function AreaForm({ existing, initialKind }: { existing?: VersionedEntity; initialKind?: InfrastructureAreaKind }) {
   const { t, tRoot } = useAreasT();
+  const { language } = useFormat();
   const navigate = useNavigate();
   const openModal = useModalStore((s) => s.open);
   const { timeZone, toRange } = useAreaContext();
@@ -166,7 +169,12 @@ function AreaForm({ existing, initialKind }: { existing?: VersionedEntity; initi
     const result = await readAreaGeoJsonFile(file);
     if (!result.ok) {
       setFileMessage(
-        tRoot(`map.geojson.${result.reason}`, { ...result.values, file: file.name } as Record<string, string>),
+        tRoot(`map.geojson.${result.reason}`, {
+          ...result.values,
+          // The size limit in bytes, shown in kB with two decimals in the user's separators.
+          ...(result.reason === 'too_large' ? { max: formatKilobytes(Number(result.values?.max), language) } : {}),
+          file: file.name,
+        } as Record<string, string>),
       );
       return;
     }
