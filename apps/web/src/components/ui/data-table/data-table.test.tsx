@@ -78,6 +78,19 @@ describe('data table', () => {
     expect(pageSizes(50)).toEqual([10, 50, 100]);
   });
 
+  it('counts the rows in the separators of the user’s language (issue 18 item 2)', () => {
+    renderUi(
+      <DataTable
+        data={rows}
+        columns={columns}
+        getRowId={(r) => r.id}
+        emptyMessage="Nothing"
+        pagination={{ page: 1, size: 50, totalPages: 25, totalElements: 1234, onChange: () => {} }}
+      />,
+    );
+    expect(screen.getByText('1,234 rows')).toBeInTheDocument();
+  });
+
   it('shows the empty message without rows', () => {
     renderUi(<DataTable data={[]} columns={columns} getRowId={(r) => r.id} emptyMessage="Nothing here" />);
     expect(screen.getByTestId('data-table-empty')).toHaveTextContent('Nothing here');
