@@ -165,9 +165,6 @@ export function UploadPanel({
         multiple
         disabled={busy}
         inputProps={{ 'data-testid': 'upload-input', 'aria-label': t('upload.choose_files') } as object}
-        // A button to assistive technology too (react-dropzone's root is role="presentation"): Tab
-        // reaches it and Enter or Space opens the file chooser (Mantine's activateOnKeyboard).
-        role="button"
       >
         <Stack align="center" gap={4} py="md" style={{ pointerEvents: 'none' }}>
           <Text fw={500}>{t('upload.drop_here')}</Text>
