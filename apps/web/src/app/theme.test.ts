@@ -40,6 +40,10 @@ describe('theme contrast (WCAG 1.4.3, 4.5:1)', () => {
     });
   });
 
+  it('opens a menu on its first item, not on a placeholder the menu may not own', () => {
+    expect(theme.components?.Menu?.defaultProps).toEqual({ withInitialFocusPlaceholder: false });
+  });
+
   it('makes the scrolling list of an open select reachable by keyboard', () => {
     expect(theme.components?.Select?.defaultProps).toEqual({
       scrollAreaProps: { viewportProps: { tabIndex: 0, role: 'group' } },

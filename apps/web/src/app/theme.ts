@@ -79,6 +79,9 @@ export const appTheme = (t: (key: string) => string) =>
     components: {
       CloseButton: { defaultProps: { 'aria-label': t('controls.close') } },
       InputClearButton: { defaultProps: { 'aria-label': t('controls.clear') } },
+      // An open menu focuses its first item (the WAI-ARIA menu button pattern) rather than a focusable
+      // placeholder div, which a menu may not own (axe aria-required-children, critical).
+      Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
       Calendar: {
         defaultProps: { ariaLabels: Object.fromEntries(CALENDAR_ARROWS.map((k) => [k, t(`controls.${k}`)])) },
       },
