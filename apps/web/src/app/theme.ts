@@ -73,9 +73,6 @@ export const appTheme = (t: (key: string) => string) =>
     primaryShade: { light: FILLED_SHADE, dark: FILLED_SHADE },
     autoContrast: true,
     luminanceThreshold: 0.179,
-    // Transitions off for users who ask for reduced motion (and the journeys, which check each screen
-    // with axe and must not catch a modal halfway through fading in).
-    respectReducedMotion: true,
     components: {
       CloseButton: { defaultProps: { 'aria-label': t('controls.close') } },
       InputClearButton: { defaultProps: { 'aria-label': t('controls.clear') } },
