@@ -1,8 +1,10 @@
 import '@testing-library/jest-dom/vitest';
+import { notifications } from '@mantine/notifications';
 import { cleanup, configure } from '@testing-library/react';
 import { setI18n } from 'react-i18next';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { i18n, messagesReady } from './src/lib/i18n';
+import { useLastVisitStore } from './src/lib/stores/last-visit-store';
 
 // Test files share a worker's modules (isolate: false in vitest.config.ts), so what one file changes
 // in module-level singletons is undone here: the app's i18n instance is react-i18next's default again
@@ -16,6 +18,10 @@ beforeEach(async () => {
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.useRealTimers();
+  // Module-level stores outlive a test too: a notice shown by one test is not another's alert, and
+  // the page a user last visited (persisted, so clearing local storage is not enough) is forgotten.
+  notifications.clean();
+  useLastVisitStore.setState({ visits: {} });
 });
 
 // findBy* and waitFor give up after 1 s by default: enough for a screen alone, not when CI runs the

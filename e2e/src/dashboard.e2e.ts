@@ -105,7 +105,9 @@ describe('dashboard and completeness verification', () => {
     const before = await today(page);
     await uploadCebd(page, cpid);
 
-    await page.goto(`${baseUrl()}/`);
+    // By the main menu's Dashboard entry: a new load of / would bring this returning user back to
+    // the data log page just left (issue 18 item 1).
+    await page.getByRole('navigation', { name: /main/i }).getByRole('link', { name: 'Dashboard' }).click();
     const card = page.getByTestId('cebd-statistics');
     const days = card.getByTestId('cebd-day');
     await expect.poll(() => days.count(), { timeout: 30_000 }).toBe(7);

@@ -226,7 +226,9 @@ describe('event monitor', { timeout: 45_000 }, () => {
     expect(posts(calls, EVENTS).at(-1)!.body).not.toHaveProperty('includeSuperseded');
     await user.click(screen.getByRole('switch', { name: 'Show the events of superseded runs' }));
     await waitFor(() => expect(posts(calls, EVENTS).at(-1)!.body).toMatchObject({ includeSuperseded: true }));
-    expect(posts(calls, `${EVENTS}/summary`).at(-1)!.body).toMatchObject({ includeSuperseded: true });
+    await waitFor(() =>
+      expect(posts(calls, `${EVENTS}/summary`).at(-1)!.body).toMatchObject({ includeSuperseded: true }),
+    );
   });
 
   it('exports events.xlsx of the filter in the monitor’s sort', async () => {
