@@ -98,13 +98,15 @@ export function SettlementWarnings({
               {t('warnings.rerunPriceAndSupply')}
             </Button>
           )}
-          {rerun.data && (
-            <Text size="sm" role="status" data-testid="price-and-supply-started">
-              {t('warnings.priceAndSupplyStarted', { id: rerun.data.id })}
-            </Text>
-          )}
           <ApiErrorText error={rerun.error} />
         </Alert>
+      )}
+      {/* Outside the warning: a quick run answers the warning (it becomes 'prices calculated again')
+          before the refetch draws the page again, and the notice that it started must stay. */}
+      {rerun.data && (
+        <Text size="sm" role="status" data-testid="price-and-supply-started">
+          {t('warnings.priceAndSupplyStarted', { id: rerun.data.id })}
+        </Text>
       )}
       {w.repricedAfterSettlement && (
         <Alert color="orange" variant="light" data-testid="warning-repriced">
