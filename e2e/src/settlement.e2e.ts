@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cebdXml } from '../../apps/server/src/formats/cebd/generate.js';
-import { api, baseUrl, launch, newest, signedIn, succeeded, type Result } from './browser.js';
+import { api, baseUrl, launch, newest, runProcedure, signedIn, succeeded, uploadFile, type Result } from './browser.js';
 
 /*
  * Issue 10 item 9: a month settled in the browser. The settlement-area responsible of Finland (an
@@ -31,25 +31,8 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** Uploads a file through `path` and waits for its import job to succeed. */
-async function upload(page: Page, path: string, name: string, text: string): Promise<void> {
-  const answer = await api<{ jobIds?: string[] }>(page, path, { method: 'POST', file: { name, text } });
-  const [jobId] = answer.jobIds ?? [];
-  expect(jobId).toBeDefined();
-  await expect
-    .poll(async () => (await api<{ status: string }>(page, `/api/jobs/${jobId}`)).status, { timeout: 60_000 })
-    .toBe('success');
-}
-
 /** Runs a procedure for October through the run call; answers its result once it succeeded. */
-async function runForOctober(page: Page, procedure: string): Promise<Result> {
-  const before = (await newest(page, procedure))?.id ?? 0;
-  await api(page, `/api/processing/${procedure}/run?zoneId=${ZONE}`, {
-    method: 'POST',
-    json: { timeRange: OCTOBER, refs: [] },
-  });
-  return succeeded(page, procedure, before);
-}
+const runForOctober = (page: Page, procedure: string): Promise<Result> => runProcedure(page, procedure, OCTOBER, ZONE);
 
 const approve = (page: Page, id: number) =>
   api(page, '/api/eventlog/procedure-result/approve-procedure-results?updatePreviouslyApprovedToCorrected=true', {
@@ -80,9 +63,9 @@ describe('settlement', () => {
         points: [{ cpid: cpids[0]!, route: [{ lat: 60.74, lon: 24.77 }], start: '2026-10-02T08:00:00Z', periods: 24 }],
       }),
     ].join('');
-    await upload(page, '/api/cebd/import', `settlement-${stamp}-cebd.xml`, cebd);
-    await upload(page, '/api/excel/timeseries/csv-import', `settlement-${stamp}-supply.csv`, supplyCsv(20000));
-    await upload(
+    await uploadFile(page, '/api/cebd/import', `settlement-${stamp}-cebd.xml`, cebd);
+    await uploadFile(page, '/api/excel/timeseries/csv-import', `settlement-${stamp}-supply.csv`, supplyCsv(20000));
+    await uploadFile(
       page,
       '/api/excel/timeseries/csv-import',
       `settlement-${stamp}-prices.csv`,
@@ -200,7 +183,7 @@ describe('settlement', () => {
 
     // 8. A corrected supply file: prices and supply again, then a new settlement version approved
     // with the earlier one marked corrected.
-    await upload(
+    await uploadFile(
       page,
       '/api/excel/timeseries/csv-import',
       `settlement-${stamp}-supply-corrected.csv`,
