@@ -2,26 +2,15 @@ import { useState } from 'react';
 import { Badge, Card, SegmentedControl, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
-import { eventCodeText, SEVERITIES, type DashboardEvent, type Severity } from '@railwatt/contracts';
+import { SEVERITIES, type DashboardEvent, type Severity } from '@railwatt/contracts';
 import { ApiErrorText } from '../../../components/ui/api-error';
 import { DataTable } from '../../../components/ui/data-table';
+import { eventCodeLabel } from '../../../lib/event-code';
 import { dashboardEventsQuery } from '../api/statistics-queries';
 import { useStatisticsT } from '../hooks/use-statistics-t';
 
 const SEVERITY_COLOR: Record<Severity, string> = { HIGH: 'red', MEDIUM: 'orange', LOW: 'gray' };
 type SeverityFilter = Severity | 'ALL';
-
-/**
- * An event code in words: its text in the user's language (the event monitor's monitor.eventCode.<code>),
- * else the contracts' English text, else the slug's words; a numeric code keeps its number in front.
- */
-export function codeLabel(code: string, tRoot: (key: string, options?: { defaultValue?: string }) => string): string {
-  const text = tRoot(`monitor.eventCode.${code}`, { defaultValue: eventCodeText(code) });
-  if (/^\d+$/.test(code)) return text !== code ? `${code} ${text}` : code;
-  if (text !== code) return text;
-  const words = code.replace(/[-_]+/g, ' ').trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
 
 /**
  * Events per process of the previous seven days (calls.md §3): incidents per process, error code and
@@ -45,7 +34,7 @@ export function DashboardEventsCard({ area, zone }: { area: string; zone: string
         const code = row.original.errorCode;
         return (
           <Text size="sm" title={code} data-testid="dashboard-event-code">
-            {codeLabel(code, tRoot)}
+            {eventCodeLabel(code, tRoot)}
           </Text>
         );
       },

@@ -1,6 +1,7 @@
 import { Badge, Group, Progress, Text } from '@mantine/core';
-import { eventCodeText, type ProcedureResult, type ProcedureResultStatus, type Severity } from '@railwatt/contracts';
+import { type ProcedureResult, type ProcedureResultStatus, type Severity } from '@railwatt/contracts';
 import { useTranslation } from 'react-i18next';
+import { eventCodeLabel } from '../../../lib/event-code';
 import { formatDate, formatNumber } from '../../../lib/format';
 import { resultStatusColor } from '../../../lib/result-status';
 import { isUnderWay } from '../api/processing-queries';
@@ -81,29 +82,10 @@ export function periodText(result: Pick<ProcedureResult, 'periodStart' | 'period
   return `${formatDate(result.periodStart, timeZone)} – ${formatDate(lastInstant, timeZone)}`;
 }
 
-/**
- * Words for a code without a text of its own: a slug ("no-contract-in-price-area", "cebd_active")
- * read as "No contract in price area"; a number stays as it is.
- */
-export const slugWords = (code: string): string => {
-  if (!/[a-z]/i.test(code)) return code;
-  const words = code.replace(/[-_]+/g, ' ').trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-};
-
-/**
- * The readable label of an event code: the translated text of a known code (monitor.eventCode.<code>),
- * else the contracts' English text, else the slug as words. Numeric codes keep their number in front
- * ("58 Value outside expected limits"): the catalogue and files name them by number.
- */
+/** The readable label of an event code in the user's language (lib/event-code.ts). */
 export function useEventCodeLabel() {
-  const { t } = useMonitorT();
-  return (code: string) => {
-    const known = t(`eventCode.${code}`, { defaultValue: eventCodeText(code) });
-    const text = known !== code ? known : slugWords(code);
-    if (/^\d+$/.test(code)) return text !== code ? `${code} ${text}` : code;
-    return text;
-  };
+  const { t } = useTranslation();
+  return (code: string) => eventCodeLabel(code, t);
 }
 
 /** An event code as its readable label (the code itself in the title for slugs). */
