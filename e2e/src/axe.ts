@@ -119,15 +119,22 @@ async function screenKey(page: Page): Promise<string | null> {
   }
 }
 
-const watched = new WeakMap<Page, { last: string | null; isApp: (url: string) => boolean }>();
+const watched = new WeakMap<Page, { isApp: (url: string) => boolean }>();
 
-/** Checks the page with axe when its screen (path, open dialogs, lists, menus) is not the one last checked. */
+/**
+ * The screens this journey file has checked (every page of every context of the file): a screen
+ * the journey comes back to is not checked again. Each check costs a second or two of axe in the
+ * page, and the journeys revisit lists and dashboards many times (CI's 30-minute budget).
+ */
+const checked = new Set<string>();
+
+/** Checks the page with axe when its screen (path, open dialogs, lists, menus) has not been checked yet. */
 async function checkIfNew(page: Page): Promise<void> {
   const state = watched.get(page);
   if (!state || page.isClosed() || !state.isApp(page.url())) return;
   const key = await screenKey(page);
-  if (key === null || key === state.last) return;
-  state.last = key;
+  if (key === null || checked.has(key)) return;
+  checked.add(key);
   const [path, dialogs, lists, menus] = key.split('|');
   const open = [dialogs !== '0' && 'dialog', lists !== '0' && 'list', menus !== '0' && 'menu'].filter(Boolean);
   await expectAccessible(page, open.length > 0 ? `${path} with ${open.join(', ')} open` : path!);
@@ -151,14 +158,14 @@ function patchLocators(page: Page): void {
 }
 
 /**
- * Checks every screen a journey opens with axe, once per screen (its path, and the dialogs, lists
- * and menus open on it): before a locator's click or check or a key press acts on it, before
+ * Checks every screen a journey opens with axe, once per screen and journey file (its path, and
+ * the dialogs, lists and menus open on it): before a locator's click or check or a key press acts on it, before
  * page.goto leaves it, and before the context closes. So a screen is checked as the journey found
  * it, loaded, with what it opened.
  */
 export function checkScreens(context: BrowserContext, isApp: (url: string) => boolean): void {
   context.on('page', (page) => {
-    watched.set(page, { last: null, isApp });
+    watched.set(page, { isApp });
     patchLocators(page);
     const goto = page.goto.bind(page);
     page.goto = async (url, options) => {
