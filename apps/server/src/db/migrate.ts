@@ -5,13 +5,25 @@ import type { Database } from './client.js';
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
+export interface MigrateOptions {
+  /** The folder of the migrations; default db/migrations. */
+  dir?: string;
+  /**
+   * Stop after this number (e.g. '0362': 0362_*.sql is the last applied), to give a test the schema
+   * an older release had; a later call without it applies the rest.
+   */
+  upTo?: string;
+}
+
 /**
  * Applies numbered SQL migrations (NNNN_name.sql) in order, each in its own transaction, and records
  * them in schema_migrations. On a real server an advisory lock keeps two starting processes apart.
  */
-export async function migrate(database: Database, dir = MIGRATIONS_DIR): Promise<string[]> {
+export async function migrate(database: Database, options: MigrateOptions = {}): Promise<string[]> {
+  const dir = options.dir ?? MIGRATIONS_DIR;
+  const upTo = options.upTo;
   const files = readdirSync(dir)
-    .filter((f) => /^\d{4}_.+\.sql$/.test(f))
+    .filter((f) => /^\d{4}_.+\.sql$/.test(f) && (upTo === undefined || f.slice(0, 4) <= upTo))
     .sort();
   await database.exec(
     'CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',

@@ -8,6 +8,8 @@ import { adminQuery, databaseUrl, seedKey, TEMPLATE_SEEDS, type TestTemplates } 
 export interface TestDatabaseOptions {
   /** Demo seeders to run (in seed order), e.g. ['areas', 'users']; default none. */
   seeders?: readonly string[];
+  /** Migrate only up to this number (db/migrate.ts upTo), without a template: a migration's own test. */
+  migrateUpTo?: string;
 }
 
 /** The templates the vitest global setup made for this run; none outside vitest (bench) or without it. */
@@ -29,7 +31,7 @@ export async function openTestDatabase(options: TestDatabaseOptions = {}): Promi
   const serverUrl = process.env.TEST_DATABASE_URL || undefined;
   const templates = await providedTemplates();
   const fitting = templates?.kind === (serverUrl ? 'postgres' : 'pglite') ? templates : undefined;
-  const base = fitting && nearestTemplate(fitting, seeders);
+  const base = options.migrateUpTo === undefined ? fitting && nearestTemplate(fitting, seeders) : undefined;
   let database: Database;
   if (!serverUrl) {
     database = base
@@ -46,7 +48,7 @@ export async function openTestDatabase(options: TestDatabaseOptions = {}): Promi
     };
   }
   try {
-    if (!base) await migrate(database);
+    if (!base) await migrate(database, { upTo: options.migrateUpTo });
     const missing = seeders.filter((s) => !base?.seeded.includes(s));
     if (missing.length) await seedDemo(database, { only: missing });
   } catch (error) {

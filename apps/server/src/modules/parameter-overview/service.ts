@@ -14,7 +14,7 @@ import type { ServiceContext } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import { rows } from '../domain/sql.js';
 import { organisationFilter, visibleOrganisations } from '../organisation/visibility.js';
-import { PositionBatch, storeBatch, ValueBatch, ensureSeries, type SeriesKey } from '../timeseries/store.js';
+import { storeBatch, ValueBatch, ensureSeries, type SeriesKey } from '../timeseries/store.js';
 
 /**
  * The parameter overview (issue 10 item 1; contracts parameter-overview.ts): monthly values per
@@ -122,7 +122,7 @@ async function write(
     await storeBatch(
       tx,
       ctx.tenant.uuid,
-      { values: batch, positions: new PositionBatch() },
+      { values: batch },
       { dataLogId: null, username: ctx.actor.username },
     );
     return { months: months.length, values: batch.size };

@@ -2,7 +2,7 @@ import type { TimeSeriesTypeName } from '@railwatt/contracts';
 import { sql } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
 import { rows } from '../domain/sql.js';
-import { PositionBatch, seriesKeyOf, storeBatch, ValueBatch, ensureSeries } from '../timeseries/store.js';
+import { seriesKeyOf, storeBatch, ValueBatch, ensureSeries } from '../timeseries/store.js';
 
 /**
  * calculate-consumption-factor and freight-consumption-factor (DOMAIN.md "Processing" step 5, issue
@@ -100,7 +100,7 @@ export async function deriveConsumptionFactors(
       await storeBatch(
         tx,
         tenant,
-        { values: batch, positions: new PositionBatch() },
+        { values: batch },
         { dataLogId: null, username: ctx.actor.username },
       );
     });

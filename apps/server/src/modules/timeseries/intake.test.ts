@@ -100,7 +100,7 @@ describe('time-series intake', () => {
     expect(await count('time_series_value')).toBe(3);
   });
 
-  it('turns CEBD records into four 5-minute series and a position per record', async () => {
+  it('stores each CEBD record as one row (four 5-minute series summarised, none of their values in the generic store)', async () => {
     const before = await count('time_series_value');
     const block: ParseItem = {
       kind: 'cebd',
@@ -129,8 +129,114 @@ describe('time-series intake', () => {
       ['cebd_reactive_energy_consumed', 2, '2026-10-02T00:00:00.000Z', '2026-10-02T00:10:00.000Z'],
       ['cebd_reactive_energy_regenerated', 2, '2026-10-02T00:00:00.000Z', '2026-10-02T00:10:00.000Z'],
     ]);
-    expect((await count('time_series_value')) - before).toBe(8);
-    expect(await count('cebd_position')).toBe(2);
+    expect(result.text).toBe('Imported 8 values of 4 time series');
+    expect((await count('time_series_value')) - before).toBe(0);
+    const stored = await rows<Record<string, string | null>>(
+      tenantExecutor(database, NORWAY),
+      sql`SELECT rw_iso(period_end) AS end, active_consumed::text AS ac, active_regenerated::text AS ar,
+                 reactive_consumed::text AS rc, reactive_regenerated::text AS rr, quality::text AS q,
+                 lat::text AS lat, lon::text AS lon, traction_system AS ts, data_log_id::text AS dl,
+                 codes::text AS codes, checked_at::text AS checked, duplicate::text AS dup
+            FROM cebd_record ORDER BY period_end`,
+    );
+    const row = { ac: '12.5', ar: '1.25', rc: '0.5', rr: '0', q: '127', lat: '59.9', lon: '10.7', ts: '02', dl: '3' };
+    const unchecked = { codes: null, checked: null, dup: 'false' };
+    expect(stored).toEqual([
+      { end: '2026-10-02T00:05:00.000Z', ...row, ...unchecked },
+      { end: '2026-10-02T00:10:00.000Z', ...row, ...unchecked },
+    ]);
+  });
+
+  const cebd = (records: { minute: number; ac: number; quality?: 127 | 61; lat?: number }[]): ParseItem => ({
+    kind: 'cebd',
+    block: {
+      cpid,
+      blockType: 'CEBDBlock',
+      location: { line: 3 },
+      records: records.map((r) => ({
+        periodEnd: `2026-10-03T00:${String(r.minute).padStart(2, '0')}:00Z`,
+        activeConsumed: r.ac,
+        activeRegenerated: 0,
+        reactiveConsumed: 1,
+        reactiveRegenerated: 0,
+        lat: r.lat ?? 59.9,
+        lon: 10.7,
+        tractionSystem: '02',
+        quality: r.quality ?? 127,
+      })),
+    },
+  });
+  const day3 = () =>
+    rows<{ end: string; ac: string; dl: string; dup: boolean; codes: string | null }>(
+      tenantExecutor(database, NORWAY),
+      sql`SELECT rw_iso(period_end) AS end, active_consumed::text AS ac, data_log_id::text AS dl, duplicate AS dup,
+                 codes::text AS codes
+            FROM cebd_record WHERE period_end > '2026-10-03' AND period_end < '2026-10-04' ORDER BY period_end`,
+    );
+
+  it('keeps a corrected CEBD record’s old row with who and which file replaced it, and flags records sent by two files', async () => {
+    const first = await importParsedStream(
+      ctx(),
+      listFormat([
+        cebd([
+          { minute: 5, ac: 1 },
+          { minute: 10, ac: 2 },
+          { minute: 15, ac: 3 },
+        ]),
+      ]),
+      noBytes,
+      { dataLogId: 11 },
+    );
+    expect(first.counts).toEqual({ inserted: 12, superseded: 0, unchanged: 0 });
+    // The same entry imported again (a re-import): equal records write nothing and are no duplicates.
+    const again = await importParsedStream(ctx(), listFormat([cebd([{ minute: 5, ac: 1 }])]), noBytes, {
+      dataLogId: 11,
+    });
+    expect(again.counts).toEqual({ inserted: 0, superseded: 0, unchanged: 4 });
+    // Checked (as cebd-preprocessing would), then another file: 00:05 equal, 00:10 corrected, 00:15 a new quality.
+    await tenantExecutor(database, NORWAY).execute(
+      sql`UPDATE cebd_record SET codes = '{}', checked_at = now() WHERE period_end > '2026-10-03' AND period_end < '2026-10-04'`,
+    );
+    const second = await importParsedStream(
+      ctx(),
+      listFormat([
+        cebd([
+          { minute: 5, ac: 1 },
+          { minute: 10, ac: 7 },
+          { minute: 15, ac: 3, quality: 61 },
+          { minute: 20, ac: 4 },
+        ]),
+      ]),
+      noBytes,
+      { dataLogId: 12 },
+    );
+    expect(second.counts).toEqual({ inserted: 4, superseded: 5, unchanged: 7 });
+    expect(second.text).toBe('Imported 16 values of 4 time series, 5 corrected, 7 unchanged');
+    expect(await day3()).toEqual([
+      // Equal: the first file's values stay current, the record is flagged as sent twice, its check kept.
+      { end: '2026-10-03T00:05:00.000Z', ac: '1', dl: '11', dup: true, codes: '{}' },
+      // Replaced: the new file's values, unchecked again.
+      { end: '2026-10-03T00:10:00.000Z', ac: '7', dl: '12', dup: true, codes: null },
+      { end: '2026-10-03T00:15:00.000Z', ac: '3', dl: '12', dup: true, codes: null },
+      { end: '2026-10-03T00:20:00.000Z', ac: '4', dl: '12', dup: false, codes: null },
+    ]);
+    const old = await rows<Record<string, string>>(
+      tenantExecutor(database, NORWAY),
+      sql`SELECT rw_iso(period_end) AS end, active_consumed::text AS ac, quality::text AS q, data_log_id::text AS dl,
+                 superseded_by_data_log_id::text AS by_dl, superseded_by AS by
+            FROM cebd_record_superseded ORDER BY period_end`,
+    );
+    expect(old).toEqual([
+      { end: '2026-10-03T00:10:00.000Z', ac: '2', q: '127', dl: '11', by_dl: '12', by: 'erex-administrator' },
+      { end: '2026-10-03T00:15:00.000Z', ac: '3', q: '127', dl: '11', by_dl: '12', by: 'erex-administrator' },
+    ]);
+    // A position is part of the record: moved, it replaces the record too.
+    const moved = await importParsedStream(ctx(), listFormat([cebd([{ minute: 20, ac: 4, lat: 60.1 }])]), noBytes, {
+      dataLogId: 12,
+    });
+    expect(moved.counts).toEqual({ inserted: 0, superseded: 0, unchanged: 4 });
+    expect(await count('cebd_record_superseded')).toBe(3);
+    expect((await day3()).at(-1)).toEqual({ end: '2026-10-03T00:20:00.000Z', ac: '4', dl: '12', dup: false, codes: null });
   });
 
   it('refuses the whole file when one item names an unknown entity, storing nothing of it', async () => {
@@ -208,8 +314,8 @@ describe('time-series intake', () => {
 
   it('stores nothing when a problem turns up after earlier batches were stored', async () => {
     const before = await count('time_series_value');
-    const positions = await count('cebd_position');
-    const records = (n: number) =>
+    const records = await count('cebd_record');
+    const made = (n: number) =>
       Array.from({ length: n }, (_, i) => ({
         periodEnd: new Date(Date.parse('2027-02-01T00:05:00Z') + i * 300_000).toISOString().replace('.000Z', 'Z'),
         activeConsumed: 1,
@@ -224,17 +330,17 @@ describe('time-series intake', () => {
     // A first batch of its own (VALUE_BATCH values), stored while the next item is read.
     const big: ParseItem = {
       kind: 'cebd',
-      block: { cpid, blockType: 'CEBDBlock', location: { line: 3 }, records: records(VALUE_BATCH / 4) },
+      block: { cpid, blockType: 'CEBDBlock', location: { line: 3 }, records: made(VALUE_BATCH / 4) },
     };
     const unknown: ParseItem = {
       kind: 'cebd',
-      block: { cpid: 'NO_NSB_917670000000_EMS1', blockType: 'CEBDBlock', location: { line: 99 }, records: records(1) },
+      block: { cpid: 'NO_NSB_917670000000_EMS1', blockType: 'CEBDBlock', location: { line: 99 }, records: made(1) },
     };
     const result = await importParsedStream(ctx(), listFormat([big, unknown]), noBytes, { dataLogId: 7 });
     expect(result.status).toBe('REJECTED');
     expect(result.text).toContain('line 99');
     expect(await count('time_series_value')).toBe(before);
-    expect(await count('cebd_position')).toBe(positions);
+    expect(await count('cebd_record')).toBe(records);
   });
 
   it('keeps one area’s series out of another area', async () => {
@@ -255,6 +361,14 @@ describe('time-series intake', () => {
       expect.arrayContaining(['time_series_value_2026_10', 'time_series_value_default']),
     );
     await expect(database.query('SELECT * FROM time_series_value_2026_10')).rejects.toThrow(/permission denied/);
+    const recordParts = await database.query<{ relname: string }>(
+      `SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+        WHERE i.inhparent = 'cebd_record'::regclass ORDER BY 1`,
+    );
+    expect(recordParts.map((p) => p.relname)).toEqual(
+      expect.arrayContaining(['cebd_record_2026_10', 'cebd_record_default']),
+    );
+    await expect(database.query('SELECT * FROM cebd_record_2026_10')).rejects.toThrow(/permission denied/);
   });
   it('quotes a few warnings of an OK file and counts the rest', async () => {
     const run: ParseItem = {

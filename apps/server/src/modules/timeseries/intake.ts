@@ -22,7 +22,7 @@ import { rows, type Executor } from '../domain/sql.js';
 import { kindsFor, resolveIdentifiers, retypeFor, type ResolvedEntity } from './resolve.js';
 import {
   ensureSeries,
-  PositionBatch,
+  RecordBatch,
   seriesKeyOf,
   storeBatch,
   VALUE_BATCH,
@@ -223,7 +223,7 @@ export async function importParsedStream(
         for (const [k, id] of await ensureSeries(tx, tenant, [...keys.values()])) seriesIds.set(k, id);
 
         const values = new ValueBatch();
-        const positions = new PositionBatch();
+        const records = new RecordBatch();
         const tally = (
           seriesId: number,
           typeName: TimeSeriesTypeName,
@@ -265,20 +265,25 @@ export async function importParsedStream(
               number,
               number,
             ];
-            // The hot loop of a CEBD file (millions of values): one Date.parse per record, tallies per block.
+            // The hot loop of a CEBD file (hundreds of thousands of records): one Date.parse per
+            // record, one cebd_record row each (the four series keep their time_series rows for the
+            // data log's summaries and the export's list), tallies per block.
             let first = Infinity;
             let last = -Infinity;
             for (const r of block.records) {
               const end = Date.parse(r.periodEnd);
-              const start = end - FIVE_MINUTES;
-              values.add(ac, start, r.activeConsumed, r.quality);
-              values.add(ar, start, r.activeRegenerated, r.quality);
-              values.add(rc, start, r.reactiveConsumed, r.quality);
-              values.add(rr, start, r.reactiveRegenerated, r.quality);
-              positions.add(cp.uuid, end, r.lat, r.lon, r.tractionSystem);
-              if (start < first) first = start;
-              if (start > last) last = start;
+              const ems = {
+                ac: r.activeConsumed,
+                ar: r.activeRegenerated,
+                rc: r.reactiveConsumed,
+                rr: r.reactiveRegenerated,
+              };
+              records.add(cp.uuid, end, ems, r.quality, r.lat, r.lon, r.tractionSystem);
+              if (end < first) first = end;
+              if (end > last) last = end;
             }
+            first -= FIVE_MINUTES;
+            last -= FIVE_MINUTES;
             if (block.records.length > 0) {
               [ac, ar, rc, rr].forEach((id, i) =>
                 tally(id, CEBD_TYPES[i]!, block.cpid, 'PT5M', first, last, block.records.length),
@@ -286,7 +291,7 @@ export async function importParsedStream(
             }
           }
         }
-        const stored = await storeBatch(tx, tenant, { values, positions }, source, ensuredMonths);
+        const stored = await storeBatch(tx, tenant, { values, records }, source, ensuredMonths);
         counts.inserted += stored.inserted;
         counts.superseded += stored.superseded;
         counts.unchanged += stored.unchanged;
