@@ -11,7 +11,7 @@ import { insertEntity } from '../../test/entities.js';
 import { ADMIN_ACTOR } from '../../test/records.js';
 import { rows } from '../domain/sql.js';
 import { importParsedStream } from '../timeseries/intake.js';
-import { preprocessCebd } from './cebd-preprocessing.js';
+import { cebdFileScope, preprocessCebd } from './cebd-preprocessing.js';
 import { otherDcsDetail } from './procedures.js';
 
 const NORWAY = areaUuid('norway');
@@ -131,8 +131,8 @@ describe('cebd-preprocessing', () => {
     }
     // Another area's row in the same period: no run of Norway may touch it.
     await database.query(
-      `INSERT INTO cebd_preprocessed (tenant, consumption_point_uuid, period_end, codes)
-       VALUES ($1, $2, '2026-10-01T00:05:00Z', '{54}')`,
+      `INSERT INTO cebd_record (tenant, consumption_point_uuid, period_end, quality, codes)
+       VALUES ($1, $2, '2026-10-01T00:05:00Z', 46, '{54}')`,
       [BELGIUM, randomUUID()],
     );
     await database.useAppRole();
@@ -205,7 +205,7 @@ describe('cebd-preprocessing', () => {
       tenantExecutor(database, NORWAY),
       sql`SELECT consumption_point_uuid AS cp, to_char(period_end AT TIME ZONE 'UTC', 'HH24:MI') AS at,
                  grid_area_uuid AS grid, price_area_uuid AS price, array_to_string(codes, ',') AS codes, duplicate AS dup
-            FROM cebd_preprocessed ORDER BY 1, period_end`,
+            FROM cebd_record WHERE codes IS NOT NULL ORDER BY 1, period_end`,
     );
     return new Map(
       found.map((r) => [
@@ -282,7 +282,7 @@ describe('cebd-preprocessing', () => {
     // The current values are kept: 00:10 holds file 103's 60 kWh.
     const [ten] = await rows<{ ac: string }>(
       tenantExecutor(database, NORWAY),
-      sql`SELECT active_consumed::text AS ac FROM cebd_preprocessed WHERE period_end = '2026-10-01T00:10:00Z'
+      sql`SELECT active_consumed::text AS ac FROM cebd_record WHERE period_end = '2026-10-01T00:10:00Z'
             AND consumption_point_uuid = ${ids.CP1}::uuid`,
     );
     expect(Number(ten?.ac)).toBe(60);
@@ -293,7 +293,7 @@ describe('cebd-preprocessing', () => {
     expect(await preprocessCebd(ctx(), DAY, { runId })).toEqual(EXPECTED);
     const [runs] = await rows<{ n: string; run: string }>(
       tenantExecutor(database, NORWAY),
-      sql`SELECT count(*) AS n, min(run_id::text) AS run FROM cebd_preprocessed`,
+      sql`SELECT count(*) AS n, min(run_id::text) AS run FROM cebd_record WHERE codes IS NOT NULL`,
     );
     expect({ n: Number(runs?.n), run: runs?.run }).toEqual({ n: 60, run: runId });
     // The first hour only: CP1's 12 and CP2's 12 records ending in (00:00, 01:00]; the rest stay as written.
@@ -306,6 +306,44 @@ describe('cebd-preprocessing', () => {
       otherDcs: EXPECTED.otherDcs,
     });
     expect((await stored()).size).toBe(60);
+  });
+
+  it('writes onto each record’s own row (no copy) and checks one file’s consumption points alone', async () => {
+    const all = async () =>
+      rows<{ n: string; checked: string; values: string }>(
+        tenantExecutor(database, NORWAY),
+        sql`SELECT count(*) AS n, count(checked_at) AS checked,
+                   sum(active_consumed + active_regenerated + reactive_consumed + reactive_regenerated)::text AS values
+              FROM cebd_record WHERE period_end > ${DAY.start}::timestamptz AND period_end <= ${DAY.end}::timestamptz`,
+      );
+    const before = await all();
+    expect(Number(before[0]?.n)).toBe(60);
+    // File 102 (CP2 only): its span and points, checked alone; CP1's rows keep the last run's id.
+    const scope = await cebdFileScope(ctx(), 102);
+    expect(scope).toEqual({
+      consumptionPoints: [ids.CP2],
+      start: '2026-10-01T00:00:00.000Z',
+      end: '2026-10-01T01:10:00.000Z',
+    });
+    expect(await cebdFileScope(ctx(), 999)).toBeNull();
+    const runId = randomUUID();
+    const cp2 = await preprocessCebd(ctx(), scope!, { consumptionPoints: scope!.consumptionPoints, runId });
+    expect(cp2).toEqual({
+      records: 14,
+      placed: 14,
+      duplicates: 0,
+      byCode: { 54: 12, 55: 12, 60: 2 },
+      otherDcs: EXPECTED.otherDcs,
+    });
+    const byRun = await rows<{ cp: string; n: number }>(
+      tenantExecutor(database, NORWAY),
+      sql`SELECT consumption_point_uuid::text AS cp, count(*)::int AS n FROM cebd_record WHERE run_id = ${runId}::uuid GROUP BY 1`,
+    );
+    expect(byRun).toEqual([{ cp: ids.CP2, n: 14 }]);
+    expect(await preprocessCebd(ctx(), DAY, { consumptionPoints: [] })).toMatchObject({ records: 0 });
+    // Same rows, same values: the check only added what it decides.
+    expect(await all()).toEqual(before);
+    expect(before[0]?.checked).toBe(before[0]?.n);
   });
 
   it('follows the limits it is given', async () => {
@@ -336,12 +374,12 @@ describe('cebd-preprocessing', () => {
   it('leaves another area alone', async () => {
     const belgium = await rows<{ codes: string }>(
       tenantExecutor(database, BELGIUM),
-      sql`SELECT array_to_string(codes, ',') AS codes FROM cebd_preprocessed`,
+      sql`SELECT array_to_string(codes, ',') AS codes FROM cebd_record`,
     );
     expect(belgium).toEqual([{ codes: '54' }]);
     const [seen] = await rows<{ n: string }>(
       tenantExecutor(database, NORWAY),
-      sql`SELECT count(*) AS n FROM cebd_preprocessed WHERE tenant = ${BELGIUM}::uuid`,
+      sql`SELECT count(*) AS n FROM cebd_record WHERE tenant = ${BELGIUM}::uuid`,
     );
     expect(Number(seen?.n)).toBe(0);
   });
@@ -354,17 +392,16 @@ describe('cebd-preprocessing', () => {
     const [check] = await rows<{ differ: string; placed: string; multi: string; pa2: string; hole: string }>(
       tenantExecutor(database, NORWAY),
       sql`WITH expected AS (
-            SELECT x.grid_area_uuid AS grid, x.price_area_uuid AS price, p.lon, p.lat,
+            SELECT x.grid_area_uuid AS grid, x.price_area_uuid AS price, x.lon, x.lat,
                    (SELECT s.entity_uuid FROM entity_segment s
                      WHERE s.type = 'gridarea' AND s.superseded_at IS NULL AND s.valid @> x.period_end - interval '5 minutes'
-                       AND rw_point_in_geometry(s.attributes -> 'geometry', p.lon, p.lat)
+                       AND rw_point_in_geometry(s.attributes -> 'geometry', x.lon, x.lat)
                      ORDER BY s.name, s.entity_uuid LIMIT 1) AS want_grid,
                    (SELECT s.entity_uuid FROM entity_segment s
                      WHERE s.type = 'pricearea' AND s.superseded_at IS NULL AND s.valid @> x.period_end - interval '5 minutes'
-                       AND rw_point_in_geometry(s.attributes -> 'geometry', p.lon, p.lat)
+                       AND rw_point_in_geometry(s.attributes -> 'geometry', x.lon, x.lat)
                      ORDER BY s.name, s.entity_uuid LIMIT 1) AS want_price
-              FROM cebd_preprocessed x
-              JOIN cebd_position p ON p.consumption_point_uuid = x.consumption_point_uuid AND p.period_end = x.period_end
+              FROM cebd_record x
              WHERE x.period_end > ${NEXT_DAY.start}::timestamptz AND x.period_end <= ${NEXT_DAY.end}::timestamptz)
           SELECT count(*) FILTER (WHERE e.grid IS DISTINCT FROM e.want_grid
                                      OR e.price IS DISTINCT FROM coalesce(rw_uuid(g.attributes ->> 'priceAreaRef'), e.want_price)) AS differ,

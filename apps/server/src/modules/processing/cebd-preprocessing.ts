@@ -1,17 +1,16 @@
-import { CEBD_SERIES } from '@railwatt/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
 import { rows } from '../domain/sql.js';
 
 /**
  * cebd-preprocessing (DOMAIN.md "Processing" step 1, issue 9 item 4) for one chunk of an area's
- * period: every CEBD record whose period ends in (start, end] is written to `cebd_preprocessed`
- * (migration 0150) with its grid and price area and its validation codes. Three statements in one
- * transaction, whatever the number of records: the chunk's replaced values are listed (duplicates,
- * below), its earlier rows are deleted (a re-run of the chunk replaces them; a crash leaves the
- * earlier rows), then one INSERT ... SELECT places and validates the whole chunk and answers the
- * counts. The caller (the procedure run) splits a period
- * into chunks and writes the processing events from the rows' codes.
+ * period: every CEBD record whose period ends in (start, end] (of the given consumption points
+ * only, when `consumptionPoints` is given: one file's points) gets its grid and price area, its
+ * traction unit, its validation codes, `checked_at` and `run_id` written onto its own cebd_record
+ * row (migration 0370), never a copy. One UPDATE ... FROM the judged set per chunk, whatever the
+ * number of records: a re-run of the chunk overwrites what the last one decided; a crash leaves it.
+ * The caller (the procedure run, or the job that checks a file on arrival) splits a period into
+ * chunks and writes the processing events from the counts.
  *
  * Codes (calls.md §8), judged at the start of the record's 5-minute period:
  * - 60 master data missing: no current consumption-point segment valid then (or it is inactive),
@@ -41,12 +40,12 @@ import { rows } from '../domain/sql.js';
  *   settlement polygon (the country's, the largest) is never tested. Not raised when the unit
  *   type's position validation rules say NONE.
  *
- * Duplicates: the store keeps one current value per series and period, so a record sent twice is
- * not two rows. A record is flagged `duplicate` when it arrived in more than one file: its position
- * names a later file than one of its current values (the same values sent again: the store kept the
- * first file's values and moved the position to the second) or one of its values was replaced by
- * another file (time_series_value_superseded). The current values are the ones kept. A file
- * re-imported as the same data-log entry is not a duplicate.
+ * Duplicates: the store keeps one row per record, so a record sent twice is not two rows. The
+ * store itself sets `duplicate` on the row when the record arrives from another file, equal (the
+ * first file's values stay current) or not (the stored one moves to cebd_record_superseded): it is
+ * the one place that sees both files, where this step would have to reconstruct them from the
+ * history. A file re-imported as the same data-log entry is not a duplicate. This step reads the
+ * flag for its counts (the duplicate events) and leaves it as it is.
  *
  * Placement: the grid area whose geometry (the segment valid at the record's time, GeoJSON in
  * attributes 'geometry') contains the position, planar on lon/lat, exactly as rw_point_in_geometry
@@ -90,11 +89,16 @@ export interface CebdPreprocessingLimits {
 export interface CebdPreprocessingOptions {
   /** The procedure run that writes the rows (a uuid), kept in run_id. */
   runId?: string;
+  /**
+   * Check only these consumption points' records (uuids), e.g. the points of one stored file
+   * (cebdFileScope); default every record of the chunk. Their hours are still counted whole.
+   */
+  consumptionPoints?: string[];
   limits?: CebdPreprocessingLimits;
 }
 
 export interface CebdPreprocessingResult {
-  /** Records of the chunk written. */
+  /** Records of the chunk checked (their rows written). */
   records: number;
   /** Records placed in a grid area. */
   placed: number;
@@ -145,8 +149,10 @@ export async function preprocessCebd(
   const HOUR_MS = 3_600_000;
   const firstHour = new Date(Math.floor(Date.parse(start) / HOUR_MS) * HOUR_MS).toISOString();
   const endHour = new Date((Math.floor((Date.parse(end) - 300_000) / HOUR_MS) + 1) * HOUR_MS).toISOString();
-  const CEBD_TYPES = sql`(${CEBD_SERIES.activeConsumed}, ${CEBD_SERIES.activeRegenerated},
-                           ${CEBD_SERIES.reactiveConsumed}, ${CEBD_SERIES.reactiveRegenerated})`;
+  const points = options.consumptionPoints;
+  if (points && points.length === 0) return { records: 0, placed: 0, byCode: {}, duplicates: 0, otherDcs: [] };
+  /** The chunk's consumption points when the caller chose them (a list: an index condition of the point index). */
+  const ofPoints = (column: SQL) => (points ? sql`AND ${column} = ANY(${sql.param([...points])}::uuid[])` : sql``);
   /**
    * The latitude band of y (1/64 degree, ~1.7 km; x 64 is exact in binary, so the bands keep the
    * order of the latitudes), clamped so that a stray value cannot make an edge span millions.
@@ -199,53 +205,22 @@ export async function preprocessCebd(
     // One statement per chunk: compiling its few hundred expressions cost more than JIT saved
     // (as in combine); the sorts and hashes of a day's records fit in memory.
     await tx.execute(sql`SET LOCAL jit = off`);
-    // The records whose value replaced another file's (time_series_value_superseded; a value
-    // re-imported as the same entry is not a duplicate): few, found by index (series, start) from
-    // the area's CEBD series before nested loops are off, then handed to the statement as a list
-    // instead of a probe per record.
-    const [found] = await rows<{ replaced: string }>(
-      tx,
-      sql`SELECT coalesce(jsonb_agg(DISTINCT jsonb_build_array(ts.entity_uuid, x.start_time)), '[]')::text AS replaced
-            FROM time_series ts
-            JOIN time_series_value_superseded x ON x.series_id = ts.id
-             AND x.start_time >= ${firstHour}::timestamptz AND x.start_time < ${endHour}::timestamptz
-           WHERE ts.tenant = ${tenant}::uuid AND ts.resolution = 'PT5M' AND ts.type_name IN ${CEBD_TYPES}
-             AND x.superseded_by_data_log_id IS DISTINCT FROM x.data_log_id
-             AND EXISTS (SELECT 1 FROM time_series_value tv WHERE tv.series_id = x.series_id AND tv.start_time = x.start_time)`,
-    );
-    const replaced = found?.replaced ?? '[]';
     await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
     // Every join below is of sets (records, the chunk's segments, positions, edges): hash joins. The
     // planner cannot count the rows of the edges' set-returning functions or of a CTE's filter (it
     // took 360 records for 72,000) and chose nested loops that ran for minutes.
     await tx.execute(sql`SET LOCAL enable_nestloop = off`);
-    await tx.execute(sql`
-      DELETE FROM cebd_preprocessed
-       WHERE tenant = ${tenant}::uuid AND period_end > ${S} AND period_end <= ${E}`);
     const statement = sql`
       WITH vals AS (
-        -- The four energies of every record of every hour the chunk touches (whole hours: 56 and 57
-        -- count per hour), one range scan per series, pivoted per record.
-        SELECT ts.entity_uuid AS cp, tv.start_time AS t,
-               max(tv.value) FILTER (WHERE ts.type_name = ${CEBD_SERIES.activeConsumed}) AS ac,
-               max(tv.value) FILTER (WHERE ts.type_name = ${CEBD_SERIES.activeRegenerated}) AS ar,
-               max(tv.value) FILTER (WHERE ts.type_name = ${CEBD_SERIES.reactiveConsumed}) AS rc,
-               max(tv.value) FILTER (WHERE ts.type_name = ${CEBD_SERIES.reactiveRegenerated}) AS rr,
-               max(tv.quality) FILTER (WHERE ts.type_name = ${CEBD_SERIES.activeConsumed}) AS quality,
-               min(tv.data_log_id) AS dl_min, max(tv.data_log_id) AS dl_max,
-               bool_or(tv.data_log_id IS NULL) AS dl_null
-          FROM time_series ts
-          JOIN time_series_value tv ON tv.series_id = ts.id
-         WHERE ts.tenant = ${tenant}::uuid AND ts.resolution = 'PT5M' AND ts.type_name IN ${CEBD_TYPES}
-           -- The series as a list too: an index condition (series, start) for a month's partition,
-           -- which the join alone could use only as a nested loop.
-           AND tv.series_id = ANY(ARRAY(SELECT t.id FROM time_series t
-                                         WHERE t.tenant = ${tenant}::uuid AND t.resolution = 'PT5M'
-                                           AND t.type_name IN ${CEBD_TYPES}))
-           AND tv.start_time >= ${firstHour}::timestamptz AND tv.start_time < ${endHour}::timestamptz
-         GROUP BY 1, 2
-      ), replaced AS MATERIALIZED (
-        SELECT DISTINCT (x.e ->> 0)::uuid AS cp, (x.e ->> 1)::timestamptz AS t FROM jsonb_array_elements(${replaced}::jsonb) AS x(e)
+        -- Every record of every hour the chunk touches (whole hours: 56 and 57 count per hour), one
+        -- range scan of the key (tenant, period_end) per month partition.
+        SELECT r.consumption_point_uuid AS cp, r.period_end - interval '5 minutes' AS t, r.period_end,
+               r.active_consumed AS ac, r.active_regenerated AS ar, r.reactive_consumed AS rc,
+               r.reactive_regenerated AS rr, r.quality, r.lat, r.lon, r.data_log_id, r.duplicate
+          FROM cebd_record r
+         WHERE r.tenant = ${tenant}::uuid
+           AND r.period_end > ${firstHour}::timestamptz AND r.period_end <= ${endHour}::timestamptz
+           ${ofPoints(sql`r.consumption_point_uuid`)}
       ), counts AS (
         -- The counts of each consumption point's hour (a few per point and hour: hashed, no sort).
         SELECT v.cp, date_trunc('hour', v.t, 'UTC') AS hour,
@@ -254,21 +229,10 @@ export async function preprocessCebd(
                count(*) AS received
           FROM vals v GROUP BY 1, 2
       ), hourly AS (
-        -- Each record with its position and the counts of its hour.
-        SELECT v.cp, v.t + interval '5 minutes' AS period_end, v.t, p.lat, p.lon, p.data_log_id,
-               v.ac, v.ar, v.rc, v.rr, v.quality,
-               (CASE WHEN p.data_log_id IS NULL THEN v.dl_max IS NOT NULL
-                     ELSE v.dl_null OR v.dl_min <> p.data_log_id OR v.dl_max <> p.data_log_id END
-                 OR x.cp IS NOT NULL) AS duplicate,
-               c.present, c.low, c.received
+        -- Each record with the counts of its hour.
+        SELECT v.*, c.present, c.low, c.received
           FROM vals v
           JOIN counts c ON c.cp = v.cp AND c.hour = date_trunc('hour', v.t, 'UTC')
-          -- The hours' positions by the period index (tenant, period_end), hashed.
-          LEFT JOIN cebd_position p
-            ON p.consumption_point_uuid = v.cp AND p.period_end = v.t + interval '5 minutes'
-           AND p.tenant = ${tenant}::uuid
-           AND p.period_end > ${firstHour}::timestamptz AND p.period_end <= ${endHour}::timestamptz
-          LEFT JOIN replaced x ON x.cp = v.cp AND x.t = v.t
       ), ems AS MATERIALIZED (
         SELECT s.name, s.valid FROM entity_segment s
          WHERE s.tenant = ${tenant}::uuid AND s.type = 'emstype' AND s.superseded_at IS NULL
@@ -362,18 +326,17 @@ export async function preprocessCebd(
           LEFT JOIN priced pa ON pa.cp = r.cp AND pa.t = r.t
          WHERE r.period_end > ${S} AND r.period_end <= ${E}
       ), written AS (
-        INSERT INTO cebd_preprocessed
-               (tenant, consumption_point_uuid, period_end, traction_unit_uuid, grid_area_uuid, price_area_uuid,
-                active_consumed, active_regenerated, reactive_consumed, reactive_regenerated, quality,
-                codes, duplicate, data_log_id, run_id)
-        SELECT ${tenant}::uuid, cp, period_end, unit, grid, price, ac, ar, rc, rr, quality,
-               CASE WHEN c60 THEN ARRAY[60]::smallint[]
-                    ELSE array_remove(ARRAY[CASE WHEN c54 THEN 54 END, CASE WHEN c55 THEN 55 END,
-                                            CASE WHEN c56 THEN 56 END, CASE WHEN c57 THEN 57 END,
-                                            CASE WHEN c58 THEN 58 END, CASE WHEN c59 THEN 59 END]::smallint[], NULL) END,
-               duplicate, data_log_id, ${runId}::uuid
-          FROM judged
-        RETURNING codes, grid_area_uuid, duplicate
+        UPDATE cebd_record w
+           SET traction_unit_uuid = j.unit, grid_area_uuid = j.grid, price_area_uuid = j.price,
+               codes = CASE WHEN j.c60 THEN ARRAY[60]::smallint[]
+                            ELSE array_remove(ARRAY[CASE WHEN j.c54 THEN 54 END, CASE WHEN j.c55 THEN 55 END,
+                                                    CASE WHEN j.c56 THEN 56 END, CASE WHEN j.c57 THEN 57 END,
+                                                    CASE WHEN j.c58 THEN 58 END, CASE WHEN j.c59 THEN 59 END]::smallint[], NULL) END,
+               checked_at = now(), run_id = ${runId}::uuid
+          FROM judged j
+         WHERE w.tenant = ${tenant}::uuid AND w.period_end = j.period_end AND w.consumption_point_uuid = j.cp
+           AND w.period_end > ${S} AND w.period_end <= ${E}
+        RETURNING w.codes, w.grid_area_uuid, w.duplicate
       )
       SELECT count(*) AS records, count(grid_area_uuid) AS placed, count(*) FILTER (WHERE duplicate) AS duplicates,
              -- The codes found, each with its count (one pass; codes never found are left out).
@@ -403,12 +366,13 @@ export async function preprocessCebd(
             tx,
             sql`SELECT d.sender AS actual, x.name AS expected, x.attributes ->> 'orgId' AS "expectedOrgId",
                        count(*)::int AS records
-                  FROM cebd_preprocessed c
+                  FROM cebd_record c
                   JOIN data_log d ON d.id = c.data_log_id
                   JOIN entity_latest u ON u.entity_uuid = c.traction_unit_uuid
                   JOIN entity_latest o ON o.entity_uuid = rw_uuid(u.attributes ->> 'owner')
                   JOIN entity_latest x ON x.entity_uuid = rw_uuid(o.attributes ->> 'exchangeAdminRef')
                  WHERE c.tenant = ${tenant}::uuid AND c.period_end > ${S} AND c.period_end <= ${E}
+                   ${ofPoints(sql`c.consumption_point_uuid`)}
                    AND ${CEBD_PREPROCESSING_CODES.otherDcs}::smallint = ANY(c.codes)
                  GROUP BY 1, 2, 3
                  ORDER BY 4 DESC, 1, 2
@@ -423,3 +387,36 @@ export async function preprocessCebd(
     };
   });
 }
+
+/**
+ * What one stored CEBD file covers, to check it on arrival (`preprocessCebd(ctx, { start, end },
+ * { consumptionPoints })`): the consumption points of its records and the span (start, end] of their
+ * period ends (start is the first record's period start). Only the records whose current values
+ * came from this file are found (cebd_record.data_log_id, BRIN cebd_record_file_idx): a record the
+ * file sent again with equal values keeps its first file and was checked with it. Null when the
+ * file holds no current record.
+ */
+export async function cebdFileScope(
+  ctx: ServiceContext,
+  dataLogId: number,
+): Promise<{ consumptionPoints: string[]; start: string; end: string } | null> {
+  const [found] = await rows<{ points: string[] | string | null; first: string | null; last: string | null }>(
+    ctx.db,
+    sql`SELECT array_agg(DISTINCT consumption_point_uuid ORDER BY consumption_point_uuid)::text[] AS points,
+               rw_iso(min(period_end) - interval '5 minutes') AS first, rw_iso(max(period_end)) AS last
+          FROM cebd_record
+         WHERE tenant = ${ctx.tenant.uuid}::uuid AND data_log_id = ${dataLogId}::bigint`,
+  );
+  if (!found?.first || !found.last || !found.points) return null;
+  const points = typeof found.points === 'string' ? parsePgTextArray(found.points) : found.points;
+  return { consumptionPoints: points, start: found.first, end: found.last };
+}
+
+/** '{a,b}' (a text[] some drivers hand over as text): uuids need no unquoting. */
+const parsePgTextArray = (text: string): string[] =>
+  text.length <= 2
+    ? []
+    : text
+        .slice(1, -1)
+        .split(',')
+        .map((t) => t.replace(/^"|"$/g, ''));
