@@ -33,6 +33,8 @@ import { createMeteredEnergyAggregationScheduleJob } from './jobs/metered-energy
 import { registerAggregationDelivery } from './modules/settlement/aggregation-delivery.js';
 import { registerIntakeReimporters, type ImportQueue } from './modules/timeseries/accept.js';
 import { procedureFollowUpJob } from './jobs/procedure-follow-up.js';
+import { cebdCheckJob } from './jobs/cebd-check.js';
+import { createCebdMonthEndJob } from './jobs/cebd-month-end.js';
 import { procedureRunQueue } from './jobs/procedure-run.js';
 import { registerProcessingChain } from './modules/processing/chain.js';
 import { masterDataRoutes } from './routes/masterdata/index.js';
@@ -212,6 +214,7 @@ export async function buildApp({ config, database, logger, jobs }: BuildAppOptio
   // The processing chain's follow-up runs (modules/processing/chain.ts) go through the same runner.
   registerProcessingChain({
     followUp: (ctx, followUp) => jobRunner.enqueue(ctx, procedureFollowUpJob, followUp),
+    checkFile: (ctx, dataLogId) => jobRunner.enqueue(ctx, cebdCheckJob, { dataLogId }),
     run: procedureRunQueue(jobRunner),
   });
   const sftpIntake = {
@@ -231,6 +234,10 @@ export async function buildApp({ config, database, logger, jobs }: BuildAppOptio
   jobRunner.register(deliveryJob);
   registerAggregationDelivery((ctx, dataLogIds) => jobRunner.enqueue(ctx, deliveryJob, { dataLogIds }));
   jobRunner.register(createMeteredEnergyAggregationScheduleJob({ database, queue: procedureRunQueue(jobRunner) }));
+  // The month-end CEBD re-check (jobs/cebd-month-end.ts) starts its runs through the follow-up job.
+  jobRunner.register(
+    createCebdMonthEndJob({ database, followUp: (ctx, f) => jobRunner.enqueue(ctx, procedureFollowUpJob, f) }),
+  );
   await app.register(timeSeriesRoutes, {
     prefix: API_PREFIX,
     maxFileBytes: config.timeSeriesImportMaxFileBytes,

@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import { fatalDatabaseHandler, openDatabase } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { scheduleDelayedTasks } from './jobs/delayed-tasks.js';
+import { scheduleCebdMonthEnd } from './jobs/cebd-month-end.js';
 import { scheduleSftpIntake } from './jobs/sftp-intake.js';
 import { scheduleMeteredEnergyAggregation } from './jobs/metered-energy-aggregation-schedule.js';
 import { allAreasExecutor } from './db/tenant.js';
@@ -88,6 +89,10 @@ export async function start(config: AppConfig, gate: StartupGate): Promise<void>
   // The daily first and second metered-energy-aggregation of the areas that configured it.
   if (!(await scheduleMeteredEnergyAggregation(app.jobs, database))) {
     app.log.warn('Metered energy aggregation not scheduled: there is no Administration area to run it in');
+  }
+  // The month-end CEBD re-check of the marked days (jobs/cebd-month-end.ts), on the first of a month.
+  if (!(await scheduleCebdMonthEnd(app.jobs, database))) {
+    app.log.warn('Month-end CEBD re-check not scheduled: there is no Administration area to run it in');
   }
   // Due delayed tasks (shunting-and-stabling) start their runs every quarter of an hour.
   if (!(await scheduleDelayedTasks(app.jobs, database))) {

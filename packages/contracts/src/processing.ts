@@ -113,6 +113,17 @@ export const MAX_RUN_DAYS = 400;
 export const procedureRunOptionsSchema = z.object({
   aggregation: meteredEnergyAggregationSchema.optional(),
   tpa: z.boolean().optional(),
+  /**
+   * cebd-preprocessing by the system at month end (issue 19 item 2): only the area days marked for a
+   * re-check (a master-data change, cebd_recheck) or holding records not checked yet; the others are
+   * skipped.
+   */
+  onlyDue: z.boolean().optional(),
+  /**
+   * cebd-preprocessing of a file on arrival: the chain follows (combine ...) only on the run's days a
+   * successful combine already covered ('processed'); days not processed yet are only checked.
+   */
+  followers: z.enum(['processed']).optional(),
 });
 export type ProcedureRunOptions = z.infer<typeof procedureRunOptionsSchema>;
 

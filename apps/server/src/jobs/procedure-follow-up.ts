@@ -1,4 +1,4 @@
-import { procedureNameSchema } from '@railwatt/contracts';
+import { procedureNameSchema, procedureRunOptionsSchema } from '@railwatt/contracts';
 import { z } from 'zod';
 import { defineJob } from '../modules/jobs/define-job.js';
 import { startFollowUp } from '../modules/processing/chain.js';
@@ -16,6 +16,7 @@ export const procedureFollowUpJob = defineJob({
     start: z.iso.datetime({ offset: true }),
     end: z.iso.datetime({ offset: true }),
     cause: z.string().max(400),
+    runOptions: procedureRunOptionsSchema.optional(),
   }),
   retryLimit: 120,
   retryDelaySeconds: 30,

@@ -4,7 +4,7 @@ import { INTAKE_FORMATS } from '../formats/timeseries/registry.js';
 import { errorIdOf, userMessage } from '../errors.js';
 import { failInterruptedFile, finishFile } from '../modules/datalog/datalog-service.js';
 import { defineJob } from '../modules/jobs/define-job.js';
-import { rerunAfterCebd } from '../modules/processing/chain.js';
+import { queueArrivalCheck } from '../modules/processing/chain.js';
 import { importStoredFile } from '../modules/timeseries/import-file.js';
 import { valueBatchFor } from '../modules/timeseries/store.js';
 import { storeTrainRuns } from '../modules/trainrun/service.js';
@@ -51,13 +51,15 @@ export const timeSeriesImportJob = defineJob({
         valueBatch: valueBatchFor(run.embedded ? 'pglite' : 'postgres'),
         onProgress: (fraction) => run.progress(Math.min(0.99, fraction), 'Reading and storing'),
       });
-      // CEBD that changed stored values of days already processed runs them again (product.md §4:
-      // combine reruns when CEBD arrives after it ran); the file is committed by now. Queuing it may
-      // not fail the import (the entry is OK, and a retried import would store nothing new): a
-      // failure is logged, and the operator reruns the period.
+      // CEBD that changed stored values is checked at once, as its own job (chain.ts startArrivalCheck:
+      // a cebd-preprocessing run of the file's days and consumption points); days already processed
+      // further run down the chain again (product.md §4: combine reruns when CEBD arrives after it
+      // ran). The file is committed by now. Queuing it may not fail the import (the entry is OK, and a
+      // retried import would store nothing new): a failure is logged, and the month-end run checks
+      // the records it left unchecked.
       if (format === 'cebd' && result.status === 'OK' && result.counts.inserted + result.counts.superseded > 0) {
-        await rerunAfterCebd(ctx, dataLogId).catch((error: unknown) =>
-          ctx.log.error({ err: error, dataLogId }, 'CEBD arrival: the rerun of processed days was not queued'),
+        await queueArrivalCheck(ctx, dataLogId).catch((error: unknown) =>
+          ctx.log.error({ err: error, dataLogId }, 'CEBD arrival: the check of the file was not queued'),
         );
       }
       return { status: result.status === 'OK' ? 'success' : 'failure', message: result.text };

@@ -34,3 +34,29 @@ export async function waitForRun(
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/**
+ * Waits until the area `tenant` has no procedure run under way and no job left to run (queued,
+ * running or waiting for a retry): a CEBD upload is followed by its check on arrival (the `cebd-check`
+ * job, then a cebd-preprocessing run), and a run by its followers, each a job of its own. A test
+ * that starts a run after an upload waits for this first, or meets the check (process_already_running).
+ */
+export async function waitForIdle(
+  database: Database,
+  tenant: string,
+  { timeoutMs = 120_000 }: { timeoutMs?: number } = {},
+): Promise<void> {
+  const allAreas = allAreasDatabase(database);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [busy] = await allAreas.query<{ runs: number; jobs: number }>(
+      `SELECT (SELECT count(*)::int FROM procedure_result WHERE tenant = $1 AND status IN ('initial', 'running')) AS runs,
+              (SELECT count(*)::int FROM job_run WHERE tenant = $1 AND status NOT IN ('success', 'dead')) AS jobs`,
+      [tenant],
+    );
+    if (busy!.runs === 0 && busy!.jobs === 0) return;
+    if (Date.now() > deadline)
+      throw new Error(`Area ${tenant} still busy after ${timeoutMs} ms: ${JSON.stringify(busy)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

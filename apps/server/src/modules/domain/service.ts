@@ -24,6 +24,7 @@ import {
 import { sql, type SQL } from 'drizzle-orm';
 import { mapDatabaseError } from '../../db/constraints.js';
 import { ApiError } from '../../errors.js';
+import { markCebdRecheck } from '../processing/cebd-recheck.js';
 import { BATCH_CHECKS, KIND_RULES, rulesOf, type PlannedRecord } from './kinds/index.js';
 import { approvalRefusal, mayApprove, mayWriteKind, type Actor } from './policy.js';
 import {
@@ -589,6 +590,14 @@ export async function applyPlan(tx: Executor, plan: EntityPlan): Promise<SavedEn
   } catch (error) {
     throw mapDatabaseError(error) ?? error;
   }
+  // Past days whose CEBD records this change may place or judge differently are marked for the
+  // month-end re-check, in the same transaction (modules/processing/cebd-recheck.ts).
+  await markCebdRecheck(
+    tx,
+    tenant,
+    [...working].map(([uuid, e]) => ({ uuid, kind: e.kind, before: e.original, after: e.next })),
+    actor.username,
+  );
   return planned.map((p) => ({ index: p.record.index, uuid: p.uuid, kind: p.record.kind, created: p.created }));
 }
 

@@ -1,8 +1,21 @@
-import { PROCESS_RUNNERS, PROCESSING_CHAIN, type ProcedureName, type ProcedureResult } from '@railwatt/contracts';
+import {
+  dayInZone,
+  dayStartInZone,
+  ENTITY_KINDS,
+  LIST_LIMITS,
+  nextPeriodStart,
+  PROCESS_RUNNERS,
+  PROCESSING_CHAIN,
+  type ProcedureName,
+  type ProcedureResult,
+  type ProcedureRunOptions,
+} from '@railwatt/contracts';
 import { sql } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
 import { rows } from '../domain/sql.js';
 import { currentConfig } from '../processing-config/service.js';
+import { cebdFileScope } from './cebd-preprocessing.js';
+import { areaDays } from './chunks.js';
 import { startRun, type RunQueue } from './service.js';
 
 /**
@@ -29,13 +42,17 @@ export interface FollowUp {
   /** The period [start, end), ISO instants. */
   start: string;
   end: string;
-  /** Why the system starts it ("after combine run 12", "CEBD file 40 arrived ..."). */
+  /** Why the system starts it ("after combine run 12"). */
   cause: string;
+  /** The run's options (the month-end re-check's onlyDue, jobs/cebd-month-end.ts). */
+  runOptions?: ProcedureRunOptions;
 }
 
 export interface ChainQueue {
   /** Queues the `procedure-follow-up` job for a follow-up run; answers the job run id. */
   followUp(ctx: ServiceContext, followUp: FollowUp): Promise<string>;
+  /** Queues the `cebd-check` job of a stored CEBD file (startArrivalCheck); answers the job run id. */
+  checkFile(ctx: ServiceContext, dataLogId: number): Promise<string>;
   /** Queues a procedure result's `procedure-run` job (as the run route does). */
   run: RunQueue;
 }
@@ -61,7 +78,7 @@ const asSystem = (ctx: ServiceContext): ServiceContext => ({
 /** After `result` succeeded: queues a follow-up of each procedure the chain names after it. */
 export async function queueFollowers(
   ctx: ServiceContext,
-  result: Pick<ProcedureResult, 'id' | 'procedureName' | 'periodStart' | 'periodEnd'>,
+  result: Pick<ProcedureResult, 'id' | 'procedureName' | 'periodStart' | 'periodEnd' | 'runOptions'>,
 ): Promise<void> {
   const followers = [...(PROCESSING_CHAIN[result.procedureName] ?? [])];
   // After the estimate by stations, the refinement train-preprocessing's configuration names, if any.
@@ -74,13 +91,20 @@ export async function queueFollowers(
     ctx.log.warn({ procedureResultId: result.id }, 'processing chain: no queue registered, no follow-up queued');
     return;
   }
+  // A file's check on arrival (startArrivalCheck) is followed on the days processed further already.
+  const periods =
+    result.runOptions?.followers === 'processed'
+      ? await processedStretches(ctx, { start: result.periodStart, end: result.periodEnd })
+      : [{ start: result.periodStart, end: result.periodEnd }];
   for (const procedure of followers) {
-    await registered.followUp(asSystem(ctx), {
-      procedure,
-      start: result.periodStart,
-      end: result.periodEnd,
-      cause: `started by the system after ${result.procedureName} run ${result.id}`,
-    });
+    for (const period of periods) {
+      await registered.followUp(asSystem(ctx), {
+        procedure,
+        start: period.start,
+        end: period.end,
+        cause: `started by the system after ${result.procedureName} run ${result.id}`,
+      });
+    }
   }
 }
 
@@ -96,58 +120,83 @@ export async function startFollowUp(ctx: ServiceContext, followUp: FollowUp): Pr
     registered.run,
     followUp.procedure,
     { timeRange: { start: followUp.start, end: followUp.end }, refs: [] },
-    { cause: followUp.cause, bySystem: true },
+    { cause: followUp.cause, bySystem: true, ...(followUp.runOptions ? { runOptions: followUp.runOptions } : {}) },
   );
 }
 
 /**
- * Combine runs again when CEBD arrives after it ran (product.md §4): after a CEBD file's import
- * stored new values (entry `dataLogId`), the area days its series cover (data_log_time_series) that
- * a successful cebd-preprocessing or combine result already covered get a new cebd-preprocessing
- * run, one per stretch of consecutive days; the chain then runs combine and the steps after it.
- * Days no run has covered yet are left alone: they are processed when someone runs them. Answers
- * the follow-ups queued.
+ * The days of [start, end) (whole area days) that a successful combine result already covered, as
+ * stretches of consecutive days (a month: one period, not thirty).
  */
-export async function rerunAfterCebd(ctx: ServiceContext, dataLogId: number): Promise<FollowUp[]> {
-  if (!registered) return [];
-  const tenant = ctx.tenant.uuid;
-  const zone = ctx.tenant.timeZone;
+async function processedStretches(
+  ctx: ServiceContext,
+  period: { start: string; end: string },
+): Promise<{ start: string; end: string }[]> {
+  const all = areaDays(period.start, period.end, ctx.tenant.timeZone);
   const days = await rows<{ start: string; end: string }>(
     ctx.db,
-    sql`WITH span AS (
-          SELECT min(start_time) AS s, max(end_time) AS e FROM data_log_time_series WHERE data_log_id = ${dataLogId}
-        ), days AS (
-          -- A record belongs to the day its period starts in (its period end lies in (start, end]).
-          SELECT (d AT TIME ZONE ${zone}) AS s, ((d + interval '1 day') AT TIME ZONE ${zone}) AS e
-            FROM span, generate_series(date_trunc('day', span.s AT TIME ZONE ${zone}),
-                                       (span.e - interval '1 microsecond') AT TIME ZONE ${zone},
-                                       interval '1 day') AS d
-           WHERE span.s IS NOT NULL
-        )
-        SELECT rw_iso(days.s) AS start, rw_iso(days.e) AS end FROM days
+    sql`SELECT rw_iso(d.s) AS start, rw_iso(d.e) AS end
+          FROM unnest(${sql.param(all.map((c) => c.start))}::timestamptz[],
+                      ${sql.param(all.map((c) => c.end))}::timestamptz[]) AS d(s, e)
          WHERE EXISTS (SELECT 1 FROM procedure_result r
-                        WHERE r.tenant = ${tenant}::uuid AND r.procedure_name IN ('cebd-preprocessing', 'combine')
-                          AND r.status = 'success'
-                          AND tstzrange(r.period_start, r.period_end) && tstzrange(days.s, days.e))
-         ORDER BY days.s`,
+                        WHERE r.tenant = ${ctx.tenant.uuid}::uuid AND r.procedure_name = 'combine' AND r.status = 'success'
+                          AND tstzrange(r.period_start, r.period_end) && tstzrange(d.s, d.e))
+         ORDER BY d.s`,
   );
-  // Consecutive days as one period (a month's file: one run, not thirty).
-  const periods: { start: string; end: string }[] = [];
+  const stretches: { start: string; end: string }[] = [];
   for (const day of days) {
-    const last = periods.at(-1);
-    if (last && Date.parse(last.end) === Date.parse(day.start)) last.end = day.end;
-    else periods.push({ ...day });
+    const last = stretches.at(-1);
+    if (last && Date.parse(last.end) === Date.parse(day.start)) last.end = new Date(day.end).toISOString();
+    else stretches.push({ start: new Date(day.start).toISOString(), end: new Date(day.end).toISOString() });
   }
-  const queued: FollowUp[] = [];
-  for (const period of periods) {
-    const followUp: FollowUp = {
-      procedure: 'cebd-preprocessing',
-      start: new Date(period.start).toISOString(),
-      end: new Date(period.end).toISOString(),
-      cause: `started by the system: CEBD file ${dataLogId} arrived after the period was processed`,
-    };
-    await registered.followUp(asSystem(ctx), followUp);
-    queued.push(followUp);
+  return stretches;
+}
+
+/**
+ * Checked on arrival (issue 19 item 2): after a CEBD file's import stored new values (entry
+ * `dataLogId`), a cebd-preprocessing run by the system over the area days of the file's records,
+ * limited to the file's consumption points (its refs; a file of more than a run's refs limit checks
+ * the whole days), its cause naming the file. It is the run of the process log, with progress per
+ * day and events, in its own `procedure-run` job. Run option `followers: 'processed'`: the chain
+ * then runs combine and the steps after it only on the days a combine already covered (queueFollowers);
+ * days not processed yet are only checked. Called by the `cebd-check` job (jobs/cebd-check.ts), which
+ * tries again while another cebd-preprocessing run of those days is under way (process_already_running).
+ * Answers the run, or null when the file holds no records to check.
+ */
+/**
+ * After a CEBD file's import stored new values (jobs/timeseries-import.ts): queues its check on
+ * arrival as a job of its own. Answers the job run id, or null without a registered queue.
+ */
+export async function queueArrivalCheck(ctx: ServiceContext, dataLogId: number): Promise<string | null> {
+  if (!registered) {
+    ctx.log.warn({ dataLogId }, 'processing chain: no queue registered, the CEBD file is checked at month end');
+    return null;
   }
-  return queued;
+  return registered.checkFile(asSystem(ctx), dataLogId);
+}
+
+export async function startArrivalCheck(ctx: ServiceContext, dataLogId: number): Promise<ProcedureResult | null> {
+  if (!registered) throw new Error('The processing chain has no queue registered');
+  const scope = await cebdFileScope(ctx, dataLogId);
+  if (!scope || scope.consumptionPoints.length === 0) return null;
+  const zone = ctx.tenant.timeZone;
+  const lastDay = dayInZone(new Date(Date.parse(scope.end) - 1), zone);
+  const timeRange = {
+    start: dayStartInZone(dayInZone(new Date(scope.start), zone), zone),
+    end: nextPeriodStart(dayStartInZone(lastDay, zone), 'P1D', zone).toISOString(),
+  };
+  const points = [...new Set(scope.consumptionPoints)];
+  const refs =
+    points.length <= LIST_LIMITS.refs ? points.map((uuid) => ({ uuid, type: ENTITY_KINDS.consumptionpoint })) : [];
+  return startRun(
+    asSystem(ctx),
+    registered.run,
+    'cebd-preprocessing',
+    { timeRange, refs },
+    {
+      cause: `started by the system: CEBD file ${dataLogId} arrived`,
+      bySystem: true,
+      runOptions: { followers: 'processed' },
+    },
+  );
 }

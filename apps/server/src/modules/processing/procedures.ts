@@ -1,8 +1,9 @@
-import { CEBD_CODE_MESSAGES, PROCESS_EVENT_CODES } from '@railwatt/contracts';
+import { CEBD_CODE_MESSAGES, ENTITY_KINDS, PROCESS_EVENT_CODES } from '@railwatt/contracts';
 import { registerAllocationProcedures } from '../allocation/procedures.js';
 import { registerSettlementProcedures } from '../settlement/procedures.js';
 import { currentConfig } from '../processing-config/service.js';
 import { CEBD_PREPROCESSING_CODES, preprocessCebd, type CebdPreprocessingResult } from './cebd-preprocessing.js';
+import { cebdChunkDue, clearCebdRecheck } from './cebd-recheck.js';
 import { combine, COMBINE_CONCURRENCY, COMBINE_SEVERITY, withdrawSilentRunEvents } from './combine.js';
 import { DAYS_AT_ONCE, registerProcedure } from './registry.js';
 import { preprocessTrainRuns, TRAIN_CHECK_SEVERITY } from './train-preprocessing.js';
@@ -14,6 +15,9 @@ import { preprocessTrainRuns, TRAIN_CHECK_SEVERITY } from './train-preprocessing
 
 let registered = false;
 
+/** The refs' type of a consumption point (a run limited to consumption points). */
+const CONSUMPTION_POINT = ENTITY_KINDS.consumptionpoint;
+
 export function registerImplementedProcedures(): void {
   if (registered) return;
   registered = true;
@@ -23,10 +27,18 @@ export function registerImplementedProcedures(): void {
   registerSettlementProcedures();
   // cebd-preprocessing: the chunk's records validated and placed (set-based, modules/processing/
   // cebd-preprocessing.ts) with the configuration valid at the chunk's start; one event per code
-  // found, its incidents the number of records.
+  // found, its incidents the number of records. A run limited to consumption points (its refs: the
+  // check of a file on arrival, chain.ts startArrivalCheck) checks their records alone; the month-end
+  // run (option onlyDue) skips a day without a re-check mark or unchecked record (cebd-recheck.ts).
+  // A chunk that checked its whole day answers the day's re-check mark.
   registerProcedure('cebd-preprocessing', {
     concurrency: DAYS_AT_ONCE,
     async run(ctx, scope, report) {
+      if (scope.run.options.onlyDue && !(await cebdChunkDue(ctx, scope))) {
+        report.records(0);
+        return;
+      }
+      const consumptionPoints = scope.run.refs.filter((r) => r.type === CONSUMPTION_POINT).map((r) => r.uuid);
       const config = await currentConfig(ctx, 'cebd-preprocessing', scope.start);
       const result = await preprocessCebd(
         ctx,
@@ -37,8 +49,10 @@ export function registerImplementedProcedures(): void {
             maxLowQualityShare: config.lowQualitySharePercent / 100,
             expectedKwh: { lower: config.expectedValueLowerKwh, upper: config.expectedValueUpperKwh },
           },
+          ...(consumptionPoints.length > 0 ? { consumptionPoints } : {}),
         },
       );
+      if (consumptionPoints.length === 0) await clearCebdRecheck(ctx, scope);
       report.records(result.records);
       for (const [code, incidents] of Object.entries(result.byCode)) {
         if (incidents > 0) {

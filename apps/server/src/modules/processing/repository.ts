@@ -380,7 +380,8 @@ function eventClauses(tenant: string, filter: ProcessingEventFilter): SQL {
  * An event is superseded when a later run of its procedure processed its day again: a result with a
  * higher id, of the same procedure and TPA choice, for the whole area or a superset of the event's
  * run's entities, that finished the event's chunk (procedure_chunk at its chunk_start). That run
- * recorded the day's events anew, so the event monitor shows the newest word on each day. Events
+ * recorded the day's events anew, so the event monitor shows the newest word on each day (a day the
+ * month-end re-check skipped is not such a day). Events
  * outside a chunk (no run, no chunk) are never superseded. Probes by key: the event's result, the
  * later results of its procedure whose period holds the event's day (procedure_result_period_idx),
  * their chunk at the event's start.
@@ -394,6 +395,9 @@ const SUPERSEDED_EVENT = sql`e.chunk_start IS NOT NULL AND EXISTS (
      AND (cardinality(later.ref_uuids) = 0
           OR (cardinality(own.ref_uuids) > 0 AND later.ref_uuids @> own.ref_uuids))
     JOIN procedure_chunk lc ON lc.procedure_result_id = later.id AND lc.chunk_start = e.chunk_start
+     -- A day the month-end re-check skipped (run option onlyDue, nothing due: no record counted) was
+     -- not processed again; its earlier events stand.
+     AND (lc.records IS DISTINCT FROM 0 OR NOT coalesce((later.run_options ->> 'onlyDue')::boolean, false))
    WHERE own.id = e.procedure_result_id)`;
 
 /** The filter's events summed by code and severity, most events first (the table above a run's events). */

@@ -1,0 +1,125 @@
+import { dayInZone, dayStartInZone, MAX_RUN_DAYS, type AreaKind } from '@railwatt/contracts';
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { ServiceContext, TenantContext } from '../context.js';
+import type { Database } from '../db/client.js';
+import { allAreasExecutor, tenantExecutor } from '../db/tenant.js';
+import { rows } from '../modules/domain/sql.js';
+import { defineJob, type JobDefinition } from '../modules/jobs/define-job.js';
+import type { JobRunner } from '../modules/jobs/runner.js';
+import { SYSTEM_USERNAME, type FollowUp } from '../modules/processing/chain.js';
+
+export const CEBD_MONTH_END_JOB = 'cebd-month-end';
+
+/**
+ * At 03:00 UTC on the first of a month: the month has ended in every European area, and the day's
+ * other rounds (the aggregation at 02:00) have started.
+ */
+export const CEBD_MONTH_END_CRON = '0 3 1 * *';
+
+/** The month before the one `now` falls in, in the area's zone: its first day and the next month's. */
+export function lastMonth(now: Date, timeZone: string): { start: string; end: string; label: string } {
+  const [year, month] = dayInZone(now, timeZone).split('-').map(Number) as [number, number];
+  const first = new Date(Date.UTC(year, month - 2, 1)).toISOString().slice(0, 10);
+  const next = new Date(Date.UTC(year, month - 1, 1)).toISOString().slice(0, 10);
+  return { start: dayStartInZone(first, timeZone), end: dayStartInZone(next, timeZone), label: first.slice(0, 7) };
+}
+
+/**
+ * The month-end re-check (issue 19 item 2): in every area with CEBD records in the last month, a
+ * cebd-preprocessing run by the system with run option onlyDue: only the days a master-data change
+ * marked (cebd_recheck) and the days holding records not checked yet are checked again, the rest were
+ * checked when their files arrived. The run starts back at an older marked day (a change saved after
+ * its month's run), at most a run's longest period. The chain follows it for the whole period
+ * (combine and the allocations), as after any run. Each run goes through the `procedure-follow-up`
+ * job, which waits while another cebd-preprocessing run of those days is under way (a file's check)
+ * instead of losing the month.
+ */
+export async function startMonthEndRechecks(
+  deps: {
+    database: Database;
+    followUp: (ctx: ServiceContext, followUp: FollowUp) => Promise<string>;
+    log: ServiceContext['log'];
+  },
+  now: Date = new Date(),
+): Promise<{ area: AreaKind; start: string; end: string }[]> {
+  const areas = await rows<TenantContext>(
+    allAreasExecutor(deps.database, 'the month-end CEBD re-check'),
+    sql`SELECT uuid, name, kind, time_zone AS "timeZone" FROM settlement_area
+         WHERE kind <> 'administration' ORDER BY name`,
+  );
+  const started: { area: AreaKind; start: string; end: string }[] = [];
+  for (const area of areas) {
+    const ctx: ServiceContext = {
+      db: tenantExecutor(deps.database, area.uuid),
+      tenant: area,
+      actor: { username: SYSTEM_USERNAME, roles: [], areaKind: area.kind },
+      log: deps.log,
+    };
+    const month = lastMonth(now, area.timeZone);
+    const earliest = Date.parse(month.end) - MAX_RUN_DAYS * 86_400_000;
+    const [found] = await rows<{ records: boolean; marked: string | null }>(
+      ctx.db,
+      sql`SELECT EXISTS (SELECT 1 FROM cebd_record r WHERE r.tenant = ${area.uuid}::uuid
+                            AND r.period_end > ${month.start}::timestamptz AND r.period_end <= ${month.end}::timestamptz) AS records,
+                 (SELECT rw_iso(min(m.day_start)) FROM cebd_recheck m WHERE m.tenant = ${area.uuid}::uuid
+                     AND m.day_start >= ${new Date(earliest).toISOString()}::timestamptz) AS marked`,
+    );
+    if (!found?.records && !found?.marked) continue;
+    const start = new Date(
+      found.marked && Date.parse(found.marked) < Date.parse(month.start) ? found.marked : month.start,
+    ).toISOString();
+    const end = new Date(month.end).toISOString();
+    await deps.followUp(ctx, {
+      procedure: 'cebd-preprocessing',
+      start,
+      end,
+      cause: `started by the system: the month-end re-check of ${month.label}`,
+      runOptions: { onlyDue: true },
+    });
+    started.push({ area: area.kind, start, end });
+  }
+  return started;
+}
+
+/** The month-end round as a job (made by the app: it needs the database and the follow-up queue). */
+export const createCebdMonthEndJob = (deps: {
+  database: Database;
+  followUp: (ctx: ServiceContext, followUp: FollowUp) => Promise<string>;
+}): JobDefinition =>
+  defineJob({
+    name: CEBD_MONTH_END_JOB,
+    payload: z.object({}),
+    retryLimit: 2,
+    expireInSeconds: 15 * 60,
+    handler: async (ctx) => {
+      const started = await startMonthEndRechecks({ ...deps, log: ctx.log });
+      return `Month-end CEBD re-check queued in ${started.length} areas${
+        started.length ? `: ${started.map((s) => `${s.area} ${s.start} .. ${s.end}`).join(', ')}` : ''
+      }`;
+    },
+  });
+
+/**
+ * Puts the month-end round on its schedule (start.ts, after app.jobs.start()), like the other rounds:
+ * as the system in the Administration area, where its job_run rows show. Answers the area, or null
+ * when there is none (nothing is scheduled then).
+ */
+export async function scheduleCebdMonthEnd(
+  jobs: JobRunner,
+  database: Database,
+  cron: string = CEBD_MONTH_END_CRON,
+): Promise<{ tenant: string } | null> {
+  const [area] = await rows<{ uuid: string }>(
+    allAreasExecutor(database, 'the Administration area of the month-end CEBD re-check'),
+    sql`SELECT uuid FROM settlement_area WHERE kind = 'administration' ORDER BY uuid LIMIT 1`,
+  );
+  if (!area) return null;
+  await jobs.schedule(
+    jobs.job(CEBD_MONTH_END_JOB),
+    cron,
+    {},
+    { tenant: area.uuid, username: SYSTEM_USERNAME, roles: [], timeZone: 'UTC' },
+  );
+  return { tenant: area.uuid };
+}
