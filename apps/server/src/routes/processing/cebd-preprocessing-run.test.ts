@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cebdXml } from '../../formats/cebd/generate.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { consumptionPointCpids } from '../../test/entities.js';
-import { waitForRun } from '../../test/jobs.js';
+import { waitForIdle, waitForRun } from '../../test/jobs.js';
 
 const RESPONSIBLE = 'settlement-area-responsible';
 const DAY = { start: '2026-10-04T22:00:00Z', end: '2026-10-05T22:00:00Z' };
@@ -41,7 +41,9 @@ describe('running cebd-preprocessing', () => {
     const upload = await t.uploadAs(RESPONSIBLE, '/api/cebd/import', [{ fileName: 'day.xml', bytes: xml }]);
     expect(upload.statusCode).toBe(200);
     await waitForRun(t.database, upload.json<{ jobIds: string[] }>().jobIds[0]!);
-  });
+    // The file is checked on arrival by a run of its own: the person's run below comes after it.
+    await waitForIdle(t.database, t.areaUuid('norway'));
+  }, 180_000);
   afterAll(async () => t?.close());
 
   it('validates and places every record of the day, one chunk per area day, and reports its codes as events', async () => {

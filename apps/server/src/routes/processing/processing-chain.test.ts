@@ -9,7 +9,7 @@ import { startFollowUp } from '../../modules/processing/chain.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { serviceContext } from '../../test/context.js';
 import { ADMIN_ACTOR } from '../../test/records.js';
-import { waitForRun } from '../../test/jobs.js';
+import { waitForIdle, waitForRun } from '../../test/jobs.js';
 
 const RESPONSIBLE = 'settlement-area-responsible';
 const PROVIDER = 'train-run-data-provider';
@@ -143,9 +143,11 @@ describe('the processing chain', () => {
         run('2002', '2026-10-05T08:10:00Z', '2026-10-05T08:50:00Z'),
       ]),
     );
-    // The first CEBD file: 24 records, period ends 06:05 .. 08:00.
+    // The first CEBD file: 24 records, period ends 06:05 .. 08:00. It is checked on arrival (a
+    // system run of its own, nothing follows on a day not processed yet).
     await upload(RESPONSIBLE, '/api/cebd/import', 'morning.xml', cebdFile('2026-10-05T06:00:00Z', 24));
-  });
+    await waitForIdle(t.database, norway());
+  }, 180_000);
   afterAll(async () => t?.close());
 
   it('runs combine and the steps after it for the same day, by the system, and allocates the records in runs', async () => {
@@ -156,7 +158,9 @@ describe('the processing chain', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     const first = procedureResultSchema.parse(res.json());
-    const found = await chainDone(4);
+    // The file's check on arrival, then the person's run and the chain after it.
+    const [arrival, ...found] = await chainDone(5);
+    expect([arrival!.name, arrival!.username]).toEqual(['cebd-preprocessing', 'system']);
     expect(found.map((r) => [r.name, r.username])).toEqual(
       CHAIN.map((name, i) => [name, i === 0 ? RESPONSIBLE : 'system']),
     );
@@ -221,9 +225,10 @@ describe('the processing chain', () => {
   it('runs the chain again by itself when more CEBD arrives for the day, and allocates the new records', async () => {
     // The second file: 12 records, period ends 08:05 .. 09:00. Run 2002 takes 08:10 .. 08:55 = 10.
     await upload(RESPONSIBLE, '/api/cebd/import', 'late.xml', cebdFile('2026-10-05T08:00:00Z', 12));
-    const found = await chainDone(8);
-    expect(found.slice(4).map((r) => [r.name, r.username])).toEqual(CHAIN.map((name) => [name, 'system']));
-    expect(found[4]!.message).toMatch(/CEBD file \d+ arrived after the period was processed/);
+    // Its check on arrival, and the chain after it: combine had covered the day.
+    const found = await chainDone(9);
+    expect(found.slice(5).map((r) => [r.name, r.username])).toEqual(CHAIN.map((name) => [name, 'system']));
+    expect(found[5]!.message).toMatch(/CEBD file \d+ arrived/);
     // shunting-and-stabling now: 2001 keeps its 8; 07:55, 08:00, 08:05 (15, 10, 5 minutes before
     // 2002 departs) and 09:00 (10 after 2002 arrives at 08:50) go to 2002: 4.
     expect(await allocated()).toEqual([
@@ -250,7 +255,7 @@ describe('the processing chain', () => {
     ]);
     const events = await t.allAreas.query<{ code: string; incidents: number }>(
       `SELECT error_code AS code, incidents FROM processing_event WHERE procedure_result_id = $1 ORDER BY 1`,
-      [found[5]!.id],
+      [found[6]!.id],
     );
     // Unmatched now: 06:05 .. 06:25, 07:40 .. 08:05 (6) and 09:00 = 12 (those with energy count);
     // every run has data.
