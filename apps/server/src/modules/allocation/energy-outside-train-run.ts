@@ -8,7 +8,7 @@ import { ALLOCATABLE, ENERGY_OUTSIDE_TRAIN_RUN, isoRange, tractionRunsNear } fro
  * day): the metered energy that neither combine ('train-run') nor shunting-and-stabling allocated
  * gets a payer, as its own category. Set-based: two statements per chunk.
  *
- * Input: the chunk's records of `cebd_preprocessed` (period end in (start, end]) that can be billed
+ * Input: the chunk's checked records of `cebd_record` (period end in (start, end]) that can be billed
  * (a traction unit, none of the codes 54, 59, 60; see sql.ts ALLOCATABLE) and have no
  * allocated_energy row of another category.
  *
@@ -73,7 +73,7 @@ export async function allocateEnergyOutsideTrainRun(
       WITH recs AS (
         SELECT p.consumption_point_uuid AS cp, p.period_end, p.traction_unit_uuid AS unit, p.grid_area_uuid,
                p.price_area_uuid, p.active_consumed, p.active_regenerated
-          FROM cebd_preprocessed p
+          FROM cebd_record p
          WHERE p.tenant = ${tenant}::uuid AND p.period_end > ${S} AND p.period_end <= ${E} AND ${ALLOCATABLE}
            AND NOT EXISTS (SELECT 1 FROM allocated_energy a
                             WHERE a.tenant = p.tenant AND a.consumption_point_uuid = p.consumption_point_uuid

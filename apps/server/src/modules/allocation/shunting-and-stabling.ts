@@ -9,7 +9,7 @@ import { ALLOCATABLE, isoRange, SHUNTING_AND_STABLING, tractionRunsNear } from '
  * undertaking, as its own category. Set-based: a handful of statements per chunk, whatever the
  * number of records.
  *
- * Input: the records of `cebd_preprocessed` whose period ends in (start, end], with a traction unit,
+ * Input: the checked records of `cebd_record` whose period ends in (start, end], with a traction unit,
  * without the codes that make a record unusable (54 unknown EMS, 59 outside the area, 60 master
  * data missing: nobody can be billed for them; the other codes are quality warnings and the energy
  * is still someone's), that combine did not attach to a run (no `allocated_energy` row of category
@@ -95,7 +95,7 @@ export async function allocateShuntingAndStabling(
       WITH recs AS (
         SELECT p.consumption_point_uuid AS cp, p.period_end, p.traction_unit_uuid AS unit, p.grid_area_uuid,
                p.price_area_uuid, p.active_consumed, p.active_regenerated
-          FROM cebd_preprocessed p
+          FROM cebd_record p
          WHERE p.tenant = ${tenant}::uuid AND p.period_end > ${S} AND p.period_end <= ${E} AND ${ALLOCATABLE}
            AND NOT EXISTS (SELECT 1 FROM allocated_energy a
                             WHERE a.tenant = p.tenant AND a.consumption_point_uuid = p.consumption_point_uuid

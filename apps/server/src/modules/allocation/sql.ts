@@ -5,11 +5,13 @@ export const SHUNTING_AND_STABLING = 'shunting-and-stabling';
 export const ENERGY_OUTSIDE_TRAIN_RUN = 'energy-outside-train-run';
 
 /**
- * A cebd_preprocessed row (alias p) that can be billed to someone: it has a traction unit and none
- * of the codes that make it unusable (54 unknown EMS, 59 outside the area, 60 master data missing).
- * The other codes (55-58) are warnings about the data; its energy is still somebody's.
+ * A cebd_record row (alias p) that can be billed to someone: cebd-preprocessing checked it (codes
+ * not NULL), it has a traction unit and none of the codes that make it unusable (54 unknown EMS, 59
+ * outside the area, 60 master data missing). The other codes (55-58) are warnings about the data;
+ * its energy is still somebody's.
  */
-export const ALLOCATABLE = sql`p.traction_unit_uuid IS NOT NULL AND NOT (p.codes && ARRAY[54, 59, 60]::smallint[])`;
+export const ALLOCATABLE = sql`p.codes IS NOT NULL AND p.traction_unit_uuid IS NOT NULL
+  AND NOT (p.codes && ARRAY[54, 59, 60]::smallint[])`;
 
 /** The chunk as ISO instants; an empty chunk is a programming error. */
 export function isoRange(chunk: { start: string; end: string }): { start: string; end: string } {

@@ -10,9 +10,10 @@ import { LATER_DUPLICATE } from './train-preprocessing.js';
  * carried its traction unit at that time, and the run's railway undertaking pays. One DELETE and
  * one INSERT ... SELECT per chunk, whatever the number of records.
  *
- * - Which records: `cebd_preprocessed` rows with a traction unit and none of the codes 54 (no
- *   known EMS), 59 (no place: no grid or price area to price it in) or 60 (no master data: no unit
- *   to look for in a run). Those cannot be allocated at all: they stay in cebd_preprocessed with
+ * - Which records: `cebd_record` rows cebd-preprocessing checked (codes not NULL) with a traction
+ *   unit and none of the codes 54 (no known EMS), 59 (no place: no grid or price area to price it
+ *   in) or 60 (no master data: no unit to look for in a run). Those cannot be allocated at all: they
+ *   stay in cebd_record with
  *   their codes (cebd-preprocessing's events name them) and get no allocated_energy row in any
  *   category. Records with the other codes (55-58) are allocated: their energy was measured, the
  *   code is a remark about the delivery.
@@ -126,9 +127,9 @@ export async function combine(
         SELECT c.consumption_point_uuid AS cp, c.period_end, c.traction_unit_uuid AS unit,
                c.grid_area_uuid, c.price_area_uuid, c.active_consumed, c.active_regenerated, c.quality,
                c.period_end - interval '150 seconds' AS mid
-          FROM cebd_preprocessed c
+          FROM cebd_record c
          WHERE c.tenant = ${tenant}::uuid AND c.period_end > ${S} AND c.period_end <= ${E}
-           AND c.traction_unit_uuid IS NOT NULL
+           AND c.codes IS NOT NULL AND c.traction_unit_uuid IS NOT NULL
            AND NOT c.codes && ${sql.param([...UNALLOCATABLE_CODES])}::smallint[]
       ), runs AS MATERIALIZED (
         -- The runs that may hold a record of the chunk: by time (a run of the day before may reach
@@ -183,13 +184,13 @@ export async function combine(
          WHERE l.tenant = ${tenant}::uuid AND l.type = 'consumptionpoint' AND l.unit_ref IS NOT NULL
       ), silent AS (
         -- Runs departing in the chunk with a metered unit none of whose consumption points sent a
-        -- record during the run (any record, whatever its codes: the question is whether data
-        -- arrived). Probes by consumption point and period end (the table's key).
+        -- record during the run (any record, checked or not, whatever its codes: the question is
+        -- whether data arrived). Probes by consumption point and period end (cebd_record_point_idx).
         SELECT DISTINCT u.id, u.train_number FROM runs u
          WHERE u.departure >= ${S} AND u.departure < ${E}
            AND EXISTS (SELECT 1 FROM metered m WHERE m.unit = u.unit)
            AND NOT EXISTS (SELECT 1 FROM metered m
-                             JOIN cebd_preprocessed c ON c.tenant = ${tenant}::uuid AND c.consumption_point_uuid = m.cp
+                             JOIN cebd_record c ON c.tenant = ${tenant}::uuid AND c.consumption_point_uuid = m.cp
                               AND c.period_end > u.departure AND c.period_end < u.arrival + interval '150 seconds'
                             WHERE m.unit = u.unit)
       ), zero AS (

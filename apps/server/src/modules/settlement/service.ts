@@ -298,7 +298,7 @@ export async function settlementHourly(
 /**
  * GET /timeseries/settlement/records: the records allocated to the organisation in the grid area
  * whose 5-minute period lies in the hour (period end in (hour, hour + 1 h]), with their train run and
- * the CEBD file (cebd_preprocessed.data_log_id). Their consumed minus regenerated energy sums to the
+ * the CEBD file whose values are current (cebd_record.data_log_id). Their consumed minus regenerated energy sums to the
  * hour's metered value of price-and-supply (as long as nothing was allocated since it ran).
  */
 export async function settlementRecords(
@@ -326,7 +326,7 @@ export async function settlementRecords(
           FROM allocated_energy a
           LEFT JOIN entity_latest cp ON cp.entity_uuid = a.consumption_point_uuid
           LEFT JOIN train_run r ON r.id = a.train_run_id AND r.tenant = a.tenant
-          LEFT JOIN cebd_preprocessed c
+          LEFT JOIN cebd_record c
             ON c.tenant = a.tenant AND c.consumption_point_uuid = a.consumption_point_uuid AND c.period_end = a.period_end
           LEFT JOIN data_log d ON d.id = c.data_log_id
          WHERE a.tenant = ${ctx.tenant.uuid}::uuid AND a.organisation_uuid = ${query.organisation}::uuid

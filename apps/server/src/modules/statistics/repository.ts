@@ -91,13 +91,13 @@ export async function uniqueConsumptionPoints(
     ex,
     sql`SELECT 'cebd-import' AS category, count(DISTINCT p.consumption_point_uuid)::int AS n
           FROM data_log d
-          JOIN cebd_position p ON p.data_log_id = d.id AND p.tenant = d.tenant
+          JOIN cebd_record p ON p.data_log_id = d.id AND p.tenant = d.tenant
          WHERE d.tenant = ${tenant}::uuid AND d.message_type = ${MESSAGE_TYPES.cebdImport}
            AND ${inRange(sql`d.log_time_stamp`)}
         UNION ALL
         SELECT 'preprocessing', count(DISTINCT c.consumption_point_uuid)::int
-          FROM cebd_preprocessed c
-         WHERE c.tenant = ${tenant}::uuid AND ${inRange(sql`c.processed_at`)}
+          FROM cebd_record c
+         WHERE c.tenant = ${tenant}::uuid AND ${inRange(sql`c.checked_at`)}
         UNION ALL
         SELECT CASE a.category WHEN 'train-run' THEN 'combine' ELSE a.category END,
                count(DISTINCT a.consumption_point_uuid)::int
@@ -145,10 +145,9 @@ export async function eventsByProcess(ex: Executor, tenant: string, range: Range
 
 /**
  * The last DASHBOARD_DAYS days in `zone` (today included), each with the CEBD files received that
- * day (by log time), their records (cebd_position rows of those files) and consumption points, and
- * how many records of those files cebd-preprocessing checked, found valid (no code, not a duplicate)
- * or coded. The checks are counted per file (cebd_preprocessed.data_log_id, the file its record came
- * from when it was checked) rather than per record: a grouped scan instead of a probe per record.
+ * day (by log time), their records (cebd_record rows whose current values came in those files) and
+ * consumption points, and how many of those records cebd-preprocessing checked, found valid (no
+ * code, not a duplicate) or coded: one grouped scan of the files' rows (BRIN on data_log_id).
  * The days are an integer series, so the planner knows there are seven.
  */
 export async function cebdDays(ex: Executor, tenant: string, zone: string, now: string): Promise<CebdDay[]> {
@@ -165,14 +164,11 @@ export async function cebdDays(ex: Executor, tenant: string, zone: string, now: 
             JOIN data_log f ON f.tenant = ${tenant}::uuid AND f.message_type = ${MESSAGE_TYPES.cebdImport}
                            AND f.log_time_stamp >= days.day_start AND f.log_time_stamp < days.day_end),
         records AS (
-          SELECT files.day, count(*)::int AS records, count(DISTINCT p.consumption_point_uuid)::int AS points
-            FROM files JOIN cebd_position p ON p.data_log_id = files.id AND p.tenant = ${tenant}::uuid
-           GROUP BY files.day),
-        checked AS (
-          SELECT files.day, count(*)::int AS preprocessed,
-                 count(*) FILTER (WHERE c.codes = '{}' AND NOT c.duplicate)::int AS valid,
-                 count(*) FILTER (WHERE c.codes <> '{}')::int AS coded
-            FROM files JOIN cebd_preprocessed c ON c.data_log_id = files.id AND c.tenant = ${tenant}::uuid
+          SELECT files.day, count(*)::int AS records, count(DISTINCT p.consumption_point_uuid)::int AS points,
+                 count(p.codes)::int AS preprocessed,
+                 count(*) FILTER (WHERE p.codes = '{}' AND NOT p.duplicate)::int AS valid,
+                 count(*) FILTER (WHERE p.codes <> '{}')::int AS coded
+            FROM files JOIN cebd_record p ON p.data_log_id = files.id AND p.tenant = ${tenant}::uuid
            GROUP BY files.day),
         received AS (
           SELECT day, count(*)::int AS files,
@@ -181,53 +177,49 @@ export async function cebdDays(ex: Executor, tenant: string, zone: string, now: 
         SELECT to_char(days.day, 'YYYY-MM-DD') AS day, coalesce(f.files, 0) AS files,
                coalesce(f.failed, 0) AS "failedFiles",
                coalesce(r.records, 0) AS records, coalesce(r.points, 0) AS "consumptionPoints",
-               coalesce(c.preprocessed, 0) AS preprocessed, coalesce(c.valid, 0) AS valid,
-               coalesce(c.coded, 0) AS "withErrors"
+               coalesce(r.preprocessed, 0) AS preprocessed, coalesce(r.valid, 0) AS valid,
+               coalesce(r.coded, 0) AS "withErrors"
           FROM days
           LEFT JOIN received f ON f.day = days.day
           LEFT JOIN records r ON r.day = days.day
-          LEFT JOIN checked c ON c.day = days.day
          ORDER BY days.day`,
   );
 }
 
 /**
- * Work waiting per stage: CEBD records without a preprocessed row; valid preprocessed records of a
+ * Work waiting per stage: CEBD records not checked yet (codes NULL); valid checked records of a
  * unit without allocated energy; live train runs without a check. Each with the oldest waiting
  * item's time (a train run's operating day).
  *
- * A preprocessed row is made from a record and energy is allocated to a valid preprocessed record,
- * so each later table holds a subset of the earlier one's keys: a day whose counts agree has nothing
- * waiting. The counts per day come from the (tenant, period_end) indexes; the exact anti-join then
- * runs on the days that differ only (usually the last few), not on the whole history.
+ * Energy is allocated to a valid checked record, so allocated_energy holds a subset of its keys: a
+ * day whose counts agree has nothing waiting. The counts per day come from the (tenant,
+ * period_end) keys; the exact anti-join then runs on the days that differ only (usually the last
+ * few), not on the whole history.
  */
 export async function offsetLag(ex: Executor, tenant: string): Promise<OffsetLag> {
   const valid = sql`c.codes = '{}' AND NOT c.duplicate AND c.traction_unit_uuid IS NOT NULL`;
   return rows(
     ex,
-    sql`WITH pos AS (
-          SELECT date_trunc('day', period_end) AS d, count(*) AS n FROM cebd_position
-           WHERE tenant = ${tenant}::uuid GROUP BY 1),
-        pre AS (
-          SELECT date_trunc('day', c.period_end) AS d, count(*) AS n, count(*) FILTER (WHERE ${valid}) AS valid
-            FROM cebd_preprocessed c WHERE c.tenant = ${tenant}::uuid GROUP BY 1),
+    sql`WITH pre AS (
+          SELECT date_trunc('day', c.period_end) AS d, count(*) - count(c.codes) AS unchecked,
+                 count(*) FILTER (WHERE ${valid}) AS valid
+            FROM cebd_record c WHERE c.tenant = ${tenant}::uuid GROUP BY 1),
         alloc AS (
           SELECT date_trunc('day', period_end) AS d, count(*) AS n FROM allocated_energy
            WHERE tenant = ${tenant}::uuid GROUP BY 1),
         behind_pre AS (
-          SELECT pos.d FROM pos LEFT JOIN pre ON pre.d = pos.d WHERE pos.n > coalesce(pre.n, 0)),
+          SELECT pre.d FROM pre WHERE pre.unchecked > 0),
         behind_alloc AS (
           SELECT pre.d FROM pre LEFT JOIN alloc ON alloc.d = pre.d WHERE pre.valid > coalesce(alloc.n, 0))
         SELECT 'cebd-preprocessing' AS stage, count(*)::int AS waiting, rw_iso(min(p.period_end)) AS oldest
           FROM behind_pre b
-          JOIN cebd_position p ON p.tenant = ${tenant}::uuid
-                              AND p.period_end >= b.d AND p.period_end < b.d + interval '1 day'
-         WHERE NOT EXISTS (SELECT 1 FROM cebd_preprocessed c WHERE c.tenant = ${tenant}::uuid
-                             AND c.consumption_point_uuid = p.consumption_point_uuid AND c.period_end = p.period_end)
+          JOIN cebd_record p ON p.tenant = ${tenant}::uuid
+                            AND p.period_end >= b.d AND p.period_end < b.d + interval '1 day'
+         WHERE p.codes IS NULL
         UNION ALL
         SELECT 'combine', count(*)::int, rw_iso(min(c.period_end))
           FROM behind_alloc b
-          JOIN cebd_preprocessed c ON c.tenant = ${tenant}::uuid
+          JOIN cebd_record c ON c.tenant = ${tenant}::uuid
                                   AND c.period_end >= b.d AND c.period_end < b.d + interval '1 day'
          WHERE ${valid}
            AND NOT EXISTS (SELECT 1 FROM allocated_energy a WHERE a.tenant = ${tenant}::uuid
@@ -242,7 +234,7 @@ export async function offsetLag(ex: Executor, tenant: string): Promise<OffsetLag
 
 /**
  * Active traction units with active consumption points, each point with its latest CEBD record
- * (a backward probe of cebd_position's key), kept when a point's latest record is older than
+ * (a backward probe of cebd_record_point_idx), kept when a point's latest record is older than
  * `thresholdHours` before `now` or it never delivered (contracts completenessRowSchema states the reading).
  */
 export async function incompleteUnits(
@@ -258,7 +250,7 @@ export async function incompleteUnits(
     sql`WITH points AS (
           SELECT u.entity_uuid AS unit, u.name, u.evn, u.owner_ref, c.entity_uuid AS point,
                  coalesce(c.attributes ->> 'cpid', c.name) AS cpid,
-                 (SELECT max(p.period_end) FROM cebd_position p
+                 (SELECT max(p.period_end) FROM cebd_record p
                    WHERE p.tenant = ${tenant}::uuid AND p.consumption_point_uuid = c.entity_uuid) AS last
             FROM entity_latest u
             JOIN entity_latest c ON c.tenant = u.tenant AND c.type = 'consumptionpoint' AND c.active
@@ -308,7 +300,7 @@ export async function deliveryInfo(
         latest AS (
           SELECT c.entity_uuid, c.unit_ref, l.period_end, l.data_log_id
             FROM entity_latest c
-            LEFT JOIN LATERAL (SELECT p.period_end, p.data_log_id FROM cebd_position p
+            LEFT JOIN LATERAL (SELECT p.period_end, p.data_log_id FROM cebd_record p
                                 WHERE p.tenant = ${tenant}::uuid AND p.consumption_point_uuid = c.entity_uuid
                                 ORDER BY p.period_end DESC LIMIT 1) l ON true
            WHERE c.tenant = ${tenant}::uuid AND c.type = 'consumptionpoint' AND c.active

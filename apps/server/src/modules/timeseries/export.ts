@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { MESSAGE_TYPES, type Resolution, type TimeSeriesExportRequest } from '@railwatt/contracts';
+import { CEBD_SERIES, MESSAGE_TYPES, type Resolution, type TimeSeriesExportRequest } from '@railwatt/contracts';
 import type { ServiceContext } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import type { ParsedPoint } from '../../formats/timeseries/format.js';
@@ -33,6 +33,34 @@ function ownSeries(entity: SQL, visible: VisibleOrganisations): SQL {
 }
 
 /**
+ * Where a type's values are: a CEBD type's in its column of cebd_record (one row per record, its
+ * period's start = period_end - 5 minutes), keyed by the series' consumption point; any other type's
+ * in time_series_value by series id. Both as (series_id, start_time, value, quality).
+ */
+const CEBD_COLUMNS: Record<string, string> = {
+  [CEBD_SERIES.activeConsumed]: 'active_consumed',
+  [CEBD_SERIES.activeRegenerated]: 'active_regenerated',
+  [CEBD_SERIES.reactiveConsumed]: 'reactive_consumed',
+  [CEBD_SERIES.reactiveRegenerated]: 'reactive_regenerated',
+};
+function valuesOf(typeName: string, tenant: string, range: { start: string; end: string }): SQL {
+  const column = CEBD_COLUMNS[typeName];
+  if (!column) {
+    return sql`(SELECT series_id, start_time, value, quality FROM time_series_value
+                 WHERE tenant = ${tenant}::uuid
+                   AND start_time >= ${range.start}::timestamptz AND start_time < ${range.end}::timestamptz)`;
+  }
+  return sql`(SELECT s.id AS series_id, r.period_end - interval '5 minutes' AS start_time,
+                     r.${sql.raw(column)} AS value, r.quality
+                FROM time_series s
+                JOIN cebd_record r ON r.tenant = s.tenant AND r.consumption_point_uuid = s.entity_uuid
+               WHERE s.tenant = ${tenant}::uuid AND s.type_name = ${typeName} AND s.resolution = 'PT5M'
+                 -- The periods starting in [start, end): the key's range, not an expression of it.
+                 AND r.period_end >= ${range.start}::timestamptz + interval '5 minutes'
+                 AND r.period_end < ${range.end}::timestamptz + interval '5 minutes')`;
+}
+
+/**
  * POST /excel/timeseries/export (exportedtimeseries.xlsx): the current values of one type in the
  * range, for the chosen entities (every series of the type without `refs`), in the layout the
  * time-series import reads (docs/formats/timeseries-tables.md), so an export imports back
@@ -42,12 +70,12 @@ function ownSeries(entity: SQL, visible: VisibleOrganisations): SQL {
 export async function exportTimeSeries(ctx: ServiceContext, request: TimeSeriesExportRequest): Promise<ExportedFile> {
   const refs = request.refs ?? null;
   const visible = await visibleOrganisations(ctx);
+  const stored = valuesOf(request.typeName, ctx.tenant.uuid, request.timeRange);
   const series = await rows<{ id: string | number; identifier: string; resolution: Resolution; n: string | number }>(
     ctx.db,
     sql`SELECT s.id, s.identifier, s.resolution,
-               (SELECT count(*) FROM time_series_value v
-                 WHERE v.series_id = s.id AND v.start_time >= ${request.timeRange.start}::timestamptz
-                   AND v.start_time < ${request.timeRange.end}::timestamptz) AS n
+               (SELECT count(*) FROM ${stored} v
+                 WHERE v.series_id = s.id) AS n
           FROM time_series s
          WHERE s.tenant = ${ctx.tenant.uuid}::uuid AND s.type_name = ${request.typeName}
            AND (${refs === null} OR s.entity_uuid = ANY(${sql.param(refs ?? [])}::uuid[]))
@@ -71,9 +99,8 @@ export async function exportTimeSeries(ctx: ServiceContext, request: TimeSeriesE
   const values = await rows<{ series_id: string | number; start: string; value: string | null; quality: number }>(
     ctx.db,
     sql`SELECT series_id, to_char(start_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS start, value::text AS value, quality
-          FROM time_series_value
-         WHERE tenant = ${ctx.tenant.uuid}::uuid AND series_id = ANY(${sql.param(chosen.map((s) => Number(s.id)))}::bigint[])
-           AND start_time >= ${request.timeRange.start}::timestamptz AND start_time < ${request.timeRange.end}::timestamptz
+          FROM ${stored} v
+         WHERE series_id = ANY(${sql.param(chosen.map((s) => Number(s.id)))}::bigint[])
          ORDER BY series_id, start_time`,
   );
   const points = new Map<number, ParsedPoint[]>();
