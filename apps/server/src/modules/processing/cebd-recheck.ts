@@ -103,7 +103,11 @@ export async function markCebdRecheck(
   saved: readonly SavedVersions[],
   actor: string,
 ): Promise<number> {
-  const changed = saved.flatMap(changedStretches);
+  // An entity the save creates reaches no record through consumption points: a point's records
+  // name a point the intake knew, and a new unit or type is referenced only by what is saved with
+  // it. A new area is another matter: it may hold records already stored. (A fleet import of new
+  // units costs no probe.)
+  const changed = saved.filter((s) => s.before.length > 0 || AREA_WIDE.includes(s.kind)).flatMap(changedStretches);
   if (changed.length === 0) return 0;
   const named = [...new Set(changed.map((c) => `${c.kind} ${c.uuid}`))];
   const reason = `${named.slice(0, 3).join(', ')}${named.length > 3 ? ` and ${named.length - 3} more` : ''} saved by ${actor}`;

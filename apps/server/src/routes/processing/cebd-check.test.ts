@@ -219,6 +219,28 @@ describe('CEBD checked on arrival and re-checked when master data change', { tim
     expect(await marks()).toEqual([D3.start, D4.start]);
   });
 
+  it('marks the days holding records of a consumption point whose EMS type changed, and no other', async () => {
+    // Point a on the 5th only: a has records on the 5th and 8th, b on the 5th and 7th.
+    const [stored] = await t.allAreas.query<{ name: string; attributes: Record<string, unknown> }>(
+      `SELECT name, attributes FROM entity_latest WHERE entity_uuid = $1`,
+      [a.uuid],
+    );
+    const saved = await t.callAs(ADMIN, {
+      method: 'POST',
+      url: '/api/domain/save',
+      payload: {
+        ...stored!.attributes,
+        uuid: a.uuid,
+        type: 'ConsumptionPoint',
+        name: stored!.name,
+        emsType: 'Another EMS',
+        timeRange: { start: D1.start, end: D2.start },
+      },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(await marks()).toEqual([D1.start, D3.start, D4.start]);
+  });
+
   it('re-checks at month end only the marked days and those with unchecked records, and clears the marks', async () => {
     // The 8th's mark is answered by a run of that day from the run page (it checks the day whole).
     const day = await t.callAs(RESPONSIBLE, {
@@ -229,8 +251,8 @@ describe('CEBD checked on arrival and re-checked when master data change', { tim
     expect(day.statusCode, day.body).toBe(200);
     await waitForRun(t.database, procedureResultSchema.parse(day.json()).jobId!, { timeoutMs: 60_000 });
     await idle();
-    expect(await marks()).toEqual([D3.start]);
-    // The 5th: point a's records unchecked (a file whose check never ran).
+    expect(await marks()).toEqual([D1.start, D3.start]);
+    // The 5th, marked, also holds point a's records unchecked (a file whose check never ran).
     await t.allAreas.query(
       `UPDATE cebd_record SET checked_at = NULL, codes = NULL
         WHERE tenant = $1 AND consumption_point_uuid = $2 AND period_end > $3 AND period_end <= $4`,
@@ -253,7 +275,7 @@ describe('CEBD checked on arrival and re-checked when master data change', { tim
     expect(monthEnd).toMatchObject({ name: 'cebd-preprocessing', status: 'success', options: { onlyDue: true } });
     const after = await checks();
     const at = (rows: typeof after, cp: Point, d: string) => rows.find((c) => c.cp === cp.uuid && c.day === d)!;
-    // The 5th (unchecked records) is checked whole, both points; the 7th (marked) too.
+    // The 5th (marked, unchecked records) is checked whole, both points; the 7th (marked) too.
     expect(at(after, a, '2026-10-05')).toMatchObject({ n: 24, checked: 24, coded: 24 });
     expect(Date.parse(at(after, b, '2026-10-05').at!)).toBeGreaterThan(Date.parse(at(before, b, '2026-10-05').at!));
     expect(Date.parse(at(after, b, '2026-10-07').at!)).toBeGreaterThan(Date.parse(at(before, b, '2026-10-07').at!));
