@@ -266,6 +266,20 @@ describe.each(databases)('a server killed during a run and during an import (%s)
     await server.start();
     const dayFile = await upload('day.xml', cebdFile(cpids, 1, 1));
     await jobReaches(dayFile, 'success');
+    // The file is checked on arrival by a run of its own (the cebd-check job): the run below comes after it.
+    await until(
+      async () =>
+        (
+          await api<{ content: { status: string }[] }>(
+            'POST',
+            '/eventlog/procedure-result/findBy?procedureName=cebd-preprocessing&size=10',
+            { payload: '{}', type: 'application/json' },
+          )
+        ).content.some((r) => r.status === 'success'),
+      'the file is checked on arrival',
+      30_000,
+      100,
+    );
     const run = await api<{ id: number; jobId: string }>('POST', '/processing/cebd-preprocessing/run', {
       payload: JSON.stringify({ timeRange: { start: '2026-06-30T22:00:00Z', end: '2026-10-31T23:00:00Z' } }),
       type: 'application/json',
@@ -322,20 +336,20 @@ describe.each(databases)('a server killed during a run and during an import (%s)
         `SELECT count(*)::int AS n FROM time_series_value WHERE data_log_id = $1`,
         [log?.id ?? 0],
       );
-      const [positions] = await all.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM cebd_position WHERE data_log_id = $1`,
+      const [records] = await all.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM cebd_record WHERE data_log_id = $1`,
         [log?.id ?? 0],
       );
       const jobs = await db.query<{ state: string }>(
         `SELECT state::text AS state FROM pgboss.job WHERE name = 'timeseries-import' AND data -> 'payload' ->> 'dataLogId' = $1`,
         [String(log?.id ?? 0)],
       );
-      return { log, values: values?.n, positions: positions?.n, jobs, chunks: await chunksOf(db, run.id, killedRun) };
+      return { log, values: values?.n, records: records?.n, jobs, chunks: await chunksOf(db, run.id, killedRun) };
     });
     if (entry !== undefined && entry !== null) expect(after.log?.id).toBe(entry);
     expect(after.log).toMatchObject({ status: 'FAILED', text: INTERRUPTED_TEXT });
     expect(after.values).toBe(0);
-    expect(after.positions).toBe(0);
+    expect(after.records).toBe(0);
     // One pg-boss job for the entry, cancelled: never a second import of it.
     expect(after.jobs).toEqual([{ state: 'cancelled' }]);
     // Every day of the four months is done once; those done before the kill were kept, not run again.

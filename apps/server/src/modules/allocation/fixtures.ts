@@ -70,9 +70,9 @@ export async function seedAllocationDay(database: Database, tenant: string, day:
   };
   const record = async (cp: string, unit: string, minutes: number, codes: number[] = []) =>
     database.query(
-      `INSERT INTO cebd_preprocessed (tenant, consumption_point_uuid, period_end, traction_unit_uuid,
-                                      active_consumed, active_regenerated, codes)
-       VALUES ($1, $2, $3, $4, 10, 1, $5::smallint[])`,
+      `INSERT INTO cebd_record (tenant, consumption_point_uuid, period_end, traction_unit_uuid, active_consumed,
+                                active_regenerated, reactive_consumed, reactive_regenerated, quality, codes, checked_at)
+       VALUES ($1, $2, $3, $4, 10, 1, 0, 0, 127, $5::smallint[], now())`,
       [tenant, cp, at(minutes), unit, `{${codes.join(',')}}`],
     );
   for (const m of [hm(5, 30), hm(7), hm(8, 45), hm(10, 20), hm(11, 30), hm(13, 30), hm(16, 30), hm(20)]) {

@@ -82,9 +82,10 @@ describe('train-preprocessing and combine', () => {
     over: { kwh?: number; quality?: number; codes?: number[]; unit?: string | null } = {},
   ) =>
     database.query(
-      `INSERT INTO cebd_preprocessed (tenant, consumption_point_uuid, period_end, traction_unit_uuid, grid_area_uuid,
-                                      price_area_uuid, active_consumed, active_regenerated, quality, codes)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, $9)`,
+      `INSERT INTO cebd_record (tenant, consumption_point_uuid, period_end, traction_unit_uuid, grid_area_uuid,
+                                price_area_uuid, active_consumed, active_regenerated, reactive_consumed,
+                                reactive_regenerated, quality, codes, checked_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 1, 0, 0, $8, $9, now())`,
       [
         NORWAY,
         ids[cp],

@@ -295,8 +295,8 @@ describe('price-and-supply and settlement', () => {
       [NORWAY],
     );
     await db.query(
-      `INSERT INTO cebd_preprocessed (tenant, consumption_point_uuid, period_end, data_log_id)
-       SELECT tenant, consumption_point_uuid, period_end, $2 FROM allocated_energy
+      `INSERT INTO cebd_record (tenant, consumption_point_uuid, period_end, quality, codes, data_log_id)
+       SELECT tenant, consumption_point_uuid, period_end, 46, '{}', $2 FROM allocated_energy
         WHERE tenant = $1 AND period_end IN ('2026-10-01T10:05:00Z', '2026-10-01T10:10:00Z')`,
       [NORWAY, log!.id],
     );

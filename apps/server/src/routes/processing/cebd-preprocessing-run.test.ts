@@ -49,7 +49,7 @@ describe('running cebd-preprocessing', () => {
   it('validates and places every record of the day, one chunk per area day, and reports its codes as events', async () => {
     const stored = Number(
       (
-        await t.allAreas.query<{ n: number }>(`SELECT count(*)::int AS n FROM cebd_position WHERE tenant = $1`, [
+        await t.allAreas.query<{ n: number }>(`SELECT count(*)::int AS n FROM cebd_record WHERE tenant = $1`, [
           t.areaUuid('norway'),
         ])
       )[0]!.n,
@@ -68,7 +68,8 @@ describe('running cebd-preprocessing', () => {
     );
     expect(row?.status).toBe('success');
     const [preprocessed] = await t.allAreas.query<{ n: number; placed: number }>(
-      `SELECT count(*)::int AS n, count(grid_area_uuid)::int AS placed FROM cebd_preprocessed WHERE tenant = $1`,
+      `SELECT count(*)::int AS n, count(grid_area_uuid)::int AS placed FROM cebd_record
+        WHERE tenant = $1 AND codes IS NOT NULL`,
       [t.areaUuid('norway')],
     );
     expect(stored).toBe(24);
@@ -81,7 +82,7 @@ describe('running cebd-preprocessing', () => {
       [result.id],
     );
     const codes = await t.allAreas.query<{ code: number; n: number }>(
-      `SELECT c AS code, count(*)::int AS n FROM cebd_preprocessed, unnest(codes) AS c WHERE tenant = $1 GROUP BY c`,
+      `SELECT c AS code, count(*)::int AS n FROM cebd_record, unnest(codes) AS c WHERE tenant = $1 GROUP BY c`,
       [t.areaUuid('norway')],
     );
     expect(Object.fromEntries(events.map((e) => [e.error_code, Number(e.incidents)]))).toEqual(

@@ -80,12 +80,12 @@ describe('the processing chain', () => {
         WHERE a.tenant = $1 GROUP BY 1, 4, 5 ORDER BY 1, 5`,
       [norway()],
     );
-  /** The energy of the preprocessed records whose period ends in (from, to] (UTC, inclusive). */
+  /** The energy of the preprocessed (checked) records whose period ends in (from, to] (UTC, inclusive). */
   const preprocessedKwh = async (from: string, to: string) =>
     (
       await t.allAreas.query<{ kwh: number }>(
-        `SELECT sum(active_consumed)::float8 AS kwh FROM cebd_preprocessed
-          WHERE tenant = $1 AND period_end >= $2::timestamptz AND period_end <= $3::timestamptz`,
+        `SELECT sum(active_consumed)::float8 AS kwh FROM cebd_record
+          WHERE tenant = $1 AND period_end >= $2::timestamptz AND period_end <= $3::timestamptz AND codes IS NOT NULL`,
         [norway(), from, to],
       )
     )[0]!.kwh;
@@ -94,8 +94,8 @@ describe('the processing chain', () => {
   const withEnergy = async (ends: string[]) =>
     (
       await t.allAreas.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM cebd_preprocessed
-          WHERE tenant = $1 AND period_end = ANY($2::timestamptz[])
+        `SELECT count(*)::int AS n FROM cebd_record
+          WHERE tenant = $1 AND period_end = ANY($2::timestamptz[]) AND codes IS NOT NULL
             AND (coalesce(active_consumed, 0) <> 0 OR coalesce(active_regenerated, 0) <> 0)`,
         [norway(), ends.map((hm) => `2026-10-05T${hm}:00Z`)],
       )

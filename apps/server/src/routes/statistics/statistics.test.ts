@@ -55,8 +55,8 @@ describe('statistics', () => {
   };
   const position = (cp: string, periodEnd: string, dataLogId: number, area = 'norway') =>
     q(
-      `INSERT INTO cebd_position (tenant, consumption_point_uuid, period_end, traction_system, data_log_id)
-       VALUES ($1, $2, $3, '02', $4)`,
+      `INSERT INTO cebd_record (tenant, consumption_point_uuid, period_end, quality, traction_system, data_log_id)
+       VALUES ($1, $2, $3, 46, '02', $4)`,
       [t.areaUuid(area as 'norway'), ids[cp], periodEnd, dataLogId],
     );
   const result = (procedure: string, status: string, started: string, period: string, area = 'norway') =>
@@ -119,11 +119,11 @@ describe('statistics', () => {
     // Preprocessed: CP1 10:05 and CP2 12:05 in RANGE (preprocessing uniqueCPIDs 2), both valid and
     // allocated in RANGE (combine 1: CP1's train run; shunting-and-stabling 1: CP2); today CP1's two
     // records, one valid (not allocated: combine waits for 1) and one with code 58.
-    // Each preprocessed row names the file its record came from, as cebd-preprocessing writes it.
+    // cebd-preprocessing writes its decision onto the record's row (the file stays the record's).
     const pre = (cp: string, end: string, codes: string, processed: string, file: number) =>
       q(
-        `INSERT INTO cebd_preprocessed (tenant, consumption_point_uuid, period_end, traction_unit_uuid, codes, processed_at, data_log_id)
-         VALUES ($1, $2, $3, $4, $5::smallint[], $6, $7)`,
+        `UPDATE cebd_record SET traction_unit_uuid = $4, codes = $5::smallint[], checked_at = $6
+          WHERE tenant = $1 AND consumption_point_uuid = $2 AND period_end = $3 AND data_log_id = $7`,
         [N, ids[cp], end, u1, codes, processed, file],
       );
     await pre('CP1', '2026-01-09T10:05:00Z', '{}', '2026-01-10T12:00:00Z', fileA);

@@ -98,7 +98,7 @@ describe('hostile files: every upload ends with an outcome and the data log stil
     expect(runMessage).not.toMatch(SQL_WORDS);
     const [stored] = await t.allAreas.query<{ n: number }>(
       `SELECT (SELECT count(*) FROM time_series_value WHERE data_log_id = $1)
-            + (SELECT count(*) FROM cebd_position WHERE data_log_id = $1) AS n`,
+            + (SELECT count(*) FROM cebd_record WHERE data_log_id = $1) AS n`,
       [entry.id],
     );
     expect(Number(stored!.n)).toBe(0);

@@ -151,6 +151,21 @@ describe('time-series upload and import', () => {
     });
     expect(none.statusCode).toBe(400);
     expect(none.json().message).toBe('No timeseries to download');
+    // A CEBD type's values come from the records (cebd_record), one per period of the uploaded day.
+    const day = new Date(Date.now() - 86_400_000).toISOString().slice(0, 11) + '00:00:00Z';
+    const cebd = await t.callAs(RESPONSIBLE, {
+      method: 'POST',
+      url: '/api/excel/timeseries/export',
+      payload: {
+        typeName: 'cebd_active_energy_consumed',
+        timeRange: { start: day, end: new Date(Date.parse(day) + 86_400_000).toISOString() },
+      },
+    });
+    expect(cebd.statusCode).toBe(200);
+    const [logged] = await t.allAreas.query<{ text: string }>(
+      `SELECT message_text AS text FROM data_log WHERE file_name = 'exportedtimeseries.xlsx' ORDER BY id DESC LIMIT 1`,
+    );
+    expect(logged?.text).toBe('Exported 12 values of 1 time series (cebd_active_energy_consumed)');
   });
 
   it('lists the types and keeps the maximum days since observation per area', async () => {
