@@ -161,6 +161,8 @@ export async function succeeded(page: Page, procedure: string, after = 0, timeou
 
 /** Uploads a file through an upload call (as the DCS, the grid or the market would) and waits for its import job. */
 export async function uploadFile(page: Page, path: string, name: string, text: string): Promise<void> {
+  const cebd = path === '/api/cebd/import';
+  const before = cebd ? ((await newest(page, 'cebd-preprocessing'))?.id ?? 0) : 0;
   const answer = await api<{ jobIds?: string[] }>(page, path, { method: 'POST', file: { name, text } });
   const [jobId] = answer.jobIds ?? [];
   expect(jobId).toBeDefined();
@@ -176,6 +178,9 @@ export async function uploadFile(page: Page, path: string, name: string, text: s
     .toBe(true);
   // The job as the server tells it, so a failed import says why.
   expect(JSON.stringify(job), name).toContain('"status":"success"');
+  // A CEBD file is checked on arrival by a cebd-preprocessing run of its own (the cebd-check job): a
+  // run the journey starts next would meet it as process_already_running.
+  if (cebd) await succeeded(page, 'cebd-preprocessing', before, 60_000);
 }
 
 /** Runs a procedure over `timeRange` through the run call; answers its result once it succeeded. */
