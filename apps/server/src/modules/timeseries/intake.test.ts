@@ -236,7 +236,13 @@ describe('time-series intake', () => {
     });
     expect(moved.counts).toEqual({ inserted: 0, superseded: 0, unchanged: 4 });
     expect(await count('cebd_record_superseded')).toBe(3);
-    expect((await day3()).at(-1)).toEqual({ end: '2026-10-03T00:20:00.000Z', ac: '4', dl: '12', dup: false, codes: null });
+    expect((await day3()).at(-1)).toEqual({
+      end: '2026-10-03T00:20:00.000Z',
+      ac: '4',
+      dl: '12',
+      dup: false,
+      codes: null,
+    });
   });
 
   it('refuses the whole file when one item names an unknown entity, storing nothing of it', async () => {
