@@ -12,9 +12,10 @@
 -- (PostgreSQL 15 has no skip scan), EXPLAIN as railwatt_app: Seq Scan on cebd_record_2026_10
 -- instead of Index Scan using cebd_record_2026_10_pkey with both bounds as index conditions. The
 -- tenant leads because it is the distribution column under Citus (ARCHITECTURE.md). A second
--- btree (consumption point, period end) answers per-point questions: the latest record of a point
--- (the dashboard's delivery and completeness) and combine's "did the unit send anything during
--- the run" probe.
+-- btree (tenant, consumption point, period end) answers per-point questions: the latest record of
+-- a point (the dashboard's delivery and completeness) and combine's "did the unit send anything
+-- during the run" probe. Without the tenant in it, a query naming the tenant took the key instead
+-- (EXPLAIN: Index Only Scan Backward using the pkey, walking periods until the point shows up).
 CREATE TABLE cebd_record (
   tenant uuid NOT NULL,
   consumption_point_uuid uuid NOT NULL,
@@ -51,10 +52,11 @@ CREATE TABLE cebd_record (
                      AND reactive_consumed IS NOT NULL AND reactive_regenerated IS NOT NULL))
 ) PARTITION BY RANGE (period_end);
 CREATE TABLE cebd_record_default PARTITION OF cebd_record DEFAULT;
-CREATE INDEX cebd_record_point_idx ON cebd_record (consumption_point_uuid, period_end);
--- The records of a file (statistics per file received, the span a stored file covers): the rows of
--- a file are inserted together, so a BRIN range per 16 pages keeps them few pages apart.
-CREATE INDEX cebd_record_file_idx ON cebd_record USING brin (data_log_id) WITH (pages_per_range = 16);
+CREATE INDEX cebd_record_point_idx ON cebd_record (tenant, consumption_point_uuid, period_end);
+-- The records of a file (statistics per file received, the span a stored file covers). A btree: a
+-- BRIN (the rows of a file arrive together) was not used while its new pages were unsummarized
+-- (summarized by VACUUM only) and the planner took the key with a filter over the month instead.
+CREATE INDEX cebd_record_file_idx ON cebd_record (data_log_id);
 SELECT rw_isolate_by_area('cebd_record');
 REVOKE ALL ON cebd_record_default FROM railwatt_app;
 

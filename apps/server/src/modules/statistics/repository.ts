@@ -147,7 +147,7 @@ export async function eventsByProcess(ex: Executor, tenant: string, range: Range
  * The last DASHBOARD_DAYS days in `zone` (today included), each with the CEBD files received that
  * day (by log time), their records (cebd_record rows whose current values came in those files) and
  * consumption points, and how many of those records cebd-preprocessing checked, found valid (no
- * code, not a duplicate) or coded: one grouped scan of the files' rows (BRIN on data_log_id).
+ * code, not a duplicate) or coded: one grouped scan of the files' rows (cebd_record_file_idx).
  * The days are an integer series, so the planner knows there are seven.
  */
 export async function cebdDays(ex: Executor, tenant: string, zone: string, now: string): Promise<CebdDay[]> {
