@@ -55,18 +55,22 @@ async function seedDay(database: Database): Promise<void> {
            SELECT r.id, $1, 1, '9' || lpad(split_part(substr(r.train_number, 2), '-', 1), 11, '0'),
                   ('00000000-0000-4000-b000-' || lpad(split_part(substr(r.train_number, 2), '-', 1), 12, '0'))::uuid, 80
              FROM train_run r WHERE r.tenant = $1 AND $2::text IS NOT NULL AND $3::int > 0`);
-  await q(`INSERT INTO cebd_preprocessed (tenant, consumption_point_uuid, period_end, traction_unit_uuid,
-                                          active_consumed, active_regenerated, codes)
+  await q(`SELECT rw_ensure_cebd_record_months($2::timestamptz, $2::timestamptz + interval '1 day')
+             WHERE $1::uuid IS NOT NULL AND $3::int > 0`);
+  // Checked records (codes '{}'), as cebd-preprocessing leaves them.
+  await q(`INSERT INTO cebd_record (tenant, consumption_point_uuid, period_end, traction_unit_uuid,
+                                    active_consumed, active_regenerated, reactive_consumed, reactive_regenerated,
+                                    quality, codes, checked_at)
            SELECT $1, ('00000000-0000-4000-d000-' || lpad(u::text, 12, '0'))::uuid,
                   $2::timestamptz + make_interval(mins => 5 * m),
-                  ('00000000-0000-4000-b000-' || lpad(u::text, 12, '0'))::uuid, 10, 1, '{}'
+                  ('00000000-0000-4000-b000-' || lpad(u::text, 12, '0'))::uuid, 10, 1, 0, 0, 127, '{}', now()
              FROM generate_series(1, $3::int) u, generate_series(1, 288) m`);
   // Combine's part: the records inside a run.
   await q(`INSERT INTO allocated_energy (tenant, consumption_point_uuid, period_end, traction_unit_uuid, active_consumed,
                                          active_regenerated, category, train_run_id, organisation_uuid, payer)
            SELECT p.tenant, p.consumption_point_uuid, p.period_end, p.traction_unit_uuid, 10, 1, 'train-run', r.id,
                   r.ru_uuid, 'ru'
-             FROM cebd_preprocessed p
+             FROM cebd_record p
              JOIN train_run_vehicle v ON v.traction_unit_uuid = p.traction_unit_uuid AND v.tenant = p.tenant
              JOIN train_run r ON r.id = v.train_run_id
             WHERE p.tenant = $1 AND p.period_end > r.departure AND p.period_end <= r.arrival

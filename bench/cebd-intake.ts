@@ -1,14 +1,17 @@
-// CEBD intake end to end (issue 8 item 11): parse, validate and store a day file of ~725,000 records
-// (2,520 consumption points x 288 five-minute periods = 2.9 million energy values) and one ten times
-// smaller (another day, so its values are new), each from a file read stream through
-// importParsedStream as railwatt_app in one tenant transaction, on a throwaway database on the real
-// PostgreSQL server (BENCH_DATABASE_URL overrides it). Beside it, the floor: the exact value rows the
-// intake stored, selected out, deleted, and loaded again with raw COPY FROM STDIN into the same
-// partitioned table by the owning user (railwatt_app cannot COPY into a table under row-level
-// security: PostgreSQL refuses COPY FROM there). Prints values/s of both, the ratio (goal: the
-// intake at least 40 % of COPY), the peak RSS and heap over the start for both file sizes (goal:
-// not growing with the file), and the CPU seconds of this process and of the server backends: on a
-// shared machine the wall clock also measures the neighbours.
+// CEBD intake end to end (issue 8 item 11, issue 19): parse, validate and store a day file of
+// ~725,000 records (2,520 consumption points x 288 five-minute periods, one cebd_record row each) and
+// smaller ones (other days, so their records are new), each from a file read stream through
+// importParsedStream as railwatt_app in one tenant transaction, then check the day file's records
+// (cebd-preprocessing over the file's day and consumption points, as the arrival check runs it:
+// placement in the seeded grid and price areas and codes, written onto the same rows), on a
+// throwaway database on the real PostgreSQL server (BENCH_DATABASE_URL overrides it). Beside it,
+// the floor: the record rows the intake stored (its columns), copied out and loaded with raw COPY
+// FROM STDIN into a table of the same shape (LIKE cebd_record, its key and indexes) by the owning
+// user (railwatt_app cannot COPY into a table under row-level security: PostgreSQL refuses COPY
+// FROM there). Prints records/s of both, the ratio stored / COPY and stored-and-checked / COPY
+// (goal: at least 40 %), the peak RSS and heap over the start per file size (goal: not growing
+// with the file), and the CPU seconds of this process and of the server backends: on a shared
+// machine the wall clock also measures the neighbours.
 import { createReadStream, createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +22,11 @@ import type { Database } from '../apps/server/src/db/client.js';
 import { tenantExecutor } from '../apps/server/src/db/tenant.js';
 import { cebdFormat } from '../apps/server/src/formats/cebd/cebd-format.js';
 import { cebdXmlStream, dayFileOptions } from '../apps/server/src/formats/cebd/generate.js';
+import {
+  cebdFileScope,
+  preprocessCebd,
+  type CebdPreprocessingResult,
+} from '../apps/server/src/modules/processing/cebd-preprocessing.js';
 import { importParsedStream, type IntakeResult } from '../apps/server/src/modules/timeseries/intake.js';
 import { areaUuid } from '../apps/server/src/seed/areas.js';
 import { seedFleetData } from '../apps/server/src/seed/fleet.js';
@@ -34,7 +42,10 @@ const UNITS = 2_100;
 const GOAL_RATIO = 0.4;
 const MB = 1024 * 1024;
 const NORWAY = areaUuid('norway');
-const VALUE_COLUMNS = 'tenant, series_id, start_time, value, quality, data_log_id, stored_at';
+/** The columns the intake writes (cebd-preprocessing's are the check's, measured on its own). */
+const RECORD_COLUMNS =
+  'tenant, consumption_point_uuid, period_end, active_consumed, active_regenerated, reactive_consumed, ' +
+  'reactive_regenerated, quality, lat, lon, traction_system, data_log_id, stored_at';
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en');
 
@@ -131,6 +142,8 @@ export async function benchCebdIntake(): Promise<void> {
     const seedStarted = performance.now();
     await seedDemo(database, { only: ['areas', 'users'] });
     await seedFleetData(database, { unitsPerCountry: UNITS, countries: ['norway'] });
+    // Grid and price areas with their polygons, EMS types: what the check places and validates by.
+    await seedDemo(database, { only: ['infrastructure'] });
     await database.exec('VACUUM ANALYZE');
     const cpids = (
       await database.query<{ cpid: string }>(
@@ -161,6 +174,11 @@ export async function benchCebdIntake(): Promise<void> {
       await fileOf('day', DAY_POINTS, '2026-10-01', 1),
     ];
 
+    await database.query(
+      `INSERT INTO data_log (id, tenant, message_type, message_status)
+       SELECT 1000000 + k, $1, 'CEBD_IMPORT', 'RUNNING' FROM generate_series(1, $2::int) AS k`,
+      [NORWAY, files.length + 1],
+    );
     // As the server runs: railwatt_app under row-level security, one tenant transaction per file.
     await database.useAppRole();
     const ctx = serviceContext(tenantExecutor(database, NORWAY), NORWAY, ADMIN_ACTOR, {
@@ -168,8 +186,14 @@ export async function benchCebdIntake(): Promise<void> {
       kind: 'norway',
       name: 'Norway',
     });
+    let nextLog = 1;
     const intake = async (path: string): Promise<IntakeResult> => {
-      const result = await importParsedStream(ctx, cebdFormat, createReadStream(path), { dataLogId: null });
+      // A data-log entry per file (made before, as the owner), as an upload has: the check finds the
+      // file's records by it.
+      const entry = { id: 1_000_000 + nextLog++ };
+      const result = await importParsedStream(ctx, cebdFormat, createReadStream(path), {
+        dataLogId: entry.id,
+      });
       if (result.status !== 'OK') throw new Error(`intake refused the file: ${result.text.slice(0, 500)}`);
       return result;
     };
@@ -179,11 +203,10 @@ export async function benchCebdIntake(): Promise<void> {
     for (const file of files) {
       const run = await measure(admin, datname, () => intake(file.path));
       runs.push({ file, run });
-      const values = run.result.counts.inserted;
       const mb = statSync(file.path).size / MB;
       console.log(
-        `intake ${file.name.padEnd(15)} ${fmt(file.records)} records, ${mb.toFixed(0)} MB: ${fmt(values)} values in ${(run.ms / 1000).toFixed(1)} s = ` +
-          `${fmt((values / run.ms) * 1000)} values/s; CPU node ${(run.cpuMs / 1000).toFixed(1)} s, server ${run.serverCpuS.toFixed(1)} s; ` +
+        `intake ${file.name.padEnd(15)} ${fmt(file.records)} records, ${mb.toFixed(0)} MB: stored in ${(run.ms / 1000).toFixed(1)} s = ` +
+          `${fmt((file.records / run.ms) * 1000)} records/s; CPU node ${(run.cpuMs / 1000).toFixed(1)} s, server ${run.serverCpuS.toFixed(1)} s; ` +
           `peak over start: RSS +${(run.peakRss / MB).toFixed(0)} MB, heap used +${(run.peakHeap / MB).toFixed(0)} MB (after GC +${(run.retainedHeap / MB).toFixed(0)} MB)`,
       );
     }
@@ -201,34 +224,56 @@ export async function benchCebdIntake(): Promise<void> {
       `  of which parsing alone (day file, nothing stored): ${(parseOnly.ms / 1000).toFixed(1)} s, CPU ${(parseOnly.cpuMs / 1000).toFixed(1)} s`,
     );
 
-    // The floor: the day file's stored value rows out to a file, deleted, and COPY'd in again.
+    // The check of the day file, as the arrival check runs it: the file's span and points, then
+    // cebd-preprocessing over them (placement, codes, onto the same rows).
+    const dayLog = 1_000_000 + nextLog - 1;
+    const check = await measure(admin, datname, async () => {
+      const scope = await cebdFileScope(ctx, dayLog);
+      if (!scope) throw new Error('the day file holds no records');
+      return preprocessCebd(ctx, scope, { consumptionPoints: scope.consumptionPoints });
+    });
+    const checked: CebdPreprocessingResult = check.result;
+    console.log(
+      `check of the day file (cebd-preprocessing, its points and span): ${fmt(checked.records)} records in ${(check.ms / 1000).toFixed(1)} s = ` +
+        `${fmt((checked.records / check.ms) * 1000)} records/s, ${fmt(checked.placed)} placed, codes ${JSON.stringify(checked.byCode)}; ` +
+        `CPU server ${check.serverCpuS.toFixed(1)} s`,
+    );
+
+    // The floor: the day file's record rows (the intake's columns) out to a file and COPY'd into a
+    // table of the same shape (its key and indexes), one transaction.
     const { from, to } = dayRange(day.file.day);
-    const where = `start_time >= '${from}' AND start_time < '${to}'`;
+    const where = `period_end > '${from}' AND period_end <= '${to}'`;
     const rowsPath = join(dir, 'rows.copy');
     await pipeline(
-      admin.query(copyTo(`COPY (SELECT ${VALUE_COLUMNS} FROM time_series_value WHERE ${where}) TO STDOUT`)),
+      admin.query(copyTo(`COPY (SELECT ${RECORD_COLUMNS} FROM cebd_record WHERE ${where}) TO STDOUT`)),
       createWriteStream(rowsPath),
     );
-    const deleted = (await admin.query(`DELETE FROM time_series_value WHERE ${where}`)).rowCount ?? 0;
-    await admin.query('VACUUM ANALYZE time_series_value');
+    await admin.query(
+      'CREATE TABLE bench_cebd_copy (LIKE cebd_record INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING INDEXES)',
+    );
     const copy = await measure(admin, datname, async () => {
       await admin.query('BEGIN');
       await pipeline(
         createReadStream(rowsPath),
-        admin.query(copyFrom(`COPY time_series_value (${VALUE_COLUMNS}) FROM STDIN`)),
+        admin.query(copyFrom(`COPY bench_cebd_copy (${RECORD_COLUMNS}) FROM STDIN`)),
       );
       await admin.query('COMMIT');
     });
-    const copyRate = (deleted / copy.ms) * 1000;
-    const intakeRate = (day.run.result.counts.inserted / day.run.ms) * 1000;
+    const copied = Number((await admin.query<{ n: string }>('SELECT count(*) AS n FROM bench_cebd_copy')).rows[0]!.n);
+    await admin.query('DROP TABLE bench_cebd_copy');
+    const copyRate = (copied / copy.ms) * 1000;
+    const storeRate = (day.file.records / day.run.ms) * 1000;
+    const bothRate = (day.file.records / (day.run.ms + check.ms)) * 1000;
     console.log(
-      `raw COPY FROM STDIN of the same ${fmt(deleted)} rows (${(statSync(rowsPath).size / MB).toFixed(0)} MB of COPY text) into time_series_value, one transaction: ` +
+      `raw COPY FROM STDIN of the same ${fmt(copied)} record rows (${(statSync(rowsPath).size / MB).toFixed(0)} MB of COPY text) into a table like cebd_record, one transaction: ` +
         `${(copy.ms / 1000).toFixed(1)} s = ${fmt(copyRate)} rows/s; CPU server ${copy.serverCpuS.toFixed(1)} s`,
     );
-    const ratio = intakeRate / copyRate;
+    const ratio = bothRate / copyRate;
     console.log(
-      `intake / COPY = ${(ratio * 100).toFixed(0)} % (wall clock; goal >= ${GOAL_RATIO * 100} %: ${ratio >= GOAL_RATIO ? 'met' : 'NOT met'}); ` +
-        `server CPU per value: intake ${((day.run.serverCpuS / deleted) * 1e6).toFixed(2)} us, COPY ${((copy.serverCpuS / deleted) * 1e6).toFixed(2)} us`,
+      `stored / COPY = ${((storeRate / copyRate) * 100).toFixed(0)} %; stored and checked / COPY = ${(ratio * 100).toFixed(0)} % ` +
+        `(wall clock; goal >= ${GOAL_RATIO * 100} %: ${ratio >= GOAL_RATIO ? 'met' : 'NOT met'}); ` +
+        `server CPU per record: intake ${((day.run.serverCpuS / copied) * 1e6).toFixed(2)} us, check ${((check.serverCpuS / copied) * 1e6).toFixed(2)} us, ` +
+        `COPY ${((copy.serverCpuS / copied) * 1e6).toFixed(2)} us`,
     );
     console.log(
       `peak memory over the start (RSS / heap used / heap kept after a full GC): ${runs
@@ -250,15 +295,18 @@ export async function benchCebdIntake(): Promise<void> {
   }
 }
 
-/** EXPLAIN (ANALYZE) of the store's existence check and plain insert as railwatt_app, rolled back. */
+/** EXPLAIN (ANALYZE) of cebd_record's hot statements as railwatt_app, rolled back. */
 async function explainAsApp(database: Database, tenant: string): Promise<void> {
   const client = await database.pool!.connect();
   try {
     await client.query('BEGIN');
     await client.query(`SELECT set_config('railwatt.tenant', $1, true)`, [tenant]);
-    const ids = (
-      await client.query<{ id: number }>(`SELECT id FROM time_series WHERE tenant = $1 ORDER BY id LIMIT 72`, [tenant])
-    ).rows.map((r) => r.id);
+    const cps = (
+      await client.query<{ cp: string }>(
+        `SELECT entity_uuid AS cp FROM entity_latest WHERE tenant = $1 AND type = 'consumptionpoint' ORDER BY 1 LIMIT 250`,
+        [tenant],
+      )
+    ).rows.map((r) => r.cp);
     const explain = async (label: string, text: string, params: unknown[]) => {
       const plan = await client.query<{ 'QUERY PLAN': string }>(
         `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) ${text}`,
@@ -268,20 +316,39 @@ async function explainAsApp(database: Database, tenant: string): Promise<void> {
       for (const line of plan.rows) console.log(`  ${line['QUERY PLAN']}`);
     };
     await explain(
-      'existence check of a batch (2026-10-05, no values yet)',
-      `SELECT EXISTS (SELECT 1 FROM time_series_value WHERE series_id = ANY($1::bigint[])
-          AND start_time BETWEEN '2026-10-05T00:00:00Z' AND '2026-10-05T23:55:00Z') AS any`,
-      [ids],
+      'existence check of a batch (2026-10-05, no records yet)',
+      `SELECT EXISTS (SELECT 1 FROM cebd_record WHERE tenant = $1
+          AND period_end BETWEEN '2026-10-05T00:05:00Z' AND '2026-10-06T00:00:00Z'
+          AND consumption_point_uuid = ANY($2::uuid[])) AS any`,
+      [tenant, `{${cps.join(',')}}`],
     );
-    const epochs = ids.flatMap(() =>
-      Array.from({ length: 288 }, (_, i) => Date.parse('2026-10-05T00:00:00Z') / 1000 + i * 300),
-    );
-    const series = ids.flatMap((id) => Array.from({ length: 288 }, () => id));
     await explain(
-      `plain insert of a batch of ${series.length} values (as store.ts storeBatch)`,
-      `INSERT INTO time_series_value (tenant, series_id, start_time, value, quality, data_log_id)
-       SELECT $1::uuid, s, to_timestamp(e), 1.5, 127, NULL FROM unnest($2::bigint[], $3::float8[]) AS i(s, e)`,
-      [tenant, `{${series.join(',')}}`, `{${epochs.join(',')}}`],
+      'the records of a chunk (a day of the day file), as cebd-preprocessing reads them',
+      `SELECT count(*) FROM cebd_record WHERE tenant = $1
+          AND period_end > '2026-10-01T00:00:00Z' AND period_end <= '2026-10-02T00:00:00Z'`,
+      [tenant],
+    );
+    await explain(
+      'the latest record of a consumption point (dashboard delivery)',
+      `SELECT max(period_end) FROM cebd_record WHERE tenant = $1 AND consumption_point_uuid = $2`,
+      [tenant, cps[0]],
+    );
+    await explain(
+      'the records of one file (statistics, the span of a file)',
+      `SELECT count(*) FROM cebd_record WHERE tenant = $1 AND data_log_id = $2`,
+      [tenant, 1_000_001],
+    );
+    const epochs = cps.flatMap(() =>
+      Array.from({ length: 288 }, (_, i) => Date.parse('2026-10-05T00:05:00Z') / 1000 + i * 300),
+    );
+    const points = cps.flatMap((cp) => Array.from({ length: 288 }, () => cp));
+    await explain(
+      `plain insert of a batch of ${points.length} records (as store.ts storeBatch)`,
+      `INSERT INTO cebd_record (tenant, consumption_point_uuid, period_end, active_consumed, active_regenerated,
+                                reactive_consumed, reactive_regenerated, quality, lat, lon, traction_system, data_log_id)
+       SELECT $1::uuid, c, to_timestamp(e), 1.5, 0, 0.5, 0, 127, 59.9, 10.7, '02', NULL
+         FROM unnest($2::uuid[], $3::float8[]) AS i(c, e)`,
+      [tenant, `{${points.join(',')}}`, `{${epochs.join(',')}}`],
     );
   } finally {
     await client.query('ROLLBACK');

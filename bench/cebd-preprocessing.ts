@@ -2,8 +2,8 @@
 // (BENCH_DATABASE_URL overrides it): the seeded Norwegian fleet and infrastructure (grid areas of
 // Natural Earth outlines, up to ~200 vertices), BENCH_CEBD_POINTS consumption points x 288 records
 // stored through the intake, then preprocessCebd for the day as railwatt_app. Beside it, the floor:
-// one SQL aggregate that reads the same records and values (positions joined to their four
-// energies), printed as a ratio. Run alone: node --import tsx bench/cebd-preprocessing.ts
+// one SQL aggregate that reads the same records (cebd_record, their four energies), printed as a
+// ratio. Run alone: node --import tsx bench/cebd-preprocessing.ts
 import { Readable } from 'node:stream';
 import type { Database } from '../apps/server/src/db/client.js';
 import { tenantExecutor } from '../apps/server/src/db/tenant.js';
@@ -56,14 +56,11 @@ export async function benchCebdPreprocessing(): Promise<void> {
     if (stored.status !== 'OK') throw new Error(`intake refused the file: ${stored.text.slice(0, 300)}`);
     // As autovacuum would have it on a server: statistics for the master data and the stored day.
     await database.exec('VACUUM ANALYZE');
-    // The floor as the owning user (no policies): the same positions and values, one aggregate.
+    // The floor as the owning user (no policies): the same records, one aggregate.
     let started = performance.now();
     await database.query(
-      `SELECT count(*), sum(v.value)
-         FROM cebd_position p
-         JOIN time_series s ON s.entity_uuid = p.consumption_point_uuid AND s.type_name LIKE 'cebd%'
-         JOIN time_series_value v ON v.series_id = s.id AND v.start_time = p.period_end - interval '5 minutes'
-        WHERE p.period_end > $1::timestamptz AND p.period_end <= $2::timestamptz`,
+      `SELECT count(*), sum(active_consumed + active_regenerated + reactive_consumed + reactive_regenerated)
+         FROM cebd_record WHERE period_end > $1::timestamptz AND period_end <= $2::timestamptz`,
       [DAY.start, DAY.end],
     );
     const floorMs = performance.now() - started;

@@ -1,7 +1,7 @@
 // combine (issue 9 item 4) for a month of one area on the real PostgreSQL server
 // (BENCH_DATABASE_URL overrides it): BENCH_COMBINE_UNITS traction units (default 1,000), each
 // with one consumption point metering every 5 minutes of BENCH_COMBINE_DAYS days (default 31:
-// October 2026 in Oslo, ~8.9 million cebd_preprocessed rows) and six train runs a day of 2 h 15 min
+// October 2026 in Oslo, ~8.9 million cebd_record rows) and six train runs a day of 2 h 15 min
 // (so about 56 % of the records lie in a run). The data are generated set-based in SQL (not by
 // parsing files: cebd-preprocessing has its own bench). Then combine runs the days as the procedure
 // does (one transaction per area day, as railwatt_app, COMBINE_CONCURRENCY days at once) and, as
@@ -44,7 +44,7 @@ export async function benchCombine(): Promise<void> {
     await generate(database, lastDay);
     await database.exec('VACUUM ANALYZE');
     const [{ records }] = (await database.query<{ records: string }>(
-      `SELECT count(*) AS records FROM cebd_preprocessed WHERE tenant = $1`,
+      `SELECT count(*) AS records FROM cebd_record WHERE tenant = $1`,
       [NORWAY],
     )) as [{ records: string }];
     console.log(
@@ -71,7 +71,7 @@ export async function benchCombine(): Promise<void> {
       const t0 = performance.now();
       await area.query(
         `SELECT traction_unit_uuid, date_trunc('day', period_end, '${ZONE}'), sum(active_consumed), count(*)
-           FROM cebd_preprocessed WHERE tenant = $1 AND period_end > $2 AND period_end <= $3 GROUP BY 1, 2`,
+           FROM cebd_record WHERE tenant = $1 AND period_end > $2 AND period_end <= $3 GROUP BY 1, 2`,
         [NORWAY, period[0]!.start, period[0]!.end],
       );
       return performance.now() - t0;
@@ -162,10 +162,14 @@ async function generate(database: Database, lastDay: string): Promise<void> {
       SELECT r.id, r.tenant, 1, u.evn, u.unit, 84
         FROM train_run r JOIN bench_unit u ON u.n = r.train_number::int / 10
        WHERE r.tenant = '${t}'::uuid;
-    INSERT INTO cebd_preprocessed (tenant, consumption_point_uuid, period_end, traction_unit_uuid, grid_area_uuid,
-                                   price_area_uuid, active_consumed, active_regenerated, quality, codes)
+    SELECT rw_ensure_cebd_record_months((SELECT min(day_start) FROM bench_day),
+                                        ((SELECT max(day) FROM bench_day) + 1)::timestamp AT TIME ZONE '${ZONE}');
+    -- Checked records (codes '{}'), as cebd-preprocessing leaves them.
+    INSERT INTO cebd_record (tenant, consumption_point_uuid, period_end, traction_unit_uuid, grid_area_uuid,
+                             price_area_uuid, active_consumed, active_regenerated, reactive_consumed,
+                             reactive_regenerated, quality, codes, checked_at)
       SELECT '${t}'::uuid, u.cp, p, u.unit, o.grid, o.price, ((extract(epoch FROM p)::bigint / 300 + u.n) % 50)::numeric,
-             0, CASE WHEN (extract(epoch FROM p)::bigint / 300 + u.n) % 100 = 0 THEN 61 ELSE 127 END, '{}'
+             0, 0, 0, CASE WHEN (extract(epoch FROM p)::bigint / 300 + u.n) % 100 = 0 THEN 61 ELSE 127 END, '{}', now()
         FROM bench_unit u CROSS JOIN bench_other o
        CROSS JOIN generate_series((SELECT min(day_start) FROM bench_day) + interval '5 minutes',
                                   ((SELECT max(day) FROM bench_day) + 1)::timestamp AT TIME ZONE '${ZONE}',

@@ -11,21 +11,19 @@
 // BENCH_SETTLEMENT_UNITS traction units (default 1,000), each with one consumption point metering
 // every 5 minutes (passing through the grid areas hour by hour), owned by one vehicle keeper, and
 // six train runs a day of 2 h 15 min (every three hours from 04:00, five RUs), as bench/combine.ts.
-// cebd-preprocessing reads raw CEBD values (four time series per point and cebd_position rows,
-// what the intake stores); at 55,000-65,000 records/s two days at once (30,000-40,000 one day at a
+// cebd-preprocessing checks the records the intake stored (cebd_record rows, not checked yet); at 55,000-65,000 records/s two days at once (30,000-40,000 one day at a
 // time, 5,000-9,000 before its placement and master data became set-based) a month of 1,000 units
 // would alone take about 3 minutes, so it is measured over the first BENCH_SETTLEMENT_CEBD_DAYS
 // days (default 2: the days run side by side, one day alone would use one core) and scaled to the
-// month; the other days' cebd_preprocessed rows are generated with the same values, places and
-// areas. Hourly supply per grid area (the metered energy plus 3-6 % losses),
+// month; the other days' records are generated checked, with the same values, places and areas. Hourly supply per grid area (the metered energy plus 3-6 % losses),
 // spot prices per price area and the NOK rate are generated after cebd-preprocessing.
 //
 // Over BENCH_SETTLEMENT_DAYS days (default 31: October 2026 in Oslo, a 25-hour day included; fewer
 // days are scaled to 31 and say so), per step: time, rows/s and the month's time; the floor (one
-// SQL aggregate over the same cebd_preprocessed rows as railwatt_app, as bench/combine.ts) and the
+// SQL aggregate over the same cebd_record rows as railwatt_app, as bench/combine.ts) and the
 // ratio. Then the same at BENCH_SETTLEMENT_SMALL_UNITS (default 250) and, from the two sizes, a
 // linear estimate per step of a month of 10,000 units against the goal of 10 minutes. Beside the
-// read floor, a write floor: the rows cebd-preprocessing wrote, copied by one INSERT ... SELECT into
+// read floor, a write floor: the rows cebd-preprocessing checked, copied by one INSERT ... SELECT into
 // a table with the same indexes, and its estimate at 10,000 units (storing the output alone). The default
 // run takes about 7 minutes on the shared 2 cores (BENCH_SETTLEMENT_DAYS=14 roughly halves it).
 // Run alone: node --import tsx bench/settlement.ts (BENCH_SETTLEMENT_UNITS=200
@@ -152,12 +150,12 @@ async function measure(units: number): Promise<Measurement> {
     await generate(owner, units, { start, cebdEnd, end });
     await owner.exec('VACUUM ANALYZE');
     const [sizes] = await owner.query<{ records: number; runs: number; cebd: number }>(
-      `SELECT (SELECT count(*) FROM cebd_preprocessed)::int AS records,
+      `SELECT (SELECT count(*) FROM cebd_record)::int AS records,
               (SELECT count(*) FROM train_run)::int AS runs,
-              (SELECT count(*) FROM cebd_position)::int AS cebd`,
+              (SELECT count(*) - count(codes) FROM cebd_record)::int AS cebd`,
     );
-    // The records cebd-preprocessing writes are in the month's count, not yet in the table.
-    const records = sizes!.records + sizes!.cebd;
+    // The records cebd-preprocessing checks (codes NULL) are in the month's count.
+    const records = sizes!.records;
     console.log(
       `\n### ${count(units)} units x ${DAYS} days: ${count(records)} records, ${count(sizes!.runs)} train runs ` +
         `(generated in ${seconds(performance.now() - started, 0)} s; PostgreSQL ${version.split(' ')[0]}, autovacuum ${autovacuum})`,
@@ -177,7 +175,7 @@ async function measure(units: number): Promise<Measurement> {
       const t0 = performance.now();
       await area.query(
         `SELECT traction_unit_uuid, date_trunc('day', period_end, '${ZONE}'), sum(active_consumed), count(*)
-           FROM cebd_preprocessed WHERE tenant = $1 AND period_end > $2 AND period_end <= $3 GROUP BY 1, 2`,
+           FROM cebd_record WHERE tenant = $1 AND period_end > $2 AND period_end <= $3 GROUP BY 1, 2`,
         [NORWAY, start, end],
       );
       return performance.now() - t0;
@@ -203,7 +201,7 @@ async function measure(units: number): Promise<Measurement> {
     // What arrives beside the records before the month is priced: supply and prices (not timed).
     started = performance.now();
     await generatePrices(owner, { start, end });
-    await owner.exec('VACUUM ANALYZE cebd_preprocessed, time_series, time_series_value');
+    await owner.exec('VACUUM ANALYZE cebd_record, time_series, time_series_value');
     const pricesMs = performance.now() - started;
     const floorBefore = await floor();
     await step('train-preprocessing', { start, end }, DAYS, sizes!.runs);
@@ -218,11 +216,11 @@ async function measure(units: number): Promise<Measurement> {
     // The floor of writing: the rows cebd-preprocessing wrote over its days, copied by one INSERT ...
     // SELECT into a table with the same columns and indexes (no row-level security, nothing computed):
     // what storing its output costs on this server, whatever the statement that computes it.
-    await owner.exec('CREATE TABLE bench_write_floor (LIKE cebd_preprocessed INCLUDING DEFAULTS INCLUDING INDEXES)');
+    await owner.exec('CREATE TABLE bench_write_floor (LIKE cebd_record INCLUDING DEFAULTS INCLUDING INDEXES)');
     await owner.exec('CHECKPOINT');
     started = performance.now();
     const [copied] = await owner.query<{ n: number }>(
-      `WITH w AS (INSERT INTO bench_write_floor SELECT * FROM cebd_preprocessed
+      `WITH w AS (INSERT INTO bench_write_floor SELECT * FROM cebd_record
                    WHERE period_end > $1 AND period_end <= $2 RETURNING 1)
        SELECT count(*)::int AS n FROM w`,
       [start, cebdEnd],
@@ -236,7 +234,7 @@ async function measure(units: number): Promise<Measurement> {
     const withoutCebd = chainMs - monthMs(steps[0]!);
     const floorMonthMs = (floorMs * MONTH_DAYS) / DAYS;
     console.log(
-      `floor (one aggregate over the ${count(records)} cebd_preprocessed rows): ${seconds(floorBefore, 2)} s before, ` +
+      `floor (one aggregate over the ${count(records)} cebd_record rows): ${seconds(floorBefore, 2)} s before, ` +
         `${seconds(floorAfter, 2)} s after (${perS(records, floorMs)} records/s)` +
         (DAYS < MONTH_DAYS ? `; ${seconds(floorMonthMs)} s for ${MONTH_DAYS} days` : ''),
     );
@@ -330,7 +328,7 @@ async function writtenBy(
   switch (name) {
     case 'cebd-preprocessing':
       return `${await one(
-        `SELECT count(*)::int AS n FROM cebd_preprocessed
+        `SELECT count(*)::int AS n FROM cebd_record
           WHERE period_end > $1 AND period_end <= $2 AND codes = '{}' AND grid_area_uuid IS NOT NULL`,
         [period.start, period.end],
       )} valid and placed`;
@@ -465,8 +463,8 @@ const ENERGIES = (p: string) => ({
 /**
  * The month's data as the owning user: units and consumption points (entity and entity_segment;
  * entity_latest follows by its triggers), five RUs and a vehicle keeper, positions inside the grid
- * areas, train runs, the raw CEBD values and positions of the first CEBD_DAYS days (a data-log
- * entry per day, as the intake stores them) and the other days' cebd_preprocessed rows.
+ * areas, train runs, the CEBD records of the first CEBD_DAYS days as the intake stores them (not
+ * checked; a data-log entry per day) and the other days' records as cebd-preprocessing leaves them.
  */
 async function generate(
   database: Database,
@@ -549,14 +547,11 @@ async function generate(
   )) as [{ grids: number; short: number }];
   if (grids === 0 || short > 0) throw new Error(`${short} of ${grids} grid areas without ${POINTS_PER_GRID} positions`);
 
-  // The raw CEBD of the first days, as the intake stores a day file: four series per point, their
-  // values (period start) and a position per record (period end).
+  // The CEBD of the first days, as the intake stores a day file: four series per point (the
+  // catalogue the data log and the export name) and one cebd_record row per record, not checked.
   const series = Object.values(CEBD_SERIES);
   const e = ENERGIES('p');
-  await database.query(`SELECT rw_ensure_time_series_months($1::timestamptz - interval '1 hour', $2::timestamptz)`, [
-    start,
-    end,
-  ]);
+  await database.query(`SELECT rw_ensure_cebd_record_months($1::timestamptz, $2::timestamptz)`, [start, end]);
   await database.exec(`
     INSERT INTO time_series (tenant, type_name, entity_uuid, entity_kind, identifier, resolution, unit)
       SELECT '${t}'::uuid, s.type_name, u.cp, 'consumptionpoint', 'BENCH-' || u.n, 'PT5M',
@@ -576,16 +571,9 @@ async function generate(
     );
     const periods = `generate_series('${day.day_start}'::timestamptz + interval '5 minutes', '${day.day_end}'::timestamptz, interval '5 minutes') AS p`;
     await database.exec(`
-      INSERT INTO time_series_value (tenant, series_id, start_time, value, quality, data_log_id)
-        SELECT '${t}'::uuid, s.id, p - interval '5 minutes',
-               CASE s.type_name WHEN '${CEBD_SERIES.activeConsumed}' THEN ${e.ac}
-                                WHEN '${CEBD_SERIES.activeRegenerated}' THEN ${e.ar}
-                                WHEN '${CEBD_SERIES.reactiveConsumed}' THEN ${e.rc} ELSE ${e.rr} END,
-               ${e.quality}, ${log!.id}
-          FROM ${periods} CROSS JOIN bench_unit u
-          JOIN time_series s ON s.entity_uuid = u.cp AND s.tenant = '${t}'::uuid;
-      INSERT INTO cebd_position (tenant, consumption_point_uuid, period_end, lat, lon, traction_system, data_log_id)
-        SELECT '${t}'::uuid, u.cp, p, b.lat, b.lon, '01', ${log!.id}
+      INSERT INTO cebd_record (tenant, consumption_point_uuid, period_end, active_consumed, active_regenerated,
+                               reactive_consumed, reactive_regenerated, quality, lat, lon, traction_system, data_log_id)
+        SELECT '${t}'::uuid, u.cp, p, ${e.ac}, ${e.ar}, ${e.rc}, ${e.rr}, ${e.quality}, b.lat, b.lon, '01', ${log!.id}
           FROM ${periods} CROSS JOIN bench_unit u
           JOIN bench_point b ON b.g = ${gridOf('p', grids)} AND b.k = u.n % ${POINTS_PER_GRID};
     `);
@@ -605,10 +593,11 @@ async function generate(
       [t, `bench-cebd-${day.day_start.slice(0, 10)}.xml`],
     );
     await database.exec(`
-      INSERT INTO cebd_preprocessed (tenant, consumption_point_uuid, period_end, traction_unit_uuid, grid_area_uuid,
-                                     price_area_uuid, active_consumed, active_regenerated, reactive_consumed,
-                                     reactive_regenerated, quality, codes, data_log_id)
-        SELECT '${t}'::uuid, u.cp, p, u.unit, b.grid, b.price, ${e.ac}, ${e.ar}, ${e.rc}, ${e.rr}, ${e.quality}, '{}', ${log!.id}
+      INSERT INTO cebd_record (tenant, consumption_point_uuid, period_end, traction_unit_uuid, grid_area_uuid,
+                               price_area_uuid, active_consumed, active_regenerated, reactive_consumed,
+                               reactive_regenerated, quality, lat, lon, traction_system, codes, checked_at, data_log_id)
+        SELECT '${t}'::uuid, u.cp, p, u.unit, b.grid, b.price, ${e.ac}, ${e.ar}, ${e.rc}, ${e.rr}, ${e.quality},
+               b.lat, b.lon, '01', '{}', now(), ${log!.id}
           FROM generate_series('${day.day_start}'::timestamptz + interval '5 minutes', '${day.day_end}'::timestamptz,
                                interval '5 minutes') AS p
          CROSS JOIN bench_unit u
@@ -644,7 +633,7 @@ async function generatePrices(database: Database, period: { start: string; end: 
       SELECT '${t}'::uuid, s.id, h.hour, round(h.kwh / m.per_grid, 3), 127
         FROM (SELECT grid_area_uuid AS grid, date_trunc('hour', period_end - interval '1 microsecond', 'UTC') AS hour,
                      sum(active_consumed - active_regenerated) * (1.03 + 0.03 * random())::numeric AS kwh
-                FROM cebd_preprocessed
+                FROM cebd_record
                WHERE tenant = '${t}'::uuid AND period_end > '${start}'::timestamptz AND period_end <= '${end}'::timestamptz
                  AND grid_area_uuid IS NOT NULL
                GROUP BY 1, 2) h

@@ -57,26 +57,28 @@ export async function benchStatistics(): Promise<void> {
          FROM bench_file`,
       [NORWAY],
     );
+    await database.query(`SELECT rw_ensure_cebd_record_months(now() - $1 * interval '1 day', now())`, [DAYS]);
+    // One row per record; the records before today checked (code 58 at half past), as
+    // cebd-preprocessing leaves them.
     await database.query(
-      `INSERT INTO cebd_position (tenant, consumption_point_uuid, period_end, traction_system, data_log_id)
-       SELECT $1, f.cp, f.day_start + k * interval '5 minutes', '02', f.id
-         FROM bench_file f, generate_series(1, 288) AS k
-        WHERE f.day_start + k * interval '5 minutes' <= now()`,
-      [NORWAY],
-    );
-    await database.query(
-      `INSERT INTO cebd_preprocessed (tenant, consumption_point_uuid, period_end, traction_unit_uuid, codes, processed_at)
-       SELECT p.tenant, p.consumption_point_uuid, p.period_end, c.unit_ref::uuid,
-              CASE WHEN extract(minute FROM p.period_end) = 30 THEN '{58}'::smallint[] ELSE '{}' END,
-              p.period_end + interval '1 day'
-         FROM cebd_position p JOIN entity_latest c ON c.entity_uuid = p.consumption_point_uuid
-        WHERE p.tenant = $1 AND p.period_end < date_trunc('day', now())`,
+      `INSERT INTO cebd_record (tenant, consumption_point_uuid, period_end, quality, traction_system, data_log_id,
+                                traction_unit_uuid, codes, checked_at)
+       SELECT $1, f.cp, t.period_end, 46, '02', f.id, CASE WHEN t.checked THEN c.unit_ref::uuid END,
+              CASE WHEN NOT t.checked THEN NULL
+                   WHEN extract(minute FROM t.period_end) = 30 THEN '{58}'::smallint[] ELSE '{}' END,
+              CASE WHEN t.checked THEN t.period_end + interval '1 day' END
+         FROM bench_file f
+         JOIN entity_latest c ON c.entity_uuid = f.cp
+         CROSS JOIN generate_series(1, 288) AS k
+         CROSS JOIN LATERAL (SELECT f.day_start + k * interval '5 minutes' AS period_end,
+                                    f.day_start + k * interval '5 minutes' < date_trunc('day', now()) AS checked) t
+        WHERE t.period_end <= now()`,
       [NORWAY],
     );
     await database.query(
       `INSERT INTO allocated_energy (tenant, consumption_point_uuid, period_end, traction_unit_uuid, category, payer, allocated_at)
        SELECT tenant, consumption_point_uuid, period_end, traction_unit_uuid, 'train-run', 'ru', period_end + interval '2 days'
-         FROM cebd_preprocessed
+         FROM cebd_record
         WHERE tenant = $1 AND codes = '{}' AND period_end < now() - ($2 * interval '12 hours')`,
       [NORWAY, DAYS],
     );
@@ -100,8 +102,8 @@ export async function benchStatistics(): Promise<void> {
     await database.exec('VACUUM ANALYZE');
     const [counts] = await database.query<{ points: number; records: number; preprocessed: number; allocated: number }>(
       `SELECT (SELECT count(DISTINCT cp) FROM bench_file)::int AS points,
-              (SELECT count(*) FROM cebd_position WHERE tenant = $1)::int AS records,
-              (SELECT count(*) FROM cebd_preprocessed WHERE tenant = $1)::int AS preprocessed,
+              (SELECT count(*) FROM cebd_record WHERE tenant = $1)::int AS records,
+              (SELECT count(codes) FROM cebd_record WHERE tenant = $1)::int AS preprocessed,
               (SELECT count(*) FROM allocated_energy WHERE tenant = $1)::int AS allocated`,
       [NORWAY],
     );
