@@ -159,9 +159,9 @@ async function processedStretches(
  * the whole days), its cause naming the file. It is the run of the process log, with progress per
  * day and events, in its own `procedure-run` job. Run option `followers: 'processed'`: the chain
  * then runs combine and the steps after it only on the days a combine already covered (queueFollowers);
- * days not processed yet are only checked. Called by the `cebd-check` job (jobs/cebd-check.ts), which
- * tries again while another cebd-preprocessing run of those days is under way (process_already_running).
- * Answers the run, or null when the file holds no records to check.
+ * days not processed yet are only checked. It runs beside other runs of its days (migration 0376:
+ * neither refuses the other; their chunks of one day take turns). Called by the `cebd-check` job
+ * (jobs/cebd-check.ts). Answers the run, or null when the file holds no records to check.
  */
 /**
  * After a CEBD file's import stored new values (jobs/timeseries-import.ts): queues its check on

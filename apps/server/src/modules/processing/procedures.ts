@@ -1,4 +1,5 @@
 import { CEBD_CODE_MESSAGES, ENTITY_KINDS, PROCESS_EVENT_CODES } from '@railwatt/contracts';
+import { sql } from 'drizzle-orm';
 import { registerAllocationProcedures } from '../allocation/procedures.js';
 import { registerSettlementProcedures } from '../settlement/procedures.js';
 import { currentConfig } from '../processing-config/service.js';
@@ -34,6 +35,12 @@ export function registerImplementedProcedures(): void {
   registerProcedure('cebd-preprocessing', {
     concurrency: DAYS_AT_ONCE,
     async run(ctx, scope, report) {
+      // One chunk of an area day at a time, whichever run it belongs to: a file's check on arrival
+      // runs beside other runs of its days (migration 0376), so the second chunk of a day waits here
+      // for the first to commit and then reads what it wrote. Released with the chunk's transaction.
+      await ctx.db.execute(
+        sql`SELECT pg_advisory_xact_lock(hashtext(${`cebd-preprocessing ${ctx.tenant.uuid} ${scope.start}`}::text))`,
+      );
       if (scope.run.options.onlyDue && !(await cebdChunkDue(ctx, scope))) {
         report.records(0);
         return;

@@ -125,15 +125,20 @@ export async function findUnderWay(
   tenant: string,
   procedureName: ProcedureName,
   period?: { start: string; end: string },
+  options: { besideArrivalChecks?: boolean } = {},
 ): Promise<ProcedureResult | undefined> {
   const overlap = period
     ? sql`AND tstzrange(r.period_start, r.period_end) && tstzrange(${period.start}::timestamptz, ${period.end}::timestamptz)`
+    : sql``;
+  // A CEBD file's check on arrival runs beside other runs (migration 0376): it refuses none.
+  const beside = options.besideArrivalChecks
+    ? sql`AND (r.run_options ->> 'followers') IS DISTINCT FROM 'processed'`
     : sql``;
   const [result] = await rows<ProcedureResult>(
     ex,
     sql`SELECT ${RESULT_COLUMNS} FROM procedure_result r
          WHERE r.tenant = ${tenant}::uuid AND r.procedure_name = ${procedureName}
-           AND r.status = ANY(${sql.param([...UNDER_WAY_STATUSES])}::text[]) ${overlap}
+           AND r.status = ANY(${sql.param([...UNDER_WAY_STATUSES])}::text[]) ${overlap} ${beside}
          ORDER BY r.execute_start_time DESC LIMIT 1`,
   );
   return result;

@@ -57,14 +57,15 @@ const alreadyRunning = () => ApiError.badRequest('process_already_running', ERRO
 /**
  * A run under way of the same scope refuses a new one, unless its job is over (dead, or gone): the
  * worker died on its last attempt without recording the end. Such a run is set to failure here, so
- * it can be run again (rerun resumes it from its unfinished days).
+ * it can be run again (rerun resumes it from its unfinished days). A CEBD file's check on arrival
+ * refuses nothing and is refused by nothing (migration 0376; its chunks wait per area day instead).
  */
 export async function refuseWhileUnderWay(
   ctx: ServiceContext,
   name: ProcedureName,
   period: { start: string; end: string },
 ) {
-  const underWay = await findUnderWay(ctx.db, ctx.tenant.uuid, name, period);
+  const underWay = await findUnderWay(ctx.db, ctx.tenant.uuid, name, period, { besideArrivalChecks: true });
   if (!underWay) return;
   const job = await jobStatusOf(ctx.db, underWay.jobId);
   if (underWay.jobId !== null && (job === null || job === 'dead' || job === 'success')) {
@@ -125,7 +126,7 @@ export async function startRun(
   if (foreign.length > 0) {
     throw ApiError.badRequest('invalid_input', `refs name no entity of this area: ${foreign.join(', ')}`);
   }
-  await refuseWhileUnderWay(ctx, name, request.timeRange);
+  if (options.runOptions?.followers !== 'processed') await refuseWhileUnderWay(ctx, name, request.timeRange);
   // Two requests racing past the check meet the exclusion constraint (db/constraints.ts: 400
   // process_already_running).
   const result = await insertResult(ctx.db, {

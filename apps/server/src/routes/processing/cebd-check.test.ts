@@ -3,6 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cebdXml } from '../../formats/cebd/generate.js';
 import { startMonthEndRechecks } from '../../jobs/cebd-month-end.js';
 import { procedureFollowUpJob } from '../../jobs/procedure-follow-up.js';
+import { tenantExecutor } from '../../db/tenant.js';
+import { startArrivalCheck } from '../../modules/processing/chain.js';
+import { serviceContext } from '../../test/context.js';
+import { ADMIN_ACTOR } from '../../test/records.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { waitForIdle, waitForRun } from '../../test/jobs.js';
 
@@ -39,7 +43,7 @@ interface Point {
  * redrawn marks the days with records in its new validity; the month-end run re-checks only marked
  * days and days with unchecked records and clears the marks; a run from the run page re-checks all.
  */
-describe('CEBD checked on arrival and re-checked when master data change', { timeout: 180_000 }, () => {
+describe('CEBD checked on arrival and re-checked when master data change', { timeout: 300_000 }, () => {
   let t: TestApp;
   let a: Point;
   let b: Point;
@@ -68,7 +72,7 @@ describe('CEBD checked on arrival and re-checked when master data change', { tim
   const upload = async (name: string, xml: string) => {
     const res = await t.uploadAs(RESPONSIBLE, '/api/cebd/import', [{ fileName: name, bytes: xml }]);
     expect(res.statusCode, res.body).toBe(200);
-    const run = await waitForRun(t.database, res.json<{ jobIds: string[] }>().jobIds[0]!, { timeoutMs: 60_000 });
+    const run = await waitForRun(t.database, res.json<{ jobIds: string[] }>().jobIds[0]!, { timeoutMs: 120_000 });
     expect(run.status, run.message ?? '').toBe('success');
     return { dataLogId: run.dataLogId!, importedAt: Date.parse(run.finishedAt!) };
   };
@@ -314,6 +318,48 @@ describe('CEBD checked on arrival and re-checked when master data change', { tim
       expect(c.checked).toBe(c.n);
       expect(Date.parse(c.at!)).toBeGreaterThan(Date.parse(before[i]!.at!));
     }
+    await idle();
+  });
+
+  it('runs a file check beside a person’s run of its days: neither refuses the other', async () => {
+    const under = (period: { start: string; end: string }, options: Record<string, unknown>) =>
+      t.allAreas.query<{ id: number }>(
+        `INSERT INTO procedure_result (tenant, procedure_name, period_start, period_end, status, username, run_options)
+         VALUES ($1, 'cebd-preprocessing', $2, $3, 'running', 'someone', $4) RETURNING id::int AS id`,
+        [norway(), period.start, period.end, JSON.stringify(options)],
+      );
+    const [{ id: dataLogId }] = (await t.allAreas.query<{ id: number }>(
+      `SELECT id::int AS id FROM data_log WHERE tenant = $1 AND file_name = 'a-day1.xml'`,
+      [norway()],
+    )) as [{ id: number }];
+    const ctx = serviceContext(tenantExecutor(t.database, norway()), norway(), ADMIN_ACTOR, {
+      timeZone: 'Europe/Oslo',
+    });
+    // A person's run of October under way: a file's check of the 5th starts anyway.
+    const [person] = await under(OCTOBER, {});
+    const check = await startArrivalCheck(ctx, dataLogId);
+    expect(check).toMatchObject({ username: 'system', periodStart: D1.start, periodEnd: D1.end });
+    expect((await waitForRun(t.database, check!.jobId!, { timeoutMs: 60_000 })).status).toBe('success');
+    await t.allAreas.query(`UPDATE procedure_result SET status = 'failure' WHERE id = $1`, [person!.id]);
+    // A file's check of the 5th under way: a person's run of the month starts anyway.
+    const [arrival] = await under(D1, { followers: 'processed' });
+    const res = await t.callAs(RESPONSIBLE, {
+      method: 'POST',
+      url: '/api/processing/cebd-preprocessing/run?zoneId=Europe/Oslo',
+      payload: { timeRange: OCTOBER },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    await waitForRun(t.database, procedureResultSchema.parse(res.json()).jobId!, { timeoutMs: 120_000 });
+    await t.allAreas.query(`UPDATE procedure_result SET status = 'failure' WHERE id = $1`, [arrival!.id]);
+    // Any other run of the days is still refused while one is under way.
+    const [other] = await under(D2, {});
+    const refused = await t.callAs(RESPONSIBLE, {
+      method: 'POST',
+      url: '/api/processing/cebd-preprocessing/run?zoneId=Europe/Oslo',
+      payload: { timeRange: OCTOBER },
+    });
+    expect(refused.json()).toMatchObject({ status: 400, code: 'process_already_running' });
+    await t.allAreas.query(`UPDATE procedure_result SET status = 'failure' WHERE id = $1`, [other!.id]);
     await idle();
   });
 });
