@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
 import { openTestDatabase } from '../test/database.js';
+import { adminQuery, databaseUrl } from '../test/templates.js';
 import { openDatabase, type Database } from './client.js';
+import { migrate } from './migrate.js';
 import { DATABASE_LOCKS, newNodeNumber, takeNodeLease, withDatabaseLock } from './node-lease.js';
 
 /**
@@ -90,4 +93,27 @@ describe.skipIf(!SERVER_URL)('node leases on PostgreSQL', () => {
     expect(await first).toBe('first');
     expect(await withDatabaseLock(database, DATABASE_LOCKS.sweep, async () => 'third', { wait: false })).toBe('third');
   });
+
+  it('lets two nodes start on a fresh database at once: one applies the migrations, the other finds them', async () => {
+    const name = `railwatt_migrate_${randomBytes(6).toString('hex')}`;
+    await adminQuery(SERVER_URL!, `CREATE DATABASE ${name}`);
+    const [first, second] = await Promise.all([
+      openDatabase({ url: databaseUrl(SERVER_URL!, name) }),
+      openDatabase({ url: databaseUrl(SERVER_URL!, name) }),
+    ]);
+    try {
+      const applied = await Promise.all([migrate(first), migrate(second)]);
+      const counts = applied.map((files) => files.length).sort((a, b) => a - b);
+      expect(counts[0]).toBe(0);
+      expect(counts[1]).toBeGreaterThan(30);
+      const [row] = await first.query<{ n: number; distinct: number }>(
+        'SELECT count(*)::int AS n, count(DISTINCT version)::int AS distinct FROM schema_migrations',
+      );
+      expect(row).toEqual({ n: counts[1], distinct: counts[1] });
+    } finally {
+      await first.close();
+      await second.close();
+      await adminQuery(SERVER_URL!, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    }
+  }, 120_000);
 });
