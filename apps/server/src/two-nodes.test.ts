@@ -72,7 +72,7 @@ describe.skipIf(!SERVER_URL)('two app nodes on one database', () => {
 
     // Sign-in starts at A (authorization request), the login form is posted to B, the redirect is
     // followed at A, the code is exchanged at B: the provider's state lives in the database.
-    const token = await signIn(a, b);
+    const token = await signIn(publicUrl, a, b);
     for (const node of nodes) {
       const me = await fetch(`${node.url}/api/user/me`, { headers: { authorization: `Bearer ${token}` } });
       expect(me.status, `${node.url} accepts the token`).toBeLessThan(300);
@@ -179,7 +179,7 @@ describe.skipIf(!SERVER_URL)('two app nodes on one database', () => {
         10_000,
       );
       // The survivor still serves, and a sign-in completes on it alone.
-      await expect(signIn(survivor, survivor)).resolves.toEqual(expect.any(String));
+      await expect(signIn(publicUrl, survivor, survivor)).resolves.toEqual(expect.any(String));
     } catch (error) {
       console.log(nodes.map((node) => `--- ${node.url}\n${node.output}`).join('\n'));
       throw error;
@@ -211,10 +211,10 @@ async function prepareDatabase(serverUrl: string, name: string): Promise<string>
 
 /**
  * The web app's sign-in by hand (authorization code + PKCE): the authorization request at `first`,
- * the login at `second`, the redirect back at `first`, the code exchanged at `second`. Answers the
- * access token.
+ * the login at `second`, the redirect back at `first`, the code exchanged at `second`, all for the
+ * installation's `publicUrl`. Answers the access token.
  */
-async function signIn(first: ServerProcess, second: ServerProcess): Promise<string> {
+async function signIn(publicUrl: string, first: ServerProcess, second: ServerProcess): Promise<string> {
   const cookies = new Map<string, string>();
   const send = async (node: ServerProcess, path: string, init: RequestInit = {}) => {
     const response = await fetch(`${node.url}${path}`, {
@@ -236,7 +236,8 @@ async function signIn(first: ServerProcess, second: ServerProcess): Promise<stri
     const target = new URL(location ?? '', 'http://localhost');
     return target.pathname + target.search;
   };
-  const redirectUri = `${new URL(first.url).origin}/`;
+  // The web app's address (the client's redirect), whichever node answers.
+  const redirectUri = `${publicUrl}/`;
   const verifier = randomBytes(32).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
   const authorize = await send(
