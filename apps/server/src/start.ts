@@ -33,6 +33,13 @@ export async function start(config: AppConfig, gate: StartupGate): Promise<void>
     },
     exit,
   );
+  // Until the app's logger exists, to stderr as JSON.
+  let logLeaseLost = (error: unknown) =>
+    console.error(JSON.stringify({ level: 'fatal', msg: LEASE_LOST, err: String(error) }));
+  const onLeaseLost = (error: unknown) => {
+    logLeaseLost(error);
+    exit(1);
+  };
   // On PostgreSQL this process is one node of possibly several (ARCHITECTURE.md "Several nodes"):
   // its connections carry its number, and its lease says it lives.
   const node = config.databaseUrl ? newNodeNumber() : undefined;
@@ -54,7 +61,7 @@ export async function start(config: AppConfig, gate: StartupGate): Promise<void>
     const seeded = await seedDemo(database, config.seedDemo ? { skip: ['timeseries'] } : { only: ['areas'] });
     // A node whose lease connection fails can no longer show it lives: the others take its work
     // over, so it stops rather than do it twice.
-    const lease = await takeNodeLease(database, node, config.nodeName, (error) => onFatal(error));
+    const lease = await takeNodeLease(database, node, config.nodeName, (error) => onLeaseLost(error));
     // Uploads a stopped process was reading show as failed, not as running for ever; procedure
     // results it left without a job (it died while queuing them) free their period. Before the job
     // runner starts, which settles the runs it left under way (retried or failed,
@@ -77,6 +84,7 @@ export async function start(config: AppConfig, gate: StartupGate): Promise<void>
   const app = await buildApp({ config, database, logger });
   const demoUsers = demoUserSummary().map((u) => `${u.username} (${u.roles.join(', ')})`);
   onFatal = fatalDatabaseHandler(app.log, exit);
+  logLeaseLost = (error) => app.log.fatal({ err: error }, LEASE_LOST);
   if (demoSeedOutsideEmbedded(config)) {
     // SEED_DEMO set on PostgreSQL or behind an external issuer: a real installation with accounts
     // anyone who read the README knows. Said at every start, not only the first.
@@ -179,6 +187,9 @@ export async function start(config: AppConfig, gate: StartupGate): Promise<void>
     app.log.error(`Railwatt listens but does not answer ${config.publicUrl}/health; see the lines above`);
   }
 }
+
+const LEASE_LOST =
+  'the node lease connection failed: exiting with status 1, the other nodes take this node’s work over';
 
 let sweeping = false;
 
