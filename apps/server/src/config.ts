@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllowedHosts, type AllowedHosts } from './modules/interface/allowed-hosts.js';
@@ -64,6 +65,13 @@ export interface AppConfig {
    * users live in app_user only (the embedded provider's directory).
    */
   keycloakAdmin: KeycloakAdminConfig | undefined;
+  /** NODE_NAME: this process among several on one database (logs, table app_node); default host:port. */
+  nodeName: string;
+  /**
+   * NODE_SWEEP_SECONDS: how often a node looks for what nodes that are gone left under way (their
+   * job attempts, uploads, results being queued; start.ts sweepGoneNodes), PostgreSQL only. Default 10.
+   */
+  nodeSweepSeconds: number;
 }
 
 export interface KeycloakAdminConfig {
@@ -193,6 +201,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     keycloakAdmin: keycloakAdminConfig(env, oidcIssuer, oidcIssuer === embeddedIssuer),
     interfaceCredentialsKey: parseAesKey(env.INTERFACE_CREDENTIALS_KEY),
     interfaceAllowedHosts: parseAllowedHosts(env.INTERFACE_ALLOWED_HOSTS),
+    nodeName: env.NODE_NAME?.trim() || `${hostname()}:${port}`,
+    nodeSweepSeconds: parsePositiveInt(env.NODE_SWEEP_SECONDS, 10),
   };
 }
 

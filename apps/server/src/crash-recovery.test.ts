@@ -1,10 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { JobRun } from '@railwatt/contracts';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from './config.js';
@@ -17,6 +14,7 @@ import { INTERRUPTED_TEXT } from './modules/datalog/datalog-service.js';
 import { multipartBody } from './modules/excel/fixtures.js';
 import { areaUuid } from './seed/areas.js';
 import { seedDemo } from './seed/index.js';
+import { freePort, ServerProcess, until as waitUntil } from './test/server-process.js';
 import { adminQuery, databaseUrl, seedKey } from './test/templates.js';
 
 /**
@@ -28,7 +26,6 @@ import { adminQuery, databaseUrl, seedKey } from './test/templates.js';
  * its pg-boss job cancelled, not imported a second time.
  */
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const NORWAY = areaUuid('norway');
 const IMPORTER = 'settlement-area-responsible';
 const SEEDERS = ['areas', 'users', 'fleet'];
@@ -44,17 +41,6 @@ interface Target {
 }
 
 const templates = () => (process.env.VITEST ? inject('railwattTestTemplates') : undefined);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /** The database with areas, users and the demo fleet: cloned from this run's template, else made. */
 async function prepareTarget(kind: Target['kind']): Promise<Target> {
@@ -99,78 +85,9 @@ async function seedFresh(database: Database): Promise<void> {
   await seedDemo(database, { only: SEEDERS });
 }
 
-/** The server process, its output kept for a failing test's message. */
-class Server {
-  private child: ChildProcess | undefined;
-  output = '';
-  constructor(
-    readonly port: number,
-    private readonly env: Record<string, string>,
-  ) {}
-
-  get url(): string {
-    return `http://localhost:${this.port}`;
-  }
-
-  async start(): Promise<void> {
-    this.child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        PORT: String(this.port),
-        LOG_LEVEL: 'warn',
-        SEED_DEMO: 'false',
-        SEED_DEMO_TIMESERIES: 'false',
-        ...this.env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const keep = (chunk: Buffer) => {
-      this.output = (this.output + chunk.toString()).slice(-20_000);
-    };
-    this.child.stdout!.on('data', keep);
-    this.child.stderr!.on('data', keep);
-    await until(
-      async () => (await fetch(`${this.url}/health`, { signal: AbortSignal.timeout(2000) })).ok,
-      'the server answers /health',
-    );
-  }
-
-  /** kill -9: nothing of the process's own shutdown runs. */
-  async kill(): Promise<void> {
-    const child = this.child!;
-    const exited = new Promise((done) => child.once('exit', done));
-    child.kill('SIGKILL');
-    await exited;
-  }
-
-  async stop(): Promise<void> {
-    const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((done) => child.once('exit', done));
-    child.kill('SIGTERM');
-    await exited;
-  }
-}
-
-/** Polls `check` (a thrown error or a timeout counts as not yet) until it holds. */
-async function until(
-  check: () => Promise<boolean>,
-  what: string,
-  timeoutMs = RECOVERY_MS,
-  everyMs = 250,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if (await check()) return;
-    } catch {
-      // Not answering yet (starting, or busy): asked again.
-    }
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
+/** Polls `check` until it holds, within the issue's minute by default. */
+const until = (check: () => Promise<boolean>, what: string, timeoutMs = RECOVERY_MS, everyMs = 250) =>
+  waitUntil(check, what, timeoutMs, everyMs);
 
 /** A CEBD file of `days` days from 1 October 2026 for the given consumption points. */
 const cebdFile = (cpids: readonly string[], days: number, seed: number): Buffer =>
@@ -195,7 +112,7 @@ const databases: Target['kind'][] = ['pglite', ...(process.env.TEST_DATABASE_URL
 
 describe.each(databases)('a server killed during a run and during an import (%s)', (kind) => {
   let target: Target | undefined;
-  let server: Server | undefined;
+  let server: ServerProcess | undefined;
 
   afterAll(async () => {
     await server?.stop();
@@ -226,7 +143,7 @@ describe.each(databases)('a server killed during a run and during an import (%s)
     await prepared.close();
     expect(cpids.length).toBeGreaterThan(20);
 
-    server = new Server(port, target.env);
+    server = new ServerProcess(port, target.env);
     const api = async <T>(
       method: string,
       path: string,

@@ -55,6 +55,11 @@ export interface DatabaseOptions {
   loadDataDir?: Blob;
   /** Called once when the embedded database fails fatally (server.ts: log and exit). */
   onFatal?: (error: unknown) => void;
+  /**
+   * PostgreSQL: this process's node number (db/node-lease.ts). Every connection starts with
+   * `-c railwatt.node=<node>`, so the rows it leaves under way name it (rw_node(), migration 0390).
+   */
+  node?: number;
 }
 
 /**
@@ -139,10 +144,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const newPool = (role?: string) => {
       // `-c role=...` makes every connection of the pool start as that role: no connection can
       // escape it, unlike a SET ROLE on connect that a RESET ROLE would undo.
+      const settings = [
+        ...(role ? [`-c role=${role}`] : []),
+        ...(options.node !== undefined ? [`-c railwatt.node=${Math.trunc(options.node)}`] : []),
+      ];
       const pool = new pg.Pool({
         connectionString: options.url,
         max: 10,
-        ...(role ? { options: `-c role=${role}` } : {}),
+        ...(settings.length > 0 ? { options: settings.join(' ') } : {}),
       });
       // An idle client that the server drops (restart, DROP DATABASE ... WITH (FORCE)) emits 'error' on the
       // pool; unhandled, that would crash the process. The next query simply gets a new connection.

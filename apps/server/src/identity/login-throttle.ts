@@ -1,7 +1,9 @@
 /**
  * Throttles password guessing on the embedded provider's login page, per username and per client
- * address. In memory: the server is one process, and a restart forgetting a few minutes of failures
- * is acceptable. Nobody is locked out for ever: failures older than the window are forgotten, and a
+ * address. In memory, per node: a restart forgetting a few minutes of failures is acceptable, and
+ * with several nodes behind a balancer (ARCHITECTURE.md "Several nodes") each counts its own, so a
+ * guesser spread over n nodes gets up to n times the attempts before waiting. Installations with
+ * several nodes sign in through Keycloak (README), whose brute-force detection holds across them. Nobody is locked out for ever: failures older than the window are forgotten, and a
  * success clears the username's count.
  */
 export interface LoginThrottleOptions {

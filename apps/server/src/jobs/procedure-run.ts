@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineJob } from '../modules/jobs/define-job.js';
 import { registerImplementedProcedures } from '../modules/processing/procedures.js';
 import { recordInterruptedRun } from '../modules/processing/recovery.js';
-import { executeRun } from '../modules/processing/run.js';
+import { executeRun, helpRun } from '../modules/processing/run.js';
 import type { RunQueue } from '../modules/processing/service.js';
 import type { JobRunner } from '../modules/jobs/runner.js';
 
@@ -16,16 +16,20 @@ const RETRY_LIMIT = 2;
  * chunk that throws fails the attempt; it is retried twice, 3 s apart, then the job lands in
  * `procedure-run__dead` and the result is failure. A month of area days may take long: an attempt
  * may run 4 hours. An attempt cut off by the process's death counts as a failed one: the job runner
- * retries it at its next start (modules/jobs/recovery.ts), and the run resumes from its finished days.
+ * retries it as soon as a node finds its node gone (modules/jobs/recovery.ts), and the run resumes
+ * from its finished days. With `helping`, a run of the job is another node's hand on a result a
+ * run already executes (run.ts helpRun: its days, never its outcome).
  */
 export const procedureRunJob = defineJob({
   name: 'procedure-run',
-  payload: z.object({ procedureResultId: z.number().int().positive() }),
+  payload: z.object({ procedureResultId: z.number().int().positive(), helping: z.boolean().optional() }),
   retryLimit: RETRY_LIMIT,
   retryDelaySeconds: 3,
   expireInSeconds: 4 * 60 * 60,
-  onInterrupted: (ctx, { procedureResultId }, outcome) => recordInterruptedRun(ctx, procedureResultId, outcome),
-  handler: (ctx, { procedureResultId }, run) => executeRun(ctx, procedureResultId, run, RETRY_LIMIT),
+  onInterrupted: (ctx, { procedureResultId, helping }, outcome) =>
+    helping ? Promise.resolve() : recordInterruptedRun(ctx, procedureResultId, outcome),
+  handler: (ctx, { procedureResultId, helping }, run) =>
+    helping ? helpRun(ctx, procedureResultId, run) : executeRun(ctx, procedureResultId, run, RETRY_LIMIT),
 });
 
 /**

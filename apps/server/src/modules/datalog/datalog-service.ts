@@ -105,10 +105,11 @@ export async function finishFile(
 export const INTERRUPTED_TEXT = 'The server stopped while the file was being processed; nothing of it was stored';
 
 /**
- * At start-up: entries still RUNNING were being processed by a process that is gone (an import is
- * one request and one transaction, so nothing of the file was stored). They become FAILED. This
- * spans every area; the caller passes the explicit all-areas executor (db/tenant.ts). One process
- * serves the API today; with several, this must only claim entries of processes that are gone.
+ * At start-up and in every sweep of gone nodes (start.ts): entries still RUNNING whose node is gone
+ * (rw_node_gone, migration 0390; on PGlite every entry, one process) were being processed by a
+ * process that stopped (an import is one request and one transaction, so nothing of the file was
+ * stored). They become FAILED; a live node's entries are left alone. This spans every area; the
+ * caller passes the explicit all-areas executor (db/tenant.ts).
  */
 export async function failInterruptedFiles(allAreas: Executor): Promise<number> {
   // Bytes whose writing a stopped process never finished (an upload cut off) are not kept.
@@ -118,7 +119,7 @@ export async function failInterruptedFiles(allAreas: Executor): Promise<number> 
     sql`UPDATE data_log
            SET message_status = 'FAILED',
                message_text = ${INTERRUPTED_TEXT}
-         WHERE message_status = 'RUNNING'
+         WHERE message_status = 'RUNNING' AND rw_node_gone(node)
      RETURNING id`,
   );
   return failed.length;

@@ -123,12 +123,14 @@ export async function removeFileBytes(ex: Executor, tenant: string, id: number):
 }
 
 /**
- * At start-up (all-areas executor): parts of files whose writing never finished (a process that
- * stopped during an upload) are removed; their entries are failed by failInterruptedFiles.
+ * At start-up and in every sweep of gone nodes (all-areas executor): parts of files whose writing
+ * never finished and whose node is gone (a process that stopped during an upload) are removed; their
+ * entries are failed by failInterruptedFiles. A live node's upload keeps its parts.
  */
 export async function removeIncompleteFiles(allAreas: Executor): Promise<void> {
   await allAreas.execute(
-    sql`DELETE FROM data_log_part p USING data_log d WHERE d.id = p.data_log_id AND d.file_size IS NULL`,
+    sql`DELETE FROM data_log_part p USING data_log d
+         WHERE d.id = p.data_log_id AND d.file_size IS NULL AND rw_node_gone(d.node)`,
   );
 }
 

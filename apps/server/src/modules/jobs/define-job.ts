@@ -30,6 +30,12 @@ export interface JobRunHandle {
   embedded: boolean;
   /** Stores how far the run is (0..1, clamped) and, when given, a message screens show beside it. */
   progress(fraction: number, message?: string): Promise<void>;
+  /**
+   * Queues another run of the same job with `payload` (checked against the job's schema), as this
+   * run's actor in its area; answers its run id. A procedure run asks other nodes to help with its
+   * days this way (processing/run.ts). Absent where a run is driven by hand (benches).
+   */
+  enqueue?(payload: unknown): Promise<string>;
 }
 
 /**

@@ -17,9 +17,16 @@ import type { JobEnvelope } from './runner.js';
  * result, a data-log entry). Left alone, pg-boss would fail the job only when expireInSeconds has
  * passed (4 hours for a procedure run, blocking its month that long) and then run it again.
  *
- * ASSUMPTION: one process works on the queues of a database (the app is one process, server.ts; the
- * tests start one runner per database). So when the runner starts, before its workers do, every
- * active job of its queues was claimed by a process that is gone, and it is settled here at once:
+ * Which attempts are interrupted: those of nodes that are gone (ARCHITECTURE.md "Several nodes",
+ * db/node-lease.ts). A node works on an attempt after markRunning wrote its number on the job_run
+ * row; while the node lives it holds its lease lock, and rw_node_gone(node) is false. So an active
+ * job is settled here only when the node of its job_run row is gone (PGlite, one process: rows name
+ * no node, and every active job at start-up is of the process that died, as before) and that row
+ * is of the job's current attempt: an attempt a live node has just fetched, whose row still names
+ * the node of the attempt before (or the node that queued it), is left alone for a minute. It runs
+ * at every start, before the workers, and on PostgreSQL every few seconds on one node at a time
+ * (start.ts sweepGoneNodes), so a node killed in the middle of a run has its attempts retried on
+ * the others within seconds:
  *
  * - the handler had finished (job_run success, failure or dead) and only pg-boss was not told:
  *   the job is completed (or failed into the dead-letter queue) as the worker would have;
@@ -31,11 +38,10 @@ import type { JobEnvelope } from './runner.js';
  *   message, or failure; timeseries-import: the entry FAILED).
  *
  * A job_run still queued or running whose pg-boss job is gone or over (the process died between
- * storing the run and sending the job) ends too. With several processes on one database this
- * would take live jobs from the others: they would need pg-boss's heartbeatSeconds instead (a
- * worker's claim lapses when it stops refreshing it), which this code does not use because on the
- * embedded database the heartbeat's write waits for whatever transaction holds the one session (a
- * long import would look dead).
+ * storing the run and sending the job) ends too, when its node is gone or it is over a minute old.
+ * pg-boss's own heartbeat (heartbeatSeconds) is not used: on the embedded database its write waits
+ * for whatever transaction holds the one session (a long import would look dead), and the lease
+ * tells a gone node at once instead of after a timeout.
  */
 
 /** pg-boss's schema (the runner does not choose another). */
@@ -58,6 +64,8 @@ interface ActiveJob {
   data: JobEnvelope;
   retryCount: number;
   retryLimit: number;
+  /** Fetched by its worker over a minute ago. */
+  stale: boolean;
 }
 
 interface StoredRun {
@@ -65,6 +73,9 @@ interface StoredRun {
   status: string;
   final: boolean;
   message: string | null;
+  attempts: number;
+  /** The node on the row is gone (rw_node_gone). */
+  gone: boolean;
 }
 
 /** The words job_run and the handler's records get; screens show them. */
@@ -99,7 +110,8 @@ export async function recoverInterruptedRuns(
   const allAreas = allAreasExecutor(database, 'start-up: runs of a process that is gone');
 
   const { rows: active } = (await owner.executeSql(
-    `SELECT id::text AS id, name, data, retry_count AS "retryCount", retry_limit AS "retryLimit"
+    `SELECT id::text AS id, name, data, retry_count AS "retryCount", retry_limit AS "retryLimit",
+            coalesce(started_on < now() - interval '1 minute', true) AS stale
        FROM ${BOSS_SCHEMA}.job
       WHERE state = 'active' AND name = ANY($1::text[])`,
     [names],
@@ -108,7 +120,8 @@ export async function recoverInterruptedRuns(
     (
       await rows<StoredRun>(
         allAreas,
-        sql`SELECT id::text AS id, status, finished_at IS NOT NULL AS final, message FROM job_run
+        sql`SELECT id::text AS id, status, finished_at IS NOT NULL AS final, message, attempts, rw_node_gone(node) AS gone
+              FROM job_run
              WHERE id = ANY(${sql.param(active.map((job) => job.id))}::uuid[])`,
       )
     ).map((run) => [run.id, run]),
@@ -117,6 +130,11 @@ export async function recoverInterruptedRuns(
   for (const job of active) {
     const definition = jobs.get(job.name)!;
     const run = stored.get(job.id);
+    // A live node works on it (or has just fetched it and not yet written its number on the row).
+    // PGlite has one process: every active job is of the one that died.
+    const current = run !== undefined && run.attempts === job.retryCount + 1;
+    const live = run ? !run.gone || (!current && !job.stale) : !job.stale;
+    if (database.kind === 'postgres' && live) continue;
     const log = options.log.child({ job: job.name, runId: job.id });
     if (run && (run.status === 'success' || (run.status === 'failure' && run.final))) {
       // The handler's outcome is recorded; the process died before pg-boss heard it.
@@ -168,7 +186,8 @@ export async function recoverInterruptedRuns(
   const waiting = await rows<{ id: string }>(
     allAreas,
     sql`SELECT id::text AS id FROM job_run
-         WHERE status IN ('queued', 'running') OR (status = 'failure' AND finished_at IS NULL)`,
+         WHERE (status IN ('queued', 'running') OR (status = 'failure' AND finished_at IS NULL))
+           AND (rw_node_gone(node) OR created_at < now() - interval '1 minute')`,
   );
   if (waiting.length > 0) {
     const { rows: states } = (await owner.executeSql(

@@ -39,12 +39,16 @@ export async function insertRun(ex: Executor, run: NewRun): Promise<void> {
   );
 }
 
-/** An attempt starts: running, its number, the first start time kept. False when there is no such run. */
+/**
+ * An attempt starts: running, its number, the first start time kept, and the node working on it
+ * (rw_node(), migration 0390: a node that is gone leaves it to the others). False when there is no
+ * such run.
+ */
 export async function markRunning(ex: Executor, id: string, attempt: number): Promise<boolean> {
   const updated = await rows<{ id: string }>(
     ex,
     sql`UPDATE job_run SET status = 'running', attempts = ${attempt}, started_at = coalesce(started_at, now()),
-               finished_at = NULL
+               finished_at = NULL, node = rw_node()
          WHERE id = ${id}::uuid
         RETURNING id`,
   );

@@ -13,7 +13,7 @@ import { errorIdOf, UserFacingError, userMessage } from '../../errors.js';
 import { rows } from '../domain/sql.js';
 import { bossConnection } from './boss-database.js';
 import { deadLetterQueue, type JobDefinition, type JobRunHandle } from './define-job.js';
-import { recoverInterruptedRuns } from './recovery.js';
+import { recoverInterruptedRuns, type RecoveryReport } from './recovery.js';
 import { findRun, insertRun, markFinished, markProgress, markRunning } from './repository.js';
 
 /**
@@ -74,6 +74,11 @@ export interface JobRunner {
   start(): Promise<void>;
   /** Stops the workers (waiting up to 10 s for running handlers) and pg-boss; safe to call twice. */
   stop(): Promise<void>;
+  /**
+   * Settles the attempts of nodes that are gone (recovery.ts): start() does it before its workers;
+   * start.ts sweepGoneNodes calls it every few seconds on PostgreSQL. Nothing while not started.
+   */
+  recover(): Promise<RecoveryReport | undefined>;
   readonly started: boolean;
   /** The pg-boss instance while started, for operators and tests (redrive, queue counts); routes use enqueue. */
   readonly boss: PgBoss | null;
@@ -233,10 +238,37 @@ export function createJobRunner(database: Database, options: JobRunnerOptions): 
    * Before the workers start: what a process that died left active is settled (recovery.ts; this
    * assumes one working process per database, as the app is).
    */
-  async function recover(instance: PgBoss): Promise<void> {
+  async function recover(instance: PgBoss): Promise<RecoveryReport> {
     const recovered = await recoverInterruptedRuns(instance, database, jobs, { log, contextFor });
     const count = Object.values(recovered).reduce((sum, ids) => sum + ids.length, 0);
     if (count > 0) log.warn(recovered, 'runs of a process that stopped were recovered');
+    return recovered;
+  }
+
+  async function enqueue<P extends z.ZodType>(
+    ctx: ServiceContext,
+    job: JobDefinition<P>,
+    payload: z.input<P>,
+    enqueueOptions: EnqueueOptions = {},
+  ): Promise<string> {
+    const instance = running();
+    registered(job);
+    const parsed: unknown = job.payload.parse(payload);
+    const id = randomUUID();
+    const envelope: JobEnvelope = {
+      tenant: ctx.tenant.uuid,
+      username: ctx.actor.username,
+      roles: [...ctx.actor.roles],
+      payload: parsed,
+    };
+    await insertRun(ctx.db, { id, ...envelope, name: job.name, dataLogId: enqueueOptions.dataLogId ?? null });
+    try {
+      await instance.send(job.name, envelope, { id });
+    } catch (error) {
+      await markFinished(ctx.db, id, { status: 'dead', message: 'The job could not be queued' }).catch(() => undefined);
+      throw error;
+    }
+    return id;
   }
 
   /** One attempt of one run: the record follows it, the handler acts as the run's actor in its area. */
@@ -262,6 +294,7 @@ export function createJobRunner(database: Database, options: JobRunnerOptions): 
         attempt,
         signal: bossJob.signal,
         embedded: database.kind === 'pglite',
+        enqueue: (payload) => enqueue(ctx, job, payload),
         progress: (fraction, message) => {
           // pg-boss has given up on this attempt: what the handler still reports is not this run's.
           if (bossJob.signal.aborted) return Promise.resolve();
@@ -386,34 +419,14 @@ export function createJobRunner(database: Database, options: JobRunnerOptions): 
     },
     start,
     stop,
+    recover: async () => (boss && !stopping ? recover(boss) : undefined),
     get started() {
       return boss !== null && !stopping;
     },
     get boss() {
       return boss;
     },
-    async enqueue(ctx, job, payload, enqueueOptions = {}) {
-      const instance = running();
-      registered(job);
-      const parsed: unknown = job.payload.parse(payload);
-      const id = randomUUID();
-      const envelope: JobEnvelope = {
-        tenant: ctx.tenant.uuid,
-        username: ctx.actor.username,
-        roles: [...ctx.actor.roles],
-        payload: parsed,
-      };
-      await insertRun(ctx.db, { id, ...envelope, name: job.name, dataLogId: enqueueOptions.dataLogId ?? null });
-      try {
-        await instance.send(job.name, envelope, { id });
-      } catch (error) {
-        await markFinished(ctx.db, id, { status: 'dead', message: 'The job could not be queued' }).catch(
-          () => undefined,
-        );
-        throw error;
-      }
-      return id;
-    },
+    enqueue,
     async schedule(job, cron, payload, actor) {
       const instance = running();
       registered(job);

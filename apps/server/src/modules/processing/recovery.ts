@@ -38,31 +38,34 @@ export async function recordInterruptedRun(
 export const UNQUEUED_MESSAGE = 'The server stopped before the run was queued; run it again';
 
 /**
- * At start-up, before the job runner starts (server.ts): results under way without a job. A
- * result's job id is stored after its job is queued (service.ts queueResult), and while it is
- * missing a new run of the same scope is refused (the run is being queued). A process that died in
- * between left it so; at start-up no request is queueing anything, so such a result either belongs
- * to a queued job that names it (adopted: the job runs it) or to none (failure, so its month is free).
- * This assumes one process per database, like failInterruptedFiles. Spans every area: the caller
- * passes the explicit all-areas executor. Answers how many results failed.
+ * Results under way without a job, started by a node that is gone (start.ts: at start-up, before
+ * the job runner starts, and in every sweep of gone nodes). A result's job id is stored after its
+ * job is queued (service.ts queueResult), and while it is missing a new run of the same scope is
+ * refused (the run is being queued). A process that died in between left it so; its node is gone,
+ * so nothing is queueing it any more (a live node's results are left alone: rw_node_gone, migration
+ * 0390): such a result either belongs to a queued job that names it (adopted: the job runs it) or
+ * to none (failure, so its month is free). Spans every area: the caller passes the explicit
+ * all-areas executor. Answers how many results failed.
  */
 export async function endUnqueuedResults(allAreas: Executor): Promise<number> {
   // A job still to run it: queued, running (interrupted: the job runner settles it) or between attempts.
   const liveJob = sql`SELECT j.id FROM job_run j
                        WHERE j.tenant = r.tenant AND j.name = 'procedure-run'
                          AND j.payload ->> 'procedureResultId' = r.id::text
+                         AND NOT coalesce((j.payload ->> 'helping')::boolean, false)
                          AND (j.status IN ('queued', 'running') OR (j.status = 'failure' AND j.finished_at IS NULL))
                        ORDER BY j.created_at DESC LIMIT 1`;
   await allAreas.execute(
     sql`UPDATE procedure_result r SET job_id = (${liveJob})
          WHERE r.status = ANY(${sql.param([...UNDER_WAY_STATUSES])}::text[]) AND r.job_id IS NULL
-           AND EXISTS (${liveJob})`,
+           AND rw_node_gone(r.node) AND EXISTS (${liveJob})`,
   );
   const failed = await rows<{ id: number }>(
     allAreas,
     sql`UPDATE procedure_result r
            SET status = 'failure', message = ${UNQUEUED_MESSAGE}, execute_end_time = now()
          WHERE r.status = ANY(${sql.param([...UNDER_WAY_STATUSES])}::text[]) AND r.job_id IS NULL
+           AND rw_node_gone(r.node)
      RETURNING r.id`,
   );
   return failed.length;

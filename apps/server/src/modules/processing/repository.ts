@@ -178,7 +178,10 @@ export async function finishedChunks(ex: Executor, resultId: number): Promise<Se
   return new Set(found.map((c) => new Date(c.start).toISOString()));
 }
 
-/** A chunk is done: its row, and the result's progress, in the chunk's own transaction. */
+/**
+ * A chunk is done: its row (the node that did it, and done_count 1; a day done again counts up), and
+ * the result's progress, in the chunk's own transaction.
+ */
 export async function markChunkDone(
   ex: Executor,
   tenant: string,
@@ -191,7 +194,9 @@ export async function markChunkDone(
   await ex.execute(
     sql`INSERT INTO procedure_chunk (procedure_result_id, tenant, chunk_start, chunk_end, records)
         VALUES (${resultId}, ${tenant}::uuid, ${chunk.start}::timestamptz, ${chunk.end}::timestamptz, ${records})
-        ON CONFLICT (procedure_result_id, chunk_start) DO UPDATE SET finished_at = now(), records = EXCLUDED.records`,
+        ON CONFLICT (procedure_result_id, chunk_start) DO UPDATE
+          SET finished_at = now(), records = EXCLUDED.records, node = rw_node(),
+              done_count = procedure_chunk.done_count + 1`,
   );
   await ex.execute(
     sql`UPDATE procedure_result

@@ -1,6 +1,8 @@
 import { UNDER_WAY_STATUSES, type ProcedureRunOptions } from '@railwatt/contracts';
+import { sql } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
 import { UserFacingError, userMessage } from '../../errors.js';
+import { rows } from '../domain/sql.js';
 import type { JobResult, JobRunHandle } from '../jobs/define-job.js';
 import { areaDays, type Chunk } from './chunks.js';
 import { queueFollowers } from './chain.js';
@@ -84,22 +86,46 @@ export async function executeRun(
 
   const options = await resultOptions(ctx.db, result.id);
   const chunks = areaDays(result.periodStart, result.periodEnd, ctx.tenant.timeZone);
-  const done = await finishedChunks(ctx.db, result.id);
-  const remaining = chunks.flatMap((chunk, index) => (done.has(chunk.start) ? [] : [{ ...chunk, index }]));
+  let done = await finishedChunks(ctx.db, result.id);
+  let remaining = chunks.flatMap((chunk, index) => (done.has(chunk.start) ? [] : [{ ...chunk, index }]));
   let finished = chunks.length - remaining.length;
   // The run's days are counted once it starts (they depend on the area's zone); screens read
   // "12 of 31 days" from them and its finished chunks (repository PROGRESS_COUNTS).
   await updateResult(ctx.db, result.id, { chunksTotal: chunks.length });
   const progressMessage = () => `${finished} of ${chunks.length} days processed`;
   await run.progress(finished / chunks.length, progressMessage());
+  const lanes = implementation.concurrency ?? 1;
+  // Days that do not depend on each other are shared with the other nodes (ARCHITECTURE.md "Several
+  // nodes"): another run of this job helps (helpRun below), taken by a node whose procedure-run
+  // worker is free, which this node's is not while it runs this.
+  if (!run.embedded && lanes > 1 && remaining.length > 1 && run.enqueue) {
+    for (let helper = 0; helper < RUN_HELPERS; helper++) {
+      await run.enqueue({ procedureResultId: result.id, helping: true });
+    }
+  }
 
   try {
-    await forEachLimited(remaining, implementation.concurrency ?? 1, async (chunk) => {
-      if (run.signal.aborted) throw new UserFacingError('The run was stopped before it finished');
-      await runChunk(ctx, implementation, { ...result, options }, chunk, chunks.length);
-      finished++;
-      await run.progress(finished / chunks.length, progressMessage());
-    });
+    // Until every day is done: the days another node holds are waited for, and taken over when that
+    // node lets them go undone (it stopped, or its day failed).
+    for (;;) {
+      const elsewhere = await forEachDay(ctx, implementation, { ...result, options }, remaining, chunks.length, {
+        lanes,
+        claim: !run.embedded,
+        signal: run.signal,
+        onDone: async () => {
+          finished++;
+          await run.progress(finished / chunks.length, progressMessage());
+        },
+      });
+      if (elsewhere.length === 0) break;
+      await sleep(HELD_DAY_POLL_MS, run.signal);
+      done = await finishedChunks(ctx.db, result.id);
+      remaining = elsewhere.filter((chunk) => !done.has(chunk.start));
+      if (finished !== done.size) {
+        finished = done.size;
+        await run.progress(finished / chunks.length, progressMessage());
+      }
+    }
   } catch (error) {
     const last = run.attempt > retryLimit;
     // The result's words: a refusal written for users as it is, anything else as an id the log keeps
@@ -110,6 +136,7 @@ export async function executeRun(
     await updateResult(ctx.db, result.id, last ? { status: 'failure', message, finished: true } : { message });
     throw error;
   }
+  finished = (await finishedChunks(ctx.db, result.id)).size;
   // An operator may have set the result to failure while its days ran
   // (set-settlement-procedure-to-failure): the verdict stands, the run does not overwrite it.
   const now = await findResult(ctx.db, tenant, result.id);
@@ -122,20 +149,127 @@ export async function executeRun(
   return message;
 }
 
+/**
+ * Helpers a run of days that do not depend on each other asks for (one: a second node works on the
+ * run's days beside the node that runs it; a third node takes the next run).
+ */
+export const RUN_HELPERS = 1;
+
+/** How often a run looks again at days another node holds. */
+const HELD_DAY_POLL_MS = 250;
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+
+type RunRecord = { id: number; procedureName: string; periodStart: string; periodEnd: string } & {
+  entityRefs: { uuid: string; type: string }[];
+  refTime: string | null;
+  options: ProcedureRunOptions;
+};
+
+/**
+ * Does `days` `lanes` at a time; answers the days another node held (claimed and not finished when
+ * this one came to them). A day that throws stops taking new ones and is thrown.
+ */
+async function forEachDay(
+  ctx: ServiceContext,
+  implementation: ProcedureImplementation,
+  result: RunRecord,
+  days: readonly (Chunk & { index: number })[],
+  count: number,
+  options: { lanes: number; claim: boolean; signal: AbortSignal; onDone(): Promise<void> },
+): Promise<(Chunk & { index: number })[]> {
+  const elsewhere: (Chunk & { index: number })[] = [];
+  await forEachLimited(days, options.lanes, async (chunk) => {
+    if (options.signal.aborted) throw new UserFacingError('The run was stopped before it finished');
+    const outcome = await runChunk(ctx, implementation, result, chunk, count, options.claim);
+    if (outcome === 'done') await options.onDone();
+    else if (outcome === 'held') elsewhere.push(chunk);
+  });
+  return elsewhere;
+}
+
+/**
+ * A helper's run (the `procedure-run` job with `helping`, queued by executeRun on PostgreSQL): it
+ * does the result's unfinished days that no node holds, as many at once as the procedure allows,
+ * and ends when none is left to take. It never decides the result: the run that queued it waits
+ * for every day and finishes it, and does again a day this helper failed (the error is then the
+ * run's). So a helper never fails: its message says what it did.
+ */
+export async function helpRun(ctx: ServiceContext, procedureResultId: number, run: JobRunHandle): Promise<JobResult> {
+  const result = await findResult(ctx.db, ctx.tenant.uuid, procedureResultId);
+  if (!result || result.status !== 'running') return `Procedure result ${procedureResultId} needs no help`;
+  const implementation = procedureImplementation(result.procedureName);
+  if (!implementation || run.embedded) return `Procedure result ${procedureResultId} is not shared`;
+  const options = await resultOptions(ctx.db, result.id);
+  const chunks = areaDays(result.periodStart, result.periodEnd, ctx.tenant.timeZone);
+  const done = await finishedChunks(ctx.db, result.id);
+  const remaining = chunks.flatMap((chunk, index) => (done.has(chunk.start) ? [] : [{ ...chunk, index }]));
+  let helped = 0;
+  try {
+    await forEachDay(ctx, implementation, { ...result, options }, remaining, chunks.length, {
+      lanes: implementation.concurrency ?? 1,
+      claim: true,
+      signal: run.signal,
+      onDone: async () => {
+        helped++;
+        await run.progress(helped / Math.max(1, remaining.length), `${helped} days of result ${result.id} done here`);
+      },
+    });
+  } catch (error) {
+    ctx.log.warn({ err: error, procedureResultId }, 'a day a helper took failed; the run does it again');
+    return `${helped} days of procedure result ${result.id} done here; then a day failed: ${userMessage(error)}`;
+  }
+  return `${helped} days of procedure result ${result.id} done here`;
+}
+
+/**
+ * The day's claim (PostgreSQL, where several nodes may take the same run's days): a transaction lock
+ * on (result, day), held until the day's transaction ends. Taken as the transaction's first
+ * statement; its finished-mark is looked for in the next statement, which sees what the previous
+ * holder committed before it let go. So a day is done once: a second taker finds it held (and
+ * comes back later) or done (and skips it).
+ */
+async function claimDay(tx: ServiceContext['db'], resultId: number, start: string): Promise<'free' | 'held' | 'done'> {
+  const [lock] = await rows<{ held: boolean }>(
+    tx,
+    sql`SELECT pg_try_advisory_xact_lock(hashtextextended(${`procedure_chunk:${resultId}:${start}`}, 0)) AS held`,
+  );
+  if (!lock?.held) return 'held';
+  const [finished] = await rows<{ n: number }>(
+    tx,
+    sql`SELECT count(*)::int AS n FROM procedure_chunk
+         WHERE procedure_result_id = ${resultId} AND chunk_start = ${start}::timestamptz`,
+  );
+  return finished?.n ? 'done' : 'free';
+}
+
 async function runChunk(
   ctx: ServiceContext,
   implementation: ProcedureImplementation,
-  result: { id: number; procedureName: string; periodStart: string; periodEnd: string } & {
-    entityRefs: { uuid: string; type: string }[];
-    refTime: string | null;
-    options: ProcedureRunOptions;
-  },
+  result: RunRecord,
   chunk: Chunk & { index: number },
   count: number,
-): Promise<void> {
+  claim: boolean,
+): Promise<'done' | 'held' | 'done-elsewhere'> {
   const tenant = ctx.tenant.uuid;
   const afterCommit: ((ctx: ServiceContext) => Promise<void>)[] = [];
-  await ctx.db.transaction(async (tx) => {
+  const outcome = await ctx.db.transaction(async (tx) => {
+    if (claim) {
+      const state = await claimDay(tx, result.id, chunk.start);
+      if (state === 'held') return 'held' as const;
+      if (state === 'done') return 'done-elsewhere' as const;
+    }
     const events: NewEvent[] = [];
     let records: number | null = null;
     // What this chunk recorded in an earlier attempt is replaced, like the procedure's own writes.
@@ -167,7 +301,9 @@ async function runChunk(
       events,
     );
     await markChunkDone(tx, tenant, result.id, chunk, count, records);
+    return 'done' as const;
   });
+  if (outcome !== 'done') return outcome;
   // The chunk is committed: what it handed over for later (metered-energy-aggregation queues the
   // delivery of its files) runs now, outside the transaction. Its failure is logged, not the run's:
   // the chunk's work stands, and a rerun of the chunk would write it again.
@@ -178,4 +314,5 @@ async function runChunk(
       ctx.log.error({ err: error, procedureResultId: result.id, day: chunk.day }, 'work after a chunk failed');
     }
   }
+  return 'done';
 }
