@@ -41,6 +41,16 @@ export const COUNTRY_CURRENCIES: Readonly<Record<CountryAreaName, Currency>> = {
 export const areaCurrency = (kind: string | null | undefined): Currency =>
   (kind && kind in COUNTRY_CURRENCIES ? COUNTRY_CURRENCIES[kind as CountryAreaName] : undefined) ?? 'EUR';
 
+/**
+ * The areas that also settle for a transmission-system party (product.md §2: the TPA settlement,
+ * its tpa configuration twins, the TPA's metered-energy-aggregation file and reports), by kind.
+ */
+export const TPA_SETTLEMENT_AREAS: readonly CountryAreaName[] = ['netherlands'];
+
+/** The area of `kind` settles for a TPA too (TPA_SETTLEMENT_AREAS). */
+export const settlesForTpa = (kind: string | null | undefined): boolean =>
+  (TPA_SETTLEMENT_AREAS as readonly string[]).includes(kind ?? '');
+
 /** Area kinds as the lowercased, space-free area name (product.md §1). */
 export const AREA_KINDS = [...COUNTRY_AREA_NAMES, 'exchange', 'administration', 'masterdata'] as const;
 export type AreaKind = (typeof AREA_KINDS)[number];

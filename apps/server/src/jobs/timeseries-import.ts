@@ -8,6 +8,7 @@ import { rerunAfterCebd } from '../modules/processing/chain.js';
 import { importStoredFile } from '../modules/timeseries/import-file.js';
 import { valueBatchFor } from '../modules/timeseries/store.js';
 import { storeTrainRuns } from '../modules/trainrun/service.js';
+import type { JobDependencies } from './dependencies.js';
 
 const FORMAT_NAMES = [
   'cebd',
@@ -41,7 +42,7 @@ export const timeSeriesImportJob = defineJob({
   expireInSeconds: 60 * 60,
   interrupted: 'fail',
   onInterrupted: (ctx, { dataLogId }) => failInterruptedFile(ctx.db, ctx.tenant.uuid, dataLogId),
-  handler: async (ctx, { dataLogId, format }, run) => {
+  handler: async (ctx, { dataLogId, format }, run, { chain }: JobDependencies) => {
     const reader = INTAKE_FORMATS[format];
     if (!reader) throw new Error(`No reader for the ${format} format`);
     try {
@@ -56,7 +57,7 @@ export const timeSeriesImportJob = defineJob({
       // not fail the import (the entry is OK, and a retried import would store nothing new): a
       // failure is logged, and the operator reruns the period.
       if (format === 'cebd' && result.status === 'OK' && result.counts.inserted + result.counts.superseded > 0) {
-        await rerunAfterCebd(ctx, dataLogId).catch((error: unknown) =>
+        await rerunAfterCebd(ctx, dataLogId, chain).catch((error: unknown) =>
           ctx.log.error({ err: error, dataLogId }, 'CEBD arrival: the rerun of processed days was not queued'),
         );
       }

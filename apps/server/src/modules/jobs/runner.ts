@@ -8,7 +8,7 @@ import type { ReadContext, ServiceContext, TenantContext } from '../../context.j
 import type { Database } from '../../db/client.js';
 import { outsideTransaction } from '../../db/embedded-session.js';
 import { storableText } from '../../db/storable-text.js';
-import { tenantExecutor } from '../../db/tenant.js';
+import { allAreasExecutor, tenantExecutor } from '../../db/tenant.js';
 import { errorIdOf, UserFacingError, userMessage } from '../../errors.js';
 import { rows } from '../domain/sql.js';
 import { bossConnection } from './boss-database.js';
@@ -96,6 +96,14 @@ export interface JobRunner {
     actor: ScheduleActor,
   ): Promise<void>;
   unschedule(job: JobDefinition, key?: string): Promise<void>;
+  /**
+   * Puts every registered job's declared schedule (JobDefinition.schedule) in place, as its actor in
+   * the Administration area, replacing an earlier one (a changed cron takes effect at the next
+   * start; pg-boss refuses an invalid expression, so a typo stops the start instead of leaving the
+   * job silently off). After start(). Answers what was scheduled, or null when there is no
+   * Administration area to run the jobs in (nothing is scheduled then).
+   */
+  applySchedules(): Promise<{ job: string; cron: string }[] | null>;
   /** The schedules of `job`: key, cron expression, zone, and the area and actor its runs act as. */
   schedules(job: JobDefinition): Promise<{ key: string; cron: string; timeZone: string; envelope: JobEnvelope }[]>;
   /** A run of the context's area (row-level security), as GET /jobs/{id} answers it. */
@@ -114,10 +122,15 @@ export interface JobRunner {
   removeDeadLetters(queue: string, ids: readonly string[]): Promise<void>;
 }
 
-export interface JobRunnerOptions {
+export interface JobRunnerOptions<D = unknown> {
   log: FastifyBaseLogger;
   /** The declared jobs (src/jobs/index.ts ALL_JOBS); more may be registered before start(). */
-  jobs?: readonly JobDefinition[];
+  jobs?: readonly JobDefinition<z.ZodType, D>[];
+  /**
+   * What the handlers work with besides their context (jobs/dependencies.ts JobDependencies), made
+   * once, when first needed, from the runner itself (its queues enqueue on it).
+   */
+  dependencies?: (runner: JobRunner) => D;
   /** How often an idle worker looks for jobs, in seconds (>= 0.5; default 2). New jobs also wake it at once. */
   pollingIntervalSeconds?: number;
   /** false: this process queues runs but works on none (default true). */
@@ -182,10 +195,12 @@ function progressWriter(write: (progress: Progress) => Promise<void>, onError: (
 }
 
 /** Builds the runner on `database` (PGlite or PostgreSQL, see boss-database.ts); nothing runs before start(). */
-export function createJobRunner(database: Database, options: JobRunnerOptions): JobRunner {
+export function createJobRunner<D = unknown>(database: Database, options: JobRunnerOptions<D>): JobRunner {
   const { log } = options;
   const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2;
   const jobs = new Map<string, JobDefinition>();
+  let deps: { value: D | undefined } | undefined;
+  const dependencies = (): D | undefined => (deps ??= { value: options.dependencies?.(runner) }).value;
   let boss: PgBoss | null = null;
   let stopping: Promise<void> | null = null;
   /** The newest progress of the runs this process works on, ahead of its write (progressWriter). */
@@ -274,7 +289,7 @@ export function createJobRunner(database: Database, options: JobRunnerOptions): 
       };
       const result = await untilAborted(
         bossJob.signal,
-        job.handler(ctx, job.payload.parse(envelope.payload), run),
+        job.handler(ctx, job.payload.parse(envelope.payload), run, dependencies()),
         `The attempt was stopped: it ran over ${job.expireInSeconds} s, or the server shut down`,
       );
       liveProgress.delete(runId);
@@ -377,7 +392,7 @@ export function createJobRunner(database: Database, options: JobRunnerOptions): 
     return stopping;
   }
 
-  return {
+  const runner: JobRunner = {
     register,
     job(name) {
       const found = jobs.get(name);
@@ -432,6 +447,22 @@ export function createJobRunner(database: Database, options: JobRunnerOptions): 
     async unschedule(job, key) {
       await running().unschedule(registered(job).name, key);
     },
+    async applySchedules() {
+      const [area] = await rows<{ uuid: string }>(
+        allAreasExecutor(database, 'the Administration area of the scheduled jobs'),
+        sql`SELECT uuid FROM settlement_area WHERE kind = 'administration' ORDER BY uuid LIMIT 1`,
+      );
+      if (!area) return null;
+      const applied: { job: string; cron: string }[] = [];
+      for (const job of jobs.values()) {
+        if (!job.schedule) continue;
+        const { cron, actor } = job.schedule;
+        const expression = typeof cron === 'function' ? cron(dependencies()) : cron;
+        await runner.schedule(job, expression, {}, { tenant: area.uuid, username: actor, roles: [], timeZone: 'UTC' });
+        applied.push({ job: job.name, cron: expression });
+      }
+      return applied;
+    },
     async schedules(job) {
       const stored = await running().getSchedules(registered(job).name);
       return stored.map((entry) => ({
@@ -480,4 +511,5 @@ export function createJobRunner(database: Database, options: JobRunnerOptions): 
       await running().deleteJob(queue, [...ids]);
     },
   };
+  return runner;
 }

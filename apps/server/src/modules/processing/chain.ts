@@ -1,14 +1,15 @@
-import { PROCESS_RUNNERS, PROCESSING_CHAIN, type ProcedureName, type ProcedureResult } from '@railwatt/contracts';
+import { PROCESS_RUNNERS, type ProcedureName, type ProcedureResult } from '@railwatt/contracts';
 import { sql } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
 import { rows } from '../domain/sql.js';
-import { currentConfig } from '../processing-config/service.js';
+import type { Procedures } from './define-procedure.js';
 import { startRun, type RunQueue } from './service.js';
 
 /**
- * The processing chain (contracts PROCESSING_CHAIN, DOMAIN.md "Processing" steps 1-4): when a run
- * succeeds, each procedure that follows it runs for the same period, as a new result started by the
- * system (username 'system'; its `cause` and final message name the run that caused it).
+ * The processing chain (DOMAIN.md "Processing" steps 1-4): when a run succeeds, each procedure its
+ * definition names as a follower (`followers`, `configuredFollowers`: src/procedures.ts
+ * ALL_PROCEDURES) runs for the same period, as a new result started by the system (username
+ * 'system'; its `cause` and final message name the run that caused it).
  *
  * Why a job of its own (`procedure-follow-up`, jobs/procedure-follow-up.ts) between the two runs
  * rather than starting the follower at once: the follower may already be under way for an
@@ -18,10 +19,9 @@ import { startRun, type RunQueue } from './service.js';
  * tries it again every 30 s for an hour, then it waits in `procedure-follow-up__dead` for an operator
  * (the dead-letter queue screens). Being a pg-boss job, it survives a restart between the two runs.
  *
- * The queues are the app's job runner's, registered when the app is built (app.ts,
- * `registerProcessingChain`), like the intake's re-importers: run.ts and the import job reach them
- * without importing the app. Without a registration (a worker built alone in a test) a success
- * queues nothing and says so in the log.
+ * The queues are the app's job runner's, handed to the jobs that use them (jobs/dependencies.ts):
+ * the procedure-run job passes them to run.ts, the import job to rerunAfterCebd. Without them (the
+ * settlement bench runs procedures alone) a success queues nothing and says so in the log.
  */
 
 export interface FollowUp {
@@ -40,16 +40,6 @@ export interface ChainQueue {
   run: RunQueue;
 }
 
-let registered: ChainQueue | undefined;
-
-/** Registers the app's queues for the chain; answers a function that removes them again (tests). */
-export function registerProcessingChain(queue: ChainQueue): () => void {
-  registered = queue;
-  return () => {
-    if (registered === queue) registered = undefined;
-  };
-}
-
 export const SYSTEM_USERNAME = 'system';
 
 /** The context of a run the system starts: the same area, the system as actor (a process runner). */
@@ -58,24 +48,33 @@ const asSystem = (ctx: ServiceContext): ServiceContext => ({
   actor: { username: SYSTEM_USERNAME, roles: [...PROCESS_RUNNERS] },
 });
 
-/** After `result` succeeded: queues a follow-up of each procedure the chain names after it. */
+/** The procedures that follow a successful run of `name` for the period starting at `periodStart`. */
+export async function followersOf(
+  ctx: ServiceContext,
+  procedures: Procedures,
+  name: ProcedureName,
+  periodStart: string,
+): Promise<ProcedureName[]> {
+  const definition = procedures.get(name);
+  if (!definition) return [];
+  return [...definition.followers, ...((await definition.configuredFollowers?.(ctx, periodStart)) ?? [])];
+}
+
+/** After `result` succeeded: queues a follow-up of each procedure its definition names after it. */
 export async function queueFollowers(
   ctx: ServiceContext,
   result: Pick<ProcedureResult, 'id' | 'procedureName' | 'periodStart' | 'periodEnd'>,
+  procedures: Procedures,
+  queue: Pick<ChainQueue, 'followUp'> | undefined,
 ): Promise<void> {
-  const followers = [...(PROCESSING_CHAIN[result.procedureName] ?? [])];
-  // After the estimate by stations, the refinement train-preprocessing's configuration names, if any.
-  if (result.procedureName === 'reported-train-consumption') {
-    const { estimationMethod } = await currentConfig(ctx, 'train-preprocessing', result.periodStart);
-    if (estimationMethod !== 'reported-train-consumption') followers.push(estimationMethod);
-  }
+  const followers = await followersOf(ctx, procedures, result.procedureName, result.periodStart);
   if (followers.length === 0) return;
-  if (!registered) {
-    ctx.log.warn({ procedureResultId: result.id }, 'processing chain: no queue registered, no follow-up queued');
+  if (!queue) {
+    ctx.log.warn({ procedureResultId: result.id }, 'processing chain: no queue given, no follow-up queued');
     return;
   }
   for (const procedure of followers) {
-    await registered.followUp(asSystem(ctx), {
+    await queue.followUp(asSystem(ctx), {
       procedure,
       start: result.periodStart,
       end: result.periodEnd,
@@ -89,11 +88,10 @@ export async function queueFollowers(
  * is under way for an overlapping period this throws (400 process_already_running), so the job's
  * attempt fails and pg-boss tries again later.
  */
-export async function startFollowUp(ctx: ServiceContext, followUp: FollowUp): Promise<ProcedureResult> {
-  if (!registered) throw new Error('The processing chain has no queue registered');
+export async function startFollowUp(ctx: ServiceContext, followUp: FollowUp, run: RunQueue): Promise<ProcedureResult> {
   return startRun(
     asSystem(ctx),
-    registered.run,
+    run,
     followUp.procedure,
     { timeRange: { start: followUp.start, end: followUp.end }, refs: [] },
     { cause: followUp.cause, bySystem: true },
@@ -108,8 +106,11 @@ export async function startFollowUp(ctx: ServiceContext, followUp: FollowUp): Pr
  * Days no run has covered yet are left alone: they are processed when someone runs them. Answers
  * the follow-ups queued.
  */
-export async function rerunAfterCebd(ctx: ServiceContext, dataLogId: number): Promise<FollowUp[]> {
-  if (!registered) return [];
+export async function rerunAfterCebd(
+  ctx: ServiceContext,
+  dataLogId: number,
+  queue: Pick<ChainQueue, 'followUp'>,
+): Promise<FollowUp[]> {
   const tenant = ctx.tenant.uuid;
   const zone = ctx.tenant.timeZone;
   const days = await rows<{ start: string; end: string }>(
@@ -146,7 +147,7 @@ export async function rerunAfterCebd(ctx: ServiceContext, dataLogId: number): Pr
       end: new Date(period.end).toISOString(),
       cause: `started by the system: CEBD file ${dataLogId} arrived after the period was processed`,
     };
-    await registered.followUp(asSystem(ctx), followUp);
+    await queue.followUp(asSystem(ctx), followUp);
     queued.push(followUp);
   }
   return queued;

@@ -3,8 +3,8 @@ import type { ServiceContext } from '../../context.js';
 import { UserFacingError, userMessage } from '../../errors.js';
 import type { JobResult, JobRunHandle } from '../jobs/define-job.js';
 import { areaDays, type Chunk } from './chunks.js';
-import { queueFollowers } from './chain.js';
-import { procedureImplementation, type ProcedureImplementation } from './registry.js';
+import { queueFollowers, type ChainQueue } from './chain.js';
+import type { ProcedureDefinition, Procedures } from './define-procedure.js';
 import {
   deleteChunkEvents,
   findResult,
@@ -18,12 +18,21 @@ import {
 } from './repository.js';
 
 /**
- * The message of a run of a procedure without an implementation: every procedure of contracts
- * PROCEDURES registers one (procedures.test.ts holds it), so this is a build without its modules
- * (a worker started without registerImplementedProcedures), and the run fails rather than pretend.
+ * The message of a run of a procedure without a definition: src/procedures.ts ALL_PROCEDURES defines
+ * every procedure of contracts PROCEDURES (procedures.test.ts holds it), so this is a process given
+ * another list (a test's), and the run fails rather than pretend.
  */
 export const noImplementation = (procedureName: string): string =>
-  `${procedureName} has no implementation registered in this process`;
+  `${procedureName} has no definition in this process's procedures`;
+
+/** What a run is given besides its context: the procedures, the chain's queue, the job's retries. */
+export interface RunDependencies {
+  procedures: Procedures;
+  /** Queues the followers of a successful run; without it none is queued (the settlement bench). */
+  chain?: Pick<ChainQueue, 'followUp'>;
+  /** The job's retries: the last attempt's failure ends the result as failure. */
+  retryLimit: number;
+}
 
 /**
  * Runs `work` over `items`, at most `limit` at once; the first failure stops taking new items and is
@@ -61,7 +70,7 @@ export async function executeRun(
   ctx: ServiceContext,
   procedureResultId: number,
   run: JobRunHandle,
-  retryLimit: number,
+  { procedures, chain, retryLimit }: RunDependencies,
 ): Promise<JobResult> {
   const tenant = ctx.tenant.uuid;
   const result = await findResult(ctx.db, tenant, procedureResultId);
@@ -75,7 +84,7 @@ export async function executeRun(
   // A run the chain started says so in its final message (the progress messages replace it meanwhile).
   const cause = await resultCause(ctx.db, result.id);
   const withCause = (message: string) => (cause ? `${message}; ${cause}` : message);
-  const implementation = procedureImplementation(result.procedureName);
+  const implementation = procedures.get(result.procedureName);
   if (!implementation) {
     const message = withCause(noImplementation(result.procedureName));
     await updateResult(ctx.db, result.id, { status: 'failure', message, finished: true });
@@ -94,7 +103,7 @@ export async function executeRun(
   await run.progress(finished / chunks.length, progressMessage());
 
   try {
-    await forEachLimited(remaining, implementation.concurrency ?? 1, async (chunk) => {
+    await forEachLimited(remaining, implementation.concurrency, async (chunk) => {
       if (run.signal.aborted) throw new UserFacingError('The run was stopped before it finished');
       await runChunk(ctx, implementation, { ...result, options }, chunk, chunks.length);
       finished++;
@@ -118,13 +127,13 @@ export async function executeRun(
   }
   const message = withCause(progressMessage());
   await updateResult(ctx.db, result.id, { status: 'success', progress: 1, message, finished: true });
-  await queueFollowers(ctx, result);
+  await queueFollowers(ctx, result, procedures, chain);
   return message;
 }
 
 async function runChunk(
   ctx: ServiceContext,
-  implementation: ProcedureImplementation,
+  implementation: ProcedureDefinition,
   result: { id: number; procedureName: string; periodStart: string; periodEnd: string } & {
     entityRefs: { uuid: string; type: string }[];
     refTime: string | null;
@@ -155,7 +164,12 @@ async function runChunk(
         },
       },
       {
-        event: (event) => void events.push(event),
+        event: (event) => {
+          // A code the definition does not declare is a programming error, found by the procedure's tests.
+          if (!implementation.events.includes(event.errorCode))
+            throw new Error(`${implementation.name} records an undeclared event code ${event.errorCode}`);
+          events.push(event);
+        },
         afterCommit: (work) => void afterCommit.push(work),
         records: (count) => void (records = (records ?? 0) + count),
       },
