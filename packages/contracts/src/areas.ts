@@ -64,21 +64,8 @@ export const MASTER_DATA_AREA = {
 /** The transmission-unit countries (product.md §1). */
 export const TRANSMISSION_UNIT_COUNTRIES: readonly AreaKind[] = ['norway', 'sweden', 'denmark'];
 
-export type AreaGroup = 'transmission-unit-model' | 'other';
-
 /** Lowercased, space-free form of an area name: "Master Data" -> "masterdata". */
 export const areaKey = (name: string): string => name.toLowerCase().replace(/\s+/g, '');
-
-/**
- * Area groups (product.md §1): exchange, norway, sweden and denmark form the transmission-unit
- * model group; the other flagged areas form the other group. An unknown area type raises an error.
- */
-export function areaGroup(name: string): AreaGroup {
-  const key = areaKey(name);
-  if (key === 'exchange' || TRANSMISSION_UNIT_COUNTRIES.includes(key as AreaKind)) return 'transmission-unit-model';
-  if ((AREA_KINDS as readonly string[]).includes(key)) return 'other';
-  throw new Error(`Unknown area type: ${name}`);
-}
 
 export const isAreaKind = (key: string): key is AreaKind => (AREA_KINDS as readonly string[]).includes(key);
 

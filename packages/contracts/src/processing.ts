@@ -320,7 +320,6 @@ export const findLatestQuerySchema = z.object({
 export const SEVERITIES = ['HIGH', 'MEDIUM', 'LOW'] as const;
 export const severitySchema = z.enum(SEVERITIES);
 export type Severity = z.infer<typeof severitySchema>;
-export const DEFAULT_SEVERITY: Severity = 'HIGH';
 
 /** An event a procedure recorded (calls.md §3 "Events per process"). */
 export const processingEventSchema = z.object({

@@ -1,3 +1,4 @@
+import { DEAD_LETTER_QUEUE_SUFFIX } from '@railwatt/contracts';
 import type { z } from 'zod';
 import type { ServiceContext } from '../../context.js';
 
@@ -108,8 +109,8 @@ export interface InterruptedOutcome {
   message: string;
 }
 
-/** The suffix of every job's dead-letter queue. */
-export const DEAD_LETTER_SUFFIX = '__dead';
+/** The suffix of every job's dead-letter queue (contracts DEAD_LETTER_QUEUE_SUFFIX, which screens read). */
+const DEAD_LETTER_SUFFIX = DEAD_LETTER_QUEUE_SUFFIX;
 
 // pg-boss accepts letters, digits, '-', '_', '.' and '/'; ours are kebab-case nouns like the files in jobs/.
 const JOB_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;

@@ -49,7 +49,7 @@ const asSystem = (ctx: ServiceContext): ServiceContext => ({
 });
 
 /** The procedures that follow a successful run of `name` for the period starting at `periodStart`. */
-export async function followersOf(
+async function followersOf(
   ctx: ServiceContext,
   procedures: Procedures,
   name: ProcedureName,
