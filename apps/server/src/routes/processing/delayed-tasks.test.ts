@@ -55,7 +55,7 @@ describe('shunting-and-stabling, energy-outside-train-run and delayed tasks thro
     );
   const tasks = async () => delayedTaskPageSchema.parse((await get(LIST)).json()).content;
   /**
-   * The chain (contracts PROCESSING_CHAIN) runs energy-outside-train-run by itself after a
+   * The chain (shunting-and-stabling's followers, src/procedures.ts) runs energy-outside-train-run by itself after a
    * shunting-and-stabling run succeeds: waits for that follow-up of `after` to finish.
    */
   const followUpDone = async (after: number) => {

@@ -21,7 +21,7 @@ describe('task calls and procedure-result writes', () => {
     t.callAs(username, { method: 'POST', url, payload: payload as object }, kind);
   const get = (url: string, username = RUNNER) => t.callAs(username, { method: 'GET', url });
 
-  /** A settlement task for the month, run to its end (settlement runs as "nothing to do yet": success). */
+  /** A settlement task for the month, run to its end (with no allocated energy the settlement has nothing to bill: success). */
   async function settle(month: number, refs: object[] = []): Promise<ProcedureResult> {
     const response = await post(`/api/processing/tasks/settlement?year=2024&month=${month}&zoneId=Europe/Oslo`, {
       refs,
