@@ -66,9 +66,7 @@ export interface StoredDeadLetter {
 }
 
 export interface JobRunner {
-  /** Declares a job this runner queues and works on; before start(). */
-  register(job: JobDefinition): void;
-  /** A registered job by name (a job the app made, e.g. the SFTP intake, for its schedule). */
+  /** A job of this runner by name (the dead-letter reruns queue a message's job again). */
   job(name: string): JobDefinition;
   /** Starts pg-boss (installing or migrating its schema), creates the queues and starts the workers. */
   start(): Promise<void>;
@@ -124,7 +122,7 @@ export interface JobRunner {
 
 export interface JobRunnerOptions<D = unknown> {
   log: FastifyBaseLogger;
-  /** The declared jobs (src/jobs/index.ts ALL_JOBS); more may be registered before start(). */
+  /** The jobs it queues and works on (src/jobs/index.ts ALL_JOBS, and a test's own). */
   jobs?: readonly JobDefinition<z.ZodType, D>[];
   /**
    * What the handlers work with besides their context (jobs/dependencies.ts JobDependencies), made
@@ -207,7 +205,6 @@ export function createJobRunner<D = unknown>(database: Database, options: JobRun
   const liveProgress = new Map<string, Progress>();
 
   const register = (job: JobDefinition) => {
-    if (boss) throw new Error(`Job ${job.name} registered after the job runner started`);
     const known = jobs.get(job.name);
     if (known && known !== job) throw new Error(`Two jobs are named ${job.name}`);
     jobs.set(job.name, job);
@@ -393,7 +390,6 @@ export function createJobRunner<D = unknown>(database: Database, options: JobRun
   }
 
   const runner: JobRunner = {
-    register,
     job(name) {
       const found = jobs.get(name);
       if (!found) throw new Error(`No job ${name} is registered with the job runner`);
