@@ -39,6 +39,50 @@ export default tseslint.config(
     },
   },
   {
+    // The server's layers (STYLE.md §2, ARCHITECTURE.md "Layers"): app.ts and start.ts wire routes,
+    // jobs and plugins over modules; modules are the domain and import none of what wires them;
+    // formats and db are below the modules. Tests compose the layers (the app, its jobs) and are left out.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['apps/server/src/**/*.test.ts', 'apps/server/src/test/**'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            { target: './apps/server', from: './apps/web' },
+            {
+              target: './apps/server/src/modules',
+              from: [
+                './apps/server/src/routes',
+                './apps/server/src/jobs',
+                './apps/server/src/plugins',
+                './apps/server/src/app.ts',
+                './apps/server/src/procedures.ts',
+              ],
+              message: 'Modules import no routes, jobs, plugins or app wiring: pass what they need in.',
+            },
+            {
+              target: ['./apps/server/src/formats', './apps/server/src/db'],
+              from: './apps/server/src/modules',
+              message: 'Formats and db sit below the modules and import none of them.',
+            },
+            {
+              target: './apps/server/src/modules/domain',
+              from: './apps/server/src/modules/infrastructure',
+              message: 'The domain engine imports no infrastructure screen module (infrastructure builds on domain).',
+            },
+            {
+              target: './apps/server/src/modules/processing',
+              from: ['./apps/server/src/modules/allocation', './apps/server/src/modules/settlement'],
+              message:
+                'The processing engine imports none of the procedures: src/procedures.ts lists them, the app passes them in.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: {

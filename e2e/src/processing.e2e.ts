@@ -201,7 +201,7 @@ describe('processing', () => {
       .toContain('56 Too many missing values');
     expect(await page.getByTestId('event-count').textContent()).toMatch(/^\d+ events?$/);
 
-    // 4b. The chain (contracts PROCESSING_CHAIN): cebd-preprocessing's success ran combine, then
+    // 4b. The chain (the definitions' followers, src/procedures.ts): cebd-preprocessing's success ran combine, then
     // shunting-and-stabling and energy-outside-train-run, for the same period, as the system. The
     // file's unit has no train run, so combine attaches nothing and the last step gives its energy
     // to the unit's vehicle keeper: the result view shows that organisation with the energy.

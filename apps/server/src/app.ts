@@ -8,8 +8,11 @@ import { z } from 'zod';
 import type { AppConfig } from './config.js';
 import { databaseHealthy, type Database } from './db/client.js';
 import { identityPlugin } from './identity/plugin.js';
-import { ALL_JOBS } from './jobs/index.js';
+import { ALL_JOBS, deliveryQueue, importQueue as jobImportQueue, jobDependencies } from './jobs/index.js';
+import type { JobDefinition } from './modules/jobs/define-job.js';
 import { createJobRunner, type JobRunner } from './modules/jobs/runner.js';
+import { procedureTable, type ProcedureDefinition } from './modules/processing/define-procedure.js';
+import { ALL_PROCEDURES } from './procedures.js';
 import { LOGOUT_SCRIPT_CSP } from './identity/pages.js';
 import { createIdentity, type Identity } from './identity/provider.js';
 import { accessPlugin } from './plugins/access.js';
@@ -26,22 +29,12 @@ import { eventLogRoutes } from './routes/eventlog/index.js';
 import { excelRoutes } from './routes/excel/index.js';
 import { jobRoutes } from './routes/jobs/index.js';
 import { timeSeriesRoutes } from './routes/timeseries/index.js';
-import { timeSeriesImportJob } from './jobs/timeseries-import.js';
-import { createSftpIntakeJob } from './jobs/sftp-intake.js';
-import { createMeteredEnergyDeliveryJob } from './jobs/metered-energy-delivery.js';
-import { createMeteredEnergyAggregationScheduleJob } from './jobs/metered-energy-aggregation-schedule.js';
 import { registerAggregationDelivery } from './modules/settlement/aggregation-delivery.js';
-import { registerIntakeReimporters, type ImportQueue } from './modules/timeseries/accept.js';
-import { procedureFollowUpJob } from './jobs/procedure-follow-up.js';
-import { cebdCheckJob } from './jobs/cebd-check.js';
-import { createCebdMonthEndJob } from './jobs/cebd-month-end.js';
-import { procedureRunQueue } from './jobs/procedure-run.js';
-import { registerProcessingChain } from './modules/processing/chain.js';
+import { registerIntakeReimporters } from './modules/timeseries/accept.js';
 import { masterDataRoutes } from './routes/masterdata/index.js';
 import { setToErrorRoutes } from './routes/processing/set-to-error.js';
 import { processingRoutes } from './routes/processing/index.js';
 import { delayedTaskRoutes } from './routes/processing/delayed-tasks.js';
-import { createDelayedTasksJob } from './jobs/delayed-tasks.js';
 import { deadLetterQueueRoutes } from './routes/processing/dead-letter-queues.js';
 import { procedureTaskRoutes } from './routes/processing/tasks.js';
 import { procedureResultRoutes } from './routes/eventlog/procedure-results.js';
@@ -73,10 +66,16 @@ export interface BuildAppOptions {
   /** Fastify/pino logger options; defaults to pino at config.logLevel. */
   logger?: FastifyServerOptions['logger'];
   /**
-   * The job runner to use (tests pass one with their own jobs and short polling). Default: one on
-   * `database` with every declared job (src/jobs), not started; whoever serves starts it.
+   * The procedures the runs and the chain know (default src/procedures.ts ALL_PROCEDURES; a test
+   * passes the list with some replaced).
    */
-  jobs?: JobRunner;
+  procedures?: readonly ProcedureDefinition[];
+  /**
+   * The job runner's: more jobs (tests' own) besides every declared one (src/jobs ALL_JOBS), and how
+   * often an idle worker looks for jobs (default 2 s). The runner is not started here; whoever
+   * serves starts it (start.ts, test/app.ts).
+   */
+  jobs?: { define?: readonly JobDefinition[]; pollingIntervalSeconds?: number };
 }
 
 const REQUEST_ID = /^[\w.:-]{1,64}$/;
@@ -88,7 +87,13 @@ function requestId(request: IncomingMessage): string {
 }
 
 /** The whole server as one plugin tree: used by server.ts and by every test. */
-export async function buildApp({ config, database, logger, jobs }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  database,
+  logger,
+  jobs,
+  procedures = ALL_PROCEDURES,
+}: BuildAppOptions): Promise<FastifyInstance> {
   const { trustProxy } = config;
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
@@ -102,7 +107,15 @@ export async function buildApp({ config, database, logger, jobs }: BuildAppOptio
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const jobRunner = jobs ?? createJobRunner(database, { log: app.log, jobs: ALL_JOBS });
+  // The jobs, each given what it works with (jobs/dependencies.ts): the database, the settings, the
+  // queues on this runner and the procedures the runs and the chain know.
+  const procedureList = procedureTable(procedures);
+  const jobRunner = createJobRunner(database, {
+    log: app.log,
+    jobs: [...ALL_JOBS, ...(jobs?.define ?? [])],
+    dependencies: (runner) => jobDependencies(runner, { config, database, procedures: procedureList }),
+    ...(jobs?.pollingIntervalSeconds !== undefined ? { pollingIntervalSeconds: jobs.pollingIntervalSeconds } : {}),
+  });
   app.decorate('jobs', jobRunner);
   // Running handlers finish (up to 10 s) before the database closes after the app.
   app.addHook('onClose', () => jobRunner.stop());
@@ -207,16 +220,11 @@ export async function buildApp({ config, database, logger, jobs }: BuildAppOptio
   await app.register(organisationExtraRoutes, { prefix: API_PREFIX, database });
   await app.register(jobRoutes, { prefix: API_PREFIX });
   await app.register(excelRoutes, { prefix: API_PREFIX, database, maxFileBytes: config.excelImportMaxFileBytes });
-  const importQueue: ImportQueue = {
-    enqueueImport: (ctx, input) => jobRunner.enqueue(ctx, timeSeriesImportJob, input, { dataLogId: input.dataLogId }),
-  };
+  const importQueue = jobImportQueue(jobRunner);
   registerIntakeReimporters(importQueue);
-  // The processing chain's follow-up runs (modules/processing/chain.ts) go through the same runner.
-  registerProcessingChain({
-    followUp: (ctx, followUp) => jobRunner.enqueue(ctx, procedureFollowUpJob, followUp),
-    checkFile: (ctx, dataLogId) => jobRunner.enqueue(ctx, cebdCheckJob, { dataLogId }),
-    run: procedureRunQueue(jobRunner),
-  });
+  // metered-energy-aggregation's files leave over the OUT routes in their own job, queued after a
+  // run's chunk committed or by a re-export.
+  registerAggregationDelivery(deliveryQueue(jobRunner));
   const sftpIntake = {
     database,
     credentialsKey: config.interfaceCredentialsKey,
@@ -224,20 +232,6 @@ export async function buildApp({ config, database, logger, jobs }: BuildAppOptio
     queue: importQueue,
     maxFileBytes: config.timeSeriesImportMaxFileBytes,
   };
-  jobRunner.register(createSftpIntakeJob(sftpIntake));
-  // metered-energy-aggregation's files leave over the OUT routes in their own job, queued after a
-  // run's chunk committed or by a re-export; the daily round starts the first and second aggregation.
-  const deliveryJob = createMeteredEnergyDeliveryJob({
-    credentialsKey: config.interfaceCredentialsKey,
-    allowedHosts: config.interfaceAllowedHosts,
-  });
-  jobRunner.register(deliveryJob);
-  registerAggregationDelivery((ctx, dataLogIds) => jobRunner.enqueue(ctx, deliveryJob, { dataLogIds }));
-  jobRunner.register(createMeteredEnergyAggregationScheduleJob({ database, queue: procedureRunQueue(jobRunner) }));
-  // The month-end CEBD re-check (jobs/cebd-month-end.ts) starts its runs through the follow-up job.
-  jobRunner.register(
-    createCebdMonthEndJob({ database, followUp: (ctx, f) => jobRunner.enqueue(ctx, procedureFollowUpJob, f) }),
-  );
   await app.register(timeSeriesRoutes, {
     prefix: API_PREFIX,
     maxFileBytes: config.timeSeriesImportMaxFileBytes,
@@ -255,13 +249,6 @@ export async function buildApp({ config, database, logger, jobs }: BuildAppOptio
   // Processing (issue 9): runs, procedure results, processing events, the list of processes.
   await app.register(processingRoutes, { prefix: API_PREFIX });
   await app.register(delayedTaskRoutes, { prefix: API_PREFIX });
-  // Due delayed tasks start their runs on a schedule (server.ts scheduleDelayedTasks).
-  jobRunner.register(
-    createDelayedTasksJob({
-      database,
-      queue: procedureRunQueue(jobRunner),
-    }),
-  );
   await app.register(procedureResultRoutes, { prefix: API_PREFIX });
   await app.register(processingEventRoutes, { prefix: API_PREFIX });
   await app.register(processRoutes, { prefix: API_PREFIX });

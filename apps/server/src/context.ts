@@ -1,6 +1,21 @@
 import type { AreaKind, Role } from '@railwatt/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Executor, TxExecutor } from './modules/domain/sql.js';
+import type { JWTPayload } from 'jose';
+import type { MarketFunction } from '@railwatt/contracts';
+import type { Executor, TxExecutor } from './db/client.js';
+
+/**
+ * The signed-in user of a request, from the token's claims (plugins/auth.ts authFromClaims). It
+ * lives here, not in the plugin, so modules need not import a plugin to name it.
+ */
+export interface AuthContext {
+  username: string;
+  firstName: string | null;
+  lastName: string | null;
+  displayName: string;
+  functions: MarketFunction[];
+  claims: JWTPayload;
+}
 
 /** The area a request acts in (the `current-tenant-id` header, resolved by the access hook). */
 export interface TenantContext {

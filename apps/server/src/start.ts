@@ -5,10 +5,6 @@ import { migrate } from './db/migrate.js';
 import type { Database } from './db/client.js';
 import { DATABASE_LOCKS, newNodeNumber, takeNodeLease, withDatabaseLock } from './db/node-lease.js';
 import type { JobRunner } from './modules/jobs/runner.js';
-import { scheduleDelayedTasks } from './jobs/delayed-tasks.js';
-import { scheduleCebdMonthEnd } from './jobs/cebd-month-end.js';
-import { scheduleSftpIntake } from './jobs/sftp-intake.js';
-import { scheduleMeteredEnergyAggregation } from './jobs/metered-energy-aggregation-schedule.js';
 import { allAreasExecutor } from './db/tenant.js';
 import { failInterruptedFiles } from './modules/datalog/datalog-service.js';
 import { endUnqueuedResults } from './modules/processing/recovery.js';
@@ -107,22 +103,11 @@ export async function start(config: AppConfig, gate: StartupGate): Promise<void>
   }
   // Background jobs (pg-boss, as the owning user: modules/jobs/boss-database.ts); app.close() stops them.
   await app.jobs.start();
-  // Automatic intake from the SFTP routes, as the system in the Administration area (no request).
-  const intake = await scheduleSftpIntake(app.jobs, database, config.sftpIntakeCron);
-  if (intake) app.log.info({ cron: config.sftpIntakeCron }, 'SFTP intake scheduled');
-  else app.log.warn('SFTP intake not scheduled: there is no Administration area to run it in');
-  // The daily first and second metered-energy-aggregation of the areas that configured it.
-  if (!(await scheduleMeteredEnergyAggregation(app.jobs, database))) {
-    app.log.warn('Metered energy aggregation not scheduled: there is no Administration area to run it in');
-  }
-  // The month-end CEBD re-check of the marked days (jobs/cebd-month-end.ts), on the first of a month.
-  if (!(await scheduleCebdMonthEnd(app.jobs, database))) {
-    app.log.warn('Month-end CEBD re-check not scheduled: there is no Administration area to run it in');
-  }
-  // Due delayed tasks (shunting-and-stabling) start their runs every quarter of an hour.
-  if (!(await scheduleDelayedTasks(app.jobs, database))) {
-    app.log.warn('Delayed tasks not scheduled: there is no Administration area to run them in');
-  }
+  // The jobs that run by themselves (their `schedule`: the SFTP intake, the daily metered-energy
+  // aggregation, the delayed tasks, the month-end CEBD re-check), as the system in the Administration area (no request).
+  const scheduled = await app.jobs.applySchedules();
+  if (scheduled) app.log.info({ schedules: scheduled }, 'jobs scheduled');
+  else app.log.warn('No job scheduled: there is no Administration area to run them in');
   // What another node left under way when it stopped is taken over within seconds, not at its next start.
   const sweep =
     database.kind === 'postgres'

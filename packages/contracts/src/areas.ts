@@ -41,6 +41,16 @@ export const COUNTRY_CURRENCIES: Readonly<Record<CountryAreaName, Currency>> = {
 export const areaCurrency = (kind: string | null | undefined): Currency =>
   (kind && kind in COUNTRY_CURRENCIES ? COUNTRY_CURRENCIES[kind as CountryAreaName] : undefined) ?? 'EUR';
 
+/**
+ * The areas that also settle for a transmission-system party (product.md §2: the TPA settlement,
+ * its tpa configuration twins, the TPA's metered-energy-aggregation file and reports), by kind.
+ */
+export const TPA_SETTLEMENT_AREAS: readonly CountryAreaName[] = ['netherlands'];
+
+/** The area of `kind` settles for a TPA too (TPA_SETTLEMENT_AREAS). */
+export const settlesForTpa = (kind: string | null | undefined): boolean =>
+  (TPA_SETTLEMENT_AREAS as readonly string[]).includes(kind ?? '');
+
 /** Area kinds as the lowercased, space-free area name (product.md §1). */
 export const AREA_KINDS = [...COUNTRY_AREA_NAMES, 'exchange', 'administration', 'masterdata'] as const;
 export type AreaKind = (typeof AREA_KINDS)[number];
@@ -54,21 +64,8 @@ export const MASTER_DATA_AREA = {
 /** The transmission-unit countries (product.md §1). */
 export const TRANSMISSION_UNIT_COUNTRIES: readonly AreaKind[] = ['norway', 'sweden', 'denmark'];
 
-export type AreaGroup = 'transmission-unit-model' | 'other';
-
 /** Lowercased, space-free form of an area name: "Master Data" -> "masterdata". */
 export const areaKey = (name: string): string => name.toLowerCase().replace(/\s+/g, '');
-
-/**
- * Area groups (product.md §1): exchange, norway, sweden and denmark form the transmission-unit
- * model group; the other flagged areas form the other group. An unknown area type raises an error.
- */
-export function areaGroup(name: string): AreaGroup {
-  const key = areaKey(name);
-  if (key === 'exchange' || TRANSMISSION_UNIT_COUNTRIES.includes(key as AreaKind)) return 'transmission-unit-model';
-  if ((AREA_KINDS as readonly string[]).includes(key)) return 'other';
-  throw new Error(`Unknown area type: ${name}`);
-}
 
 export const isAreaKind = (key: string): key is AreaKind => (AREA_KINDS as readonly string[]).includes(key);
 

@@ -8,7 +8,7 @@ import { procedureNameSchema, type ProcedureName } from './processing.js';
  * waits in `<job>__dead` (ARCHITECTURE.md "Background jobs") until an operator reruns it.
  */
 
-/** The suffix of every job's dead-letter queue (the server's define-job.ts uses the same). */
+/** The suffix of every job's dead-letter queue (the server's define-job.ts deadLetterQueue). */
 export const DEAD_LETTER_QUEUE_SUFFIX = '__dead';
 
 /** A dead-letter queue's name: a job's kebab-case name and the suffix ("procedure-run__dead"). */

@@ -331,7 +331,6 @@ export const findLatestQuerySchema = z.object({
 export const SEVERITIES = ['HIGH', 'MEDIUM', 'LOW'] as const;
 export const severitySchema = z.enum(SEVERITIES);
 export type Severity = z.infer<typeof severitySchema>;
-export const DEFAULT_SEVERITY: Severity = 'HIGH';
 
 /** An event a procedure recorded (calls.md §3 "Events per process"). */
 export const processingEventSchema = z.object({
@@ -475,20 +474,3 @@ export function eventCodeText(code: string): string {
   if (code in PROCESS_EVENT_CODES) return PROCESS_EVENT_CODES[code as ProcessEventCode];
   return /^\d+$/.test(code) ? (CEBD_CODE_MESSAGES[Number(code)] ?? code) : code;
 }
-
-/**
- * The processing chain (DOMAIN.md "Processing" steps 1-4): when a run of the key succeeds, the
- * procedures listed run for the same period (a follow-up run by the system). Combine replaces the
- * allocation of its period, so the two steps after it run again; cebd-preprocessing and
- * train-preprocessing feed combine.
- */
-export const PROCESSING_CHAIN: Partial<Record<ProcedureName, readonly ProcedureName[]>> = {
-  'cebd-preprocessing': ['combine'],
-  // The estimation of non-metered runs (issue 10 item 1) reads the checked runs of the period.
-  // ... first from the runs' reported figures; then, where train-preprocessing's configuration
-  // names one (estimationMethod), refined along the track or from the composition's weights:
-  // modules/processing/chain.ts adds that follower (modules/settlement/estimation.ts).
-  'train-preprocessing': ['combine', 'reported-train-consumption'],
-  combine: ['shunting-and-stabling'],
-  'shunting-and-stabling': ['energy-outside-train-run'],
-};

@@ -129,14 +129,5 @@ export const CEBD_SERIES = {
   reactiveRegenerated: 'cebd_reactive_energy_regenerated',
 } as const satisfies Record<string, TimeSeriesTypeName>;
 
-/** Market price series for an area (calls.md §9): Denmark shows its two, the others the rest. */
-export function marketPriceSeriesFor(country: string): TimeSeriesTypeName[] {
-  const denmark = country.toLowerCase() === 'denmark';
-  const names = TIME_SERIES_TYPE_NAMES.filter((n) => TIME_SERIES_TYPES[n].source === 'market');
-  return denmark
-    ? (['spot_price', 'inherited_prices_and_fees'] as TimeSeriesTypeName[])
-    : names.filter((n) => !('denmarkOnly' in TIME_SERIES_TYPES[n]));
-}
-
 /** The parameter types of the parameter overview (source 'parameter'). */
 export const PARAMETER_TYPE_NAMES = TIME_SERIES_TYPE_NAMES.filter((n) => TIME_SERIES_TYPES[n].source === 'parameter');

@@ -13,6 +13,14 @@ import { scheduleEmbeddedSession } from './embedded-session.js';
  */
 export type Db = NodePgDatabase;
 
+/**
+ * What repositories run SQL on: the database handle or a transaction of it. Services open the
+ * transaction; the Excel import passes its own so a whole workbook is stored all or nothing.
+ */
+export type Executor = Pick<Db, 'execute'>;
+/** A transaction (or the handle) that can also open nested transactions (savepoints). */
+export type TxExecutor = Pick<Db, 'execute' | 'transaction'>;
+
 export interface Database {
   kind: 'pglite' | 'postgres';
   db: Db;

@@ -1,7 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Database, Db } from './client.js';
+import type { Database, Db, TxExecutor } from './client.js';
 import { readAlongside } from './embedded-session.js';
-import type { TxExecutor } from '../modules/domain/sql.js';
 
 type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0];
 

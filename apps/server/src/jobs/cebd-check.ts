@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineJob } from '../modules/jobs/define-job.js';
 import { startArrivalCheck } from '../modules/processing/chain.js';
+import type { JobDependencies } from './dependencies.js';
 
 /**
  * The check of a stored CEBD file on arrival (issue 19 item 2, modules/processing/chain.ts
@@ -16,8 +17,8 @@ export const cebdCheckJob = defineJob({
   retryLimit: 5,
   retryDelaySeconds: 10,
   expireInSeconds: 5 * 60,
-  handler: async (ctx, { dataLogId }) => {
-    const result = await startArrivalCheck(ctx, dataLogId);
+  handler: async (ctx, { dataLogId }, _run, { chain }: JobDependencies) => {
+    const result = await startArrivalCheck(ctx, dataLogId, chain.run);
     return result
       ? `cebd-preprocessing run ${result.id} started for CEBD file ${dataLogId}`
       : `CEBD file ${dataLogId} holds no records to check`;

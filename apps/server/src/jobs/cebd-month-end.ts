@@ -5,9 +5,9 @@ import type { ServiceContext, TenantContext } from '../context.js';
 import type { Database } from '../db/client.js';
 import { allAreasExecutor, tenantExecutor } from '../db/tenant.js';
 import { rows } from '../modules/domain/sql.js';
-import { defineJob, type JobDefinition } from '../modules/jobs/define-job.js';
-import type { JobRunner } from '../modules/jobs/runner.js';
+import { defineJob } from '../modules/jobs/define-job.js';
 import { SYSTEM_USERNAME, type FollowUp } from '../modules/processing/chain.js';
+import type { JobDependencies } from './dependencies.js';
 
 export const CEBD_MONTH_END_JOB = 'cebd-month-end';
 
@@ -82,44 +82,21 @@ export async function startMonthEndRechecks(
   return started;
 }
 
-/** The month-end round as a job (made by the app: it needs the database and the follow-up queue). */
-export const createCebdMonthEndJob = (deps: {
-  database: Database;
-  followUp: (ctx: ServiceContext, followUp: FollowUp) => Promise<string>;
-}): JobDefinition =>
-  defineJob({
-    name: CEBD_MONTH_END_JOB,
-    payload: z.object({}),
-    retryLimit: 2,
-    expireInSeconds: 15 * 60,
-    handler: async (ctx) => {
-      const started = await startMonthEndRechecks({ ...deps, log: ctx.log });
-      return `Month-end CEBD re-check queued in ${started.length} areas${
-        started.length ? `: ${started.map((s) => `${s.area} ${s.start} .. ${s.end}`).join(', ')}` : ''
-      }`;
-    },
-  });
-
 /**
- * Puts the month-end round on its schedule (start.ts, after app.jobs.start()), like the other rounds:
- * as the system in the Administration area, where its job_run rows show. Answers the area, or null
- * when there is none (nothing is scheduled then).
+ * The month-end round as a job: on the first of a month at 03:00 UTC, as the system in the
+ * Administration area (its job_run rows show there), it queues each area's re-check through the
+ * chain's follow-up queue.
  */
-export async function scheduleCebdMonthEnd(
-  jobs: JobRunner,
-  database: Database,
-  cron: string = CEBD_MONTH_END_CRON,
-): Promise<{ tenant: string } | null> {
-  const [area] = await rows<{ uuid: string }>(
-    allAreasExecutor(database, 'the Administration area of the month-end CEBD re-check'),
-    sql`SELECT uuid FROM settlement_area WHERE kind = 'administration' ORDER BY uuid LIMIT 1`,
-  );
-  if (!area) return null;
-  await jobs.schedule(
-    jobs.job(CEBD_MONTH_END_JOB),
-    cron,
-    {},
-    { tenant: area.uuid, username: SYSTEM_USERNAME, roles: [], timeZone: 'UTC' },
-  );
-  return { tenant: area.uuid };
-}
+export const cebdMonthEndJob = defineJob({
+  name: CEBD_MONTH_END_JOB,
+  payload: z.object({}),
+  retryLimit: 2,
+  expireInSeconds: 15 * 60,
+  schedule: { cron: CEBD_MONTH_END_CRON, actor: SYSTEM_USERNAME },
+  handler: async (ctx, _payload, _run, { database, chain }: JobDependencies) => {
+    const started = await startMonthEndRechecks({ database, followUp: chain.followUp, log: ctx.log });
+    return `Month-end CEBD re-check queued in ${started.length} areas${
+      started.length ? `: ${started.map((s) => `${s.area} ${s.start} .. ${s.end}`).join(', ')}` : ''
+    }`;
+  },
+});

@@ -1,25 +1,23 @@
 import { z } from 'zod';
-import { defineJob, type JobDefinition } from '../modules/jobs/define-job.js';
-import { deliverAggregationFiles, type DeliverySettings } from '../modules/settlement/aggregation-delivery.js';
-
-export const METERED_ENERGY_DELIVERY_JOB = 'metered-energy-delivery';
+import { defineJob } from '../modules/jobs/define-job.js';
+import { deliverAggregationFiles } from '../modules/settlement/aggregation-delivery.js';
+import type { JobDependencies } from './dependencies.js';
 
 /**
  * Uploads metered-energy-aggregation files to their OUT routes (modules/settlement/
  * aggregation-delivery.ts), queued by a run once its chunk committed and by a re-export. A failed
  * upload is an outcome (the entry becomes ERROR, a person re-exports it), not a failed attempt; an
  * attempt that dies (the process stopped) is retried and delivers only the entries still PENDING.
- * Made by the app: it needs the credentials key and INTERFACE_ALLOWED_HOSTS.
+ * Its settings (the credentials key, INTERFACE_ALLOWED_HOSTS) are the app's: JobDependencies.delivery.
  */
-export const createMeteredEnergyDeliveryJob = (deps: DeliverySettings): JobDefinition =>
-  defineJob({
-    name: METERED_ENERGY_DELIVERY_JOB,
-    payload: z.object({ dataLogIds: z.array(z.number().int().positive()).min(1).max(10_000) }),
-    retryLimit: 2,
-    retryDelaySeconds: 30,
-    expireInSeconds: 30 * 60,
-    handler: async (ctx, { dataLogIds }) => {
-      const s = await deliverAggregationFiles(ctx, deps, dataLogIds);
-      return `${s.delivered} files delivered, ${s.failed} failed, ${s.notDelivered} without a route`;
-    },
-  });
+export const meteredEnergyDeliveryJob = defineJob({
+  name: 'metered-energy-delivery',
+  payload: z.object({ dataLogIds: z.array(z.number().int().positive()).min(1).max(10_000) }),
+  retryLimit: 2,
+  retryDelaySeconds: 30,
+  expireInSeconds: 30 * 60,
+  handler: async (ctx, { dataLogIds }, _run, { delivery }: JobDependencies) => {
+    const s = await deliverAggregationFiles(ctx, delivery, dataLogIds);
+    return `${s.delivered} files delivered, ${s.failed} failed, ${s.notDelivered} without a route`;
+  },
+});

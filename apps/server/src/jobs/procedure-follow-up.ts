@@ -2,6 +2,7 @@ import { procedureNameSchema, procedureRunOptionsSchema } from '@railwatt/contra
 import { z } from 'zod';
 import { defineJob } from '../modules/jobs/define-job.js';
 import { startFollowUp } from '../modules/processing/chain.js';
+import type { JobDependencies } from './dependencies.js';
 
 /**
  * A follow-up run of the processing chain (modules/processing/chain.ts): starts `procedure` for the
@@ -21,8 +22,8 @@ export const procedureFollowUpJob = defineJob({
   retryLimit: 120,
   retryDelaySeconds: 30,
   expireInSeconds: 5 * 60,
-  handler: async (ctx, followUp) => {
-    const result = await startFollowUp(ctx, followUp);
+  handler: async (ctx, followUp, _run, { chain }: JobDependencies) => {
+    const result = await startFollowUp(ctx, followUp, chain.run);
     return `${followUp.procedure} run ${result.id} started for ${followUp.start} .. ${followUp.end}`;
   },
 });

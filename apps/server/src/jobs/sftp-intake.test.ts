@@ -1,33 +1,39 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { waitForRun } from '../test/jobs.js';
-import { scheduleSftpIntake, SFTP_INTAKE_ACTOR, SFTP_INTAKE_JOB } from './sftp-intake.js';
+import { DELAYED_TASKS_CRON, delayedTasksJob } from './delayed-tasks.js';
+import {
+  METERED_ENERGY_AGGREGATION_CRON,
+  meteredEnergyAggregationScheduleJob,
+} from './metered-energy-aggregation-schedule.js';
+import { SFTP_INTAKE_ACTOR, sftpIntakeJob } from './sftp-intake.js';
 
 /**
- * The schedule of the automatic intake, as server.ts sets it after app.jobs.start(): pg-boss keeps
- * it in its schedule table; what its cron sends is run by the worker as the system in Administration.
+ * The schedule of the automatic intake, declared on its job and put in place by start.ts after
+ * app.jobs.start() (applySchedules): pg-boss keeps it in its schedule table; what its cron sends is
+ * run by the worker as the system in Administration.
  */
 describe('the sftp-intake schedule', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ jobs: {} });
+    t = await createTestApp({ jobs: {}, config: { sftpIntakeCron: '*/7 * * * *' } });
   });
   afterAll(async () => t?.close());
 
-  it('schedules the job on SFTP_INTAKE_CRON as the system in the Administration area, replacing an earlier schedule', async () => {
-    const job = t.app.jobs.job(SFTP_INTAKE_JOB);
-    expect(await t.app.jobs.schedules(job)).toEqual([]);
-    const config = loadConfig({ SFTP_INTAKE_CRON: '*/7 * * * *' });
-    expect(await scheduleSftpIntake(t.app.jobs, t.database, config.sftpIntakeCron)).toEqual({
-      tenant: t.areaUuid('administration'),
-    });
-    // A restart with a changed setting: still one schedule, the new expression.
-    await scheduleSftpIntake(t.app.jobs, t.database, loadConfig({}).sftpIntakeCron);
-    expect(await t.app.jobs.schedules(job)).toEqual([
+  it('schedules every job that declares a schedule, the intake on SFTP_INTAKE_CRON, as the system in Administration', async () => {
+    expect(await t.app.jobs.schedules(sftpIntakeJob)).toEqual([]);
+    const expected = [
+      { job: sftpIntakeJob.name, cron: '*/7 * * * *' },
+      { job: meteredEnergyAggregationScheduleJob.name, cron: METERED_ENERGY_AGGREGATION_CRON },
+      { job: delayedTasksJob.name, cron: DELAYED_TASKS_CRON },
+    ];
+    expect(await t.app.jobs.applySchedules()).toEqual(expected);
+    // The next start: still one schedule per job, replaced.
+    expect(await t.app.jobs.applySchedules()).toEqual(expected);
+    expect(await t.app.jobs.schedules(sftpIntakeJob)).toEqual([
       {
         key: expect.any(String),
-        cron: '*/5 * * * *',
+        cron: '*/7 * * * *',
         timeZone: 'UTC',
         envelope: {
           tenant: t.areaUuid('administration'),
@@ -41,17 +47,18 @@ describe('the sftp-intake schedule', () => {
   });
 
   it('refuses an expression that is not cron, so a typo stops the start rather than the intake', async () => {
-    await expect(scheduleSftpIntake(t.app.jobs, t.database, 'every five minutes')).rejects.toThrow();
-    expect((await t.app.jobs.schedules(t.app.jobs.job(SFTP_INTAKE_JOB))).map((s) => s.cron)).toEqual(['*/5 * * * *']);
+    const actor = { tenant: t.areaUuid('administration'), username: SFTP_INTAKE_ACTOR, roles: [] };
+    await expect(t.app.jobs.schedule(sftpIntakeJob, 'every five minutes', {}, actor)).rejects.toThrow();
+    expect((await t.app.jobs.schedules(sftpIntakeJob)).map((s) => s.cron)).toEqual(['*/7 * * * *']);
   });
 
   it('runs what the schedule sends: the worker stores the run in Administration and fetches from every route', async () => {
-    const [schedule] = await t.app.jobs.schedules(t.app.jobs.job(SFTP_INTAKE_JOB));
+    const [schedule] = await t.app.jobs.schedules(sftpIntakeJob);
     // What pg-boss's cron does when the expression comes due (its clock checks every 30-60 s).
-    const id = await t.app.jobs.boss!.send(SFTP_INTAKE_JOB, schedule!.envelope);
+    const id = await t.app.jobs.boss!.send(sftpIntakeJob.name, schedule!.envelope);
     const run = await waitForRun(t.database, id!, { until: ['success', 'failure', 'dead'] });
     expect(run).toMatchObject({
-      name: SFTP_INTAKE_JOB,
+      name: sftpIntakeJob.name,
       tenant: t.areaUuid('administration'),
       status: 'success',
       message: 'Fetched 0 files from 0 routes',

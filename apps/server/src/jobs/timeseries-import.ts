@@ -8,6 +8,7 @@ import { queueArrivalCheck } from '../modules/processing/chain.js';
 import { importStoredFile } from '../modules/timeseries/import-file.js';
 import { valueBatchFor } from '../modules/timeseries/store.js';
 import { storeTrainRuns } from '../modules/trainrun/service.js';
+import type { JobDependencies } from './dependencies.js';
 
 const FORMAT_NAMES = [
   'cebd',
@@ -41,7 +42,7 @@ export const timeSeriesImportJob = defineJob({
   expireInSeconds: 60 * 60,
   interrupted: 'fail',
   onInterrupted: (ctx, { dataLogId }) => failInterruptedFile(ctx.db, ctx.tenant.uuid, dataLogId),
-  handler: async (ctx, { dataLogId, format }, run) => {
+  handler: async (ctx, { dataLogId, format }, run, { chain }: JobDependencies) => {
     const reader = INTAKE_FORMATS[format];
     if (!reader) throw new Error(`No reader for the ${format} format`);
     try {
@@ -58,7 +59,7 @@ export const timeSeriesImportJob = defineJob({
       // retried import would store nothing new): a failure is logged, and the month-end run checks
       // the records it left unchecked.
       if (format === 'cebd' && result.status === 'OK' && result.counts.inserted + result.counts.superseded > 0) {
-        await queueArrivalCheck(ctx, dataLogId).catch((error: unknown) =>
+        await queueArrivalCheck(ctx, dataLogId, chain).catch((error: unknown) =>
           ctx.log.error({ err: error, dataLogId }, 'CEBD arrival: the check of the file was not queued'),
         );
       }

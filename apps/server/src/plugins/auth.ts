@@ -1,18 +1,12 @@
-import { MARKET_FUNCTIONS_CLAIM, parseMarketFunctions, type MarketFunction } from '@railwatt/contracts';
+import { MARKET_FUNCTIONS_CLAIM, parseMarketFunctions } from '@railwatt/contracts';
+import type { AuthContext } from '../context.js';
 import { createRemoteJWKSet, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 
 /**
  * Sign-in on the server (STYLE.md §8): verification of bearer tokens against the issuer's keys, and
  * the one function that maps token claims to the signed-in user and their market functions.
  */
-export interface AuthContext {
-  username: string;
-  firstName: string | null;
-  lastName: string | null;
-  displayName: string;
-  functions: MarketFunction[];
-  claims: JWTPayload;
-}
+export type { AuthContext };
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
 

@@ -3,23 +3,13 @@ import type { FastifyRequest } from 'fastify';
 import { findPgError } from '../db/constraints.js';
 import { ApiError } from '../errors.js';
 import { finishFile, recordFile, startFile } from '../modules/datalog/datalog-service.js';
-import { removeFileBytes, writeFileBytes } from '../modules/datalog/file-store.js';
+import { removeFileBytes, writeFileBytes, type StoredUpload } from '../modules/datalog/file-store.js';
 
 /** One uploaded file, read whole (the multipart plugin bounds its size). */
 export interface UploadedFile {
   fileName: string;
   bytes: Buffer;
   contentType?: string;
-}
-
-/** One uploaded file streamed into the data log: its RUNNING entry holds the bytes. */
-export interface StoredUpload {
-  dataLogId: number;
-  fileName: string;
-  contentType?: string;
-  /** The file's first UPLOAD_HEAD_BYTES (what a format's detect reads). */
-  head: Buffer;
-  size: number;
 }
 
 /** How much of a streamed file is kept in memory for format detection. */

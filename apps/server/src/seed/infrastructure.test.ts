@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client.js';
 import { rows } from '../modules/domain/sql.js';
-import { areasOverlap, areaWithin } from '../modules/infrastructure/geometry.js';
+import { areasOverlap, areaWithin } from '../modules/domain/geometry.js';
 import { openTestDatabase } from '../test/database.js';
 import { buildInfrastructure, seedGeography, seedInfrastructureData } from './infrastructure.js';
 

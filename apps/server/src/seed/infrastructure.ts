@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { COUNTRY_AREA_NAMES, type AreaGeometry, type CountryAreaName } from '@railwatt/contracts';
 import type { Database } from '../db/client.js';
-import { interiorPoint, locatePoint, toPolygons, type Point } from '../modules/infrastructure/geometry.js';
+import { interiorPoint, locatePoint, toPolygons, type Point } from '../modules/domain/geometry.js';
 import { CountryRows, seedCountries } from './entity-rows.js';
 import { RAILWAY_PLACES } from './railway-places.js';
 

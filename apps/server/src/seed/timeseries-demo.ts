@@ -13,7 +13,7 @@ import { generateNordpoolCsv } from '../formats/nordpool/nordpool-generate.js';
 import type { CebdRecord, FormatName } from '../formats/timeseries/format.js';
 import { trainRunsXml, type TrainRunEntry } from '../formats/trainrun/trainrun-generator.js';
 import { writeUtilts } from '../formats/utilts/utilts-writer.js';
-import { locatePoint, toPolygons, type Point } from '../modules/infrastructure/geometry.js';
+import { locatePoint, toPolygons, type Point } from '../modules/domain/geometry.js';
 import { buildCountry, SEED_COUNTRIES } from './fleet.js';
 import { buildInfrastructure, seedGeography, TRACTION_SYSTEMS } from './infrastructure.js';
 import { RAILWAY_PLACES } from './railway-places.js';

@@ -1,14 +1,12 @@
 import type { AreaKind } from '@railwatt/contracts';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import pino from 'pino';
 import { buildApp } from '../app.js';
 import { testConfig, type AppConfig } from '../config.js';
 import type { Database } from '../db/client.js';
 import { allAreasDatabase } from '../db/tenant.js';
 import type { MintOptions } from '../identity/provider.js';
-import { ALL_JOBS } from '../jobs/index.js';
 import type { JobDefinition } from '../modules/jobs/define-job.js';
-import { createJobRunner } from '../modules/jobs/runner.js';
+import type { ProcedureDefinition } from '../modules/processing/define-procedure.js';
 import { areaUuid } from '../seed/areas.js';
 import { multipartBody } from '../modules/excel/fixtures.js';
 import { openTestDatabase } from './database.js';
@@ -55,6 +53,8 @@ export interface TestAppOptions {
    * tests queue nothing, and start faster. Wait for a run with test/jobs.ts waitForRun.
    */
   jobs?: { define?: readonly JobDefinition[]; pollingIntervalSeconds?: number };
+  /** The procedures the app runs (default ALL_PROCEDURES): a test passes test/procedures.ts withProcedures(...). */
+  procedures?: readonly ProcedureDefinition[];
 }
 
 /** The whole app on a fresh test database (PGlite, or TEST_DATABASE_URL) with areas and demo users. */
@@ -62,15 +62,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const database = await openTestDatabase({ seeders: options.seeders ?? ['areas', 'users'] });
   try {
     if (!options.asOwner) await database.useAppRole();
-    const jobs = options.jobs
-      ? createJobRunner(database, {
-          log: pino({ level: 'silent' }),
-          jobs: [...ALL_JOBS, ...(options.jobs.define ?? [])],
-          pollingIntervalSeconds: options.jobs.pollingIntervalSeconds ?? 0.5,
-        })
-      : undefined;
-    const app = await buildApp({ config: testConfig(options.config), database, logger: false, jobs });
-    if (jobs) await jobs.start();
+    const app = await buildApp({
+      config: testConfig(options.config),
+      database,
+      logger: false,
+      jobs: { define: options.jobs?.define ?? [], pollingIntervalSeconds: options.jobs?.pollingIntervalSeconds ?? 0.5 },
+      ...(options.procedures ? { procedures: options.procedures } : {}),
+    });
+    if (options.jobs) await app.jobs.start();
     await options.beforeReady?.(app);
     await app.ready();
     const tokenFor = (username: string, mint?: MintOptions) => {

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { DEFAULT_TIME_RANGE } from '../constants.js';
 import {
   DATE_OUT_OF_RANGE_MESSAGE,
   LIST_LIMITS,
@@ -39,8 +38,6 @@ export const ORDERED_WINDOW_CHECK = { message: RANGE_ORDER_MESSAGE, path: ['end'
 /** An entity type as sent on the wire ('TractionUnit', 'com.x.TractionUnitType'). */
 export const typeNameSchema = text(TEXT_LIMITS.identifier);
 export type TimeRange = z.infer<typeof timeRangeSchema>;
-
-export const defaultTimeRange = (): TimeRange => ({ ...DEFAULT_TIME_RANGE });
 
 /** Entity states (product.md §4). */
 export const ENTITY_STATES = ['ACTIVE', 'INACTIVE', 'APPROVED_FOR_BILLING', 'RETIRED'] as const;

@@ -45,7 +45,6 @@ export const ENTITY_KINDS = {
 
 export type EntityKind = keyof typeof ENTITY_KINDS;
 export type EntityTypeName = (typeof ENTITY_KINDS)[EntityKind];
-export const ENTITY_KIND_KEYS = Object.keys(ENTITY_KINDS) as EntityKind[];
 
 /** Infrastructure area kinds (product.md §3 "Area types"); they carry GeoJSON geometry. */
 export const AREA_KINDS_INFRASTRUCTURE = [
@@ -94,9 +93,6 @@ export const INFRASTRUCTURE_ENTITY_KINDS = [
 ] as const satisfies readonly EntityKind[];
 export type InfrastructureEntityKind = (typeof INFRASTRUCTURE_ENTITY_KINDS)[number];
 export type AdministrationKind = (typeof ADMINISTRATION_KINDS)[number];
-
-export const isInfrastructureEntityKind = (kind: string): kind is InfrastructureEntityKind =>
-  (INFRASTRUCTURE_ENTITY_KINDS as readonly string[]).includes(kind);
 
 export const FLEET_KINDS = [
   'tractionunit',

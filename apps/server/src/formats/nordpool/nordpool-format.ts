@@ -24,12 +24,12 @@ export const RATE_COLUMN = 'Exchange rate';
 export const PRICE_UNIT = 'EUR/MWh';
 export const MAX_NORDPOOL_BYTES = 50 * 1024 * 1024;
 
-/** The currency of each settlement area (its country's, contracts COUNTRY_CURRENCIES): what the Currency column must say for it. */
-export const SETTLEMENT_AREA_CURRENCIES: Readonly<Record<string, string>> = COUNTRY_CURRENCIES;
-
-/** The currency a settlement area's exchange rate is stated in (by its name, any case). */
-export const settlementAreaCurrency = (areaName: string): string | undefined =>
-  SETTLEMENT_AREA_CURRENCIES[areaName.trim().toLowerCase()];
+/**
+ * The currency a settlement area's exchange rate is stated in: its country's, an attribute of the
+ * area's kind (contracts COUNTRY_CURRENCIES); none for the areas that settle nothing.
+ */
+export const settlementAreaCurrency = (kind: string): string | undefined =>
+  (COUNTRY_CURRENCIES as Readonly<Record<string, string>>)[kind];
 
 const HEADER_LINE = /^\s*"?delivery day"?\s*([;,])/i;
 const HOUR = /^(\d{1,2})\s*-\s*(\d{1,2})\s*([AB])?$/i;

@@ -48,7 +48,8 @@ describe('Nordpool prices', () => {
         ],
       },
     ]);
-    expect(settlementAreaCurrency('Norway')).toBe('NOK');
+    expect(settlementAreaCurrency('norway')).toBe('NOK');
+    expect(settlementAreaCurrency('exchange')).toBeUndefined();
   });
 
   it('reads the 23-hour spring day and the 25-hour autumn day (02-03A, 02-03B) in Europe/Oslo', async () => {

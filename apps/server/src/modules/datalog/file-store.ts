@@ -23,6 +23,19 @@ import { rows, type Executor } from '../domain/sql.js';
  * per byte; hex text costs one string of twice the part's size on both databases.
  */
 
+/**
+ * One uploaded file streamed into the data log (routes/upload.ts storeUploadedFiles): its RUNNING
+ * entry holds the bytes.
+ */
+export interface StoredUpload {
+  dataLogId: number;
+  fileName: string;
+  contentType?: string;
+  /** The file's first UPLOAD_HEAD_BYTES (what a format's detect reads). */
+  head: Buffer;
+  size: number;
+}
+
 /** Largest part (the migration's CHECK holds the same number). */
 export const PART_BYTES = 1024 * 1024;
 

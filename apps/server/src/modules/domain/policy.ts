@@ -2,7 +2,6 @@ import {
   ADMINISTRATION_WRITERS,
   ADMINISTRATOR_ONLY,
   AREA_WIDE_ROLES,
-  DOMAIN_READERS,
   EXCHANGE_AREA_ADMINISTRATION_WRITERS,
   FLEET_WRITERS,
   INFRASTRUCTURE_ENTITY_KINDS,
@@ -28,17 +27,6 @@ export interface Actor {
   /** The kind of the area acted in; unset (seeders, service tests) reads as a country area. */
   areaKind?: AreaKind;
 }
-
-/**
- * Reading domain data and the fleet: every role except the train-run-data-provider; a consumer
- * only when also (audit-)area-responsible (product.md §2 "Fleet excludes consumer unless ..."), which
- * the access hook gives us for free by listing neither role: such a consumer passes through the
- * other role.
- */
-export const DOMAIN_READ_ROLES: readonly Role[] = DOMAIN_READERS;
-
-/** Option and name lookups (pickers) that any signed-in role in the tenant may use. */
-export const DOMAIN_LOOKUP_ROLES = 'any' as const;
 
 /**
  * Kinds with their own writers: the fleet writers (a vehicle keeper only for its own organisations'
@@ -67,17 +55,6 @@ export function writersOf(kind: EntityKind, areaKind?: AreaKind): readonly Role[
     KIND_WRITERS[kind] ?? (areaKind === 'exchange' ? EXCHANGE_AREA_ADMINISTRATION_WRITERS : ADMINISTRATION_WRITERS)
   );
 }
-
-/** Roles that may write (save, status change) at all: the route gate; the kind is decided per entity. */
-export const DOMAIN_WRITE_ROLES: readonly Role[] = [
-  ...new Set([
-    ...FLEET_WRITERS,
-    ...MOTOR_TYPE_WRITERS,
-    ...ADMINISTRATION_WRITERS,
-    ...INFRASTRUCTURE_WRITERS,
-    ...ADMINISTRATOR_ONLY,
-  ]),
-];
 
 export function mayWriteKind(actor: Actor, kind: EntityKind): boolean {
   const writers = writersOf(kind, actor.areaKind);

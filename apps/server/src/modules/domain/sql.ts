@@ -1,13 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
 
-/**
- * What repositories run SQL on: the database handle or a transaction of it. Services open the
- * transaction; the Excel import passes its own so a whole workbook is stored all or nothing.
- */
-export type Executor = Pick<Db, 'execute'>;
-/** A transaction (or the handle) that can also open nested transactions (savepoints). */
-export type TxExecutor = Pick<Db, 'execute' | 'transaction'>;
+/** The executors (db/client.ts), named here too, where the modules' repositories find them. */
+export type { Executor, TxExecutor } from '../../db/client.js';
 
 export async function rows<T>(ex: Executor, query: SQL): Promise<T[]> {
   const result = await ex.execute(query);

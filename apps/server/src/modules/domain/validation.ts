@@ -13,7 +13,7 @@ import {
   type TimeRange,
 } from '@railwatt/contracts';
 import type { z } from 'zod';
-import { geometryProblem } from '../infrastructure/geometry.js';
+import { geometryProblem } from './geometry.js';
 import { rulesOf } from './kinds/index.js';
 
 /** One entity as a save, an import row or an export record carries it: base fields plus kind fields at top level. */

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../config.js';
 import { tenantExecutor } from '../../db/tenant.js';
 import { cebdXml } from '../../formats/cebd/generate.js';
-import { SFTP_INTAKE_ACTOR, SFTP_INTAKE_JOB } from '../../jobs/sftp-intake.js';
+import { SFTP_INTAKE_ACTOR, sftpIntakeJob } from '../../jobs/sftp-intake.js';
 import { timeSeriesImportJob } from '../../jobs/timeseries-import.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { serviceContext } from '../../test/context.js';
@@ -83,7 +83,7 @@ describe.skipIf(!hasSshd)('automatic SFTP intake from the IN routes', () => {
       { username: SFTP_INTAKE_ACTOR, roles: [], areaKind: 'administration' },
       { name: 'Administration', timeZone: 'UTC' },
     );
-    const id = await t.app.jobs.enqueue(ctx, t.app.jobs.job(SFTP_INTAKE_JOB), {});
+    const id = await t.app.jobs.enqueue(ctx, sftpIntakeJob, {});
     return waitForRun(t.database, id, { until: ['success', 'failure', 'dead'], timeoutMs: 30_000 });
   };
 
@@ -162,7 +162,7 @@ describe.skipIf(!hasSshd)('automatic SFTP intake from the IN routes', () => {
 
     const run = await runIntakeJob();
     // One route could not be read; that is reported, and the run still did the others' work.
-    expect(run).toMatchObject({ status: 'success', name: SFTP_INTAKE_JOB, tenant: t.areaUuid('administration') });
+    expect(run).toMatchObject({ status: 'success', name: sftpIntakeJob.name, tenant: t.areaUuid('administration') });
     expect(run.message).toMatch(/^Fetched 2 files from 2 routes; could not read cebd-in-unreachable \(.+\)$/);
 
     const norway = (await dataLog('norway')).filter((e) => e.destination === 'cebd-in');

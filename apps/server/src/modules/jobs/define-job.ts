@@ -1,3 +1,4 @@
+import { DEAD_LETTER_QUEUE_SUFFIX } from '@railwatt/contracts';
 import type { z } from 'zod';
 import type { ServiceContext } from '../../context.js';
 
@@ -39,14 +40,30 @@ export interface JobRunHandle {
 }
 
 /**
- * A background procedure, declared once: its name (the pg-boss queue; the dead-letter queue is
- * `<name>__dead`), the contract of its payload (checked when it is queued and again when it runs)
- * and the handler. The handler acts as the user who queued the run, in that user's area: `ctx.db` is
- * bound to the area (row-level security) exactly as on a request. Its answer, when a string, becomes
- * the run's final message. A handler that throws fails the attempt; pg-boss retries it `retryLimit`
- * times, then the run is 'dead' and the job waits in the dead-letter queue.
+ * When a job runs by itself: on a cron expression (read in UTC), as `actor` (the system, no roles)
+ * in the Administration area, where its job_run rows show (the job acts across areas itself). The
+ * runner puts every declared schedule in place at the start (JobRunner.applySchedules).
  */
-export interface JobDefinition<P extends z.ZodType = z.ZodType> {
+export interface JobSchedule<D = unknown> {
+  /**
+   * The cron expression, or the setting of the app's dependencies that holds it. (Method syntax: a
+   * job of any dependencies is a JobDefinition, as with `handler`.)
+   */
+  cron: string | { fromDeps(deps: D): string }['fromDeps'];
+  actor: string;
+}
+
+/**
+ * A background procedure, declared once: its name (the pg-boss queue; the dead-letter queue is
+ * `<name>__dead`), the contract of its payload (checked when it is queued and again when it runs),
+ * its schedule if it runs by itself, and the handler. The handler acts as the user who queued the
+ * run, in that user's area: `ctx.db` is bound to the area (row-level security) exactly as on a
+ * request; what it works with besides (the database, the queues, the procedures, settings) is the
+ * runner's `deps` (jobs/dependencies.ts JobDependencies), passed in, never imported. Its answer, when
+ * a string, becomes the run's final message. A handler that throws fails the attempt; pg-boss
+ * retries it `retryLimit` times, then the run is 'dead' and the job waits in the dead-letter queue.
+ */
+export interface JobDefinition<P extends z.ZodType = z.ZodType, D = unknown> {
   readonly name: string;
   readonly payload: P;
   /** Retries after the first attempt (default 2). */
@@ -68,11 +85,12 @@ export interface JobDefinition<P extends z.ZodType = z.ZodType> {
    * after job_run and the pg-boss job say what happens next): `retried` when another attempt follows.
    */
   onInterrupted?(ctx: ServiceContext, payload: z.output<P>, outcome: InterruptedOutcome): Promise<void>;
+  readonly schedule?: JobSchedule<D>;
   // Method syntax: a list of jobs of different payloads is a JobDefinition[] (parameters are bivariant).
-  handler(ctx: ServiceContext, payload: z.output<P>, run: JobRunHandle): Promise<JobResult>;
+  handler(ctx: ServiceContext, payload: z.output<P>, run: JobRunHandle, deps: D): Promise<JobResult>;
 }
 
-export interface JobDeclaration<P extends z.ZodType> {
+export interface JobDeclaration<P extends z.ZodType, D> {
   name: string;
   payload: P;
   retryLimit?: number;
@@ -81,7 +99,8 @@ export interface JobDeclaration<P extends z.ZodType> {
   expireInSeconds?: number;
   interrupted?: InterruptedAttempt;
   onInterrupted?: (ctx: ServiceContext, payload: z.output<P>, outcome: InterruptedOutcome) => Promise<void>;
-  handler: (ctx: ServiceContext, payload: z.output<P>, run: JobRunHandle) => Promise<JobResult>;
+  schedule?: JobSchedule<D>;
+  handler: (ctx: ServiceContext, payload: z.output<P>, run: JobRunHandle, deps: D) => Promise<JobResult>;
 }
 
 /** What becomes of an attempt whose process died: see JobDefinition.interrupted. */
@@ -96,14 +115,14 @@ export interface InterruptedOutcome {
   message: string;
 }
 
-/** The suffix of every job's dead-letter queue. */
-export const DEAD_LETTER_SUFFIX = '__dead';
+/** The suffix of every job's dead-letter queue (contracts DEAD_LETTER_QUEUE_SUFFIX, which screens read). */
+const DEAD_LETTER_SUFFIX = DEAD_LETTER_QUEUE_SUFFIX;
 
 // pg-boss accepts letters, digits, '-', '_', '.' and '/'; ours are kebab-case nouns like the files in jobs/.
 const JOB_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 
 /** Declares a job (one file per job in src/jobs/, named after it). */
-export function defineJob<P extends z.ZodType>(declaration: JobDeclaration<P>): JobDefinition<P> {
+export function defineJob<P extends z.ZodType, D = unknown>(declaration: JobDeclaration<P, D>): JobDefinition<P, D> {
   if (!JOB_NAME.test(declaration.name)) {
     throw new Error(`Job name "${declaration.name}" must be kebab-case (letters, digits, single dashes)`);
   }
@@ -122,6 +141,7 @@ export function defineJob<P extends z.ZodType>(declaration: JobDeclaration<P>): 
     expireInSeconds: declaration.expireInSeconds ?? 15 * 60,
     interrupted: declaration.interrupted ?? 'retry',
     ...(declaration.onInterrupted ? { onInterrupted: declaration.onInterrupted } : {}),
+    ...(declaration.schedule ? { schedule: declaration.schedule } : {}),
     handler: declaration.handler,
   };
 }

@@ -8,7 +8,7 @@ import type { ReadContext, ServiceContext, TenantContext } from '../../context.j
 import type { Database } from '../../db/client.js';
 import { outsideTransaction } from '../../db/embedded-session.js';
 import { storableText } from '../../db/storable-text.js';
-import { tenantExecutor } from '../../db/tenant.js';
+import { allAreasExecutor, tenantExecutor } from '../../db/tenant.js';
 import { errorIdOf, UserFacingError, userMessage } from '../../errors.js';
 import { rows } from '../domain/sql.js';
 import { bossConnection } from './boss-database.js';
@@ -66,9 +66,7 @@ export interface StoredDeadLetter {
 }
 
 export interface JobRunner {
-  /** Declares a job this runner queues and works on; before start(). */
-  register(job: JobDefinition): void;
-  /** A registered job by name (a job the app made, e.g. the SFTP intake, for its schedule). */
+  /** A job of this runner by name (the dead-letter reruns queue a message's job again). */
   job(name: string): JobDefinition;
   /** Starts pg-boss (installing or migrating its schema), creates the queues and starts the workers. */
   start(): Promise<void>;
@@ -101,6 +99,14 @@ export interface JobRunner {
     actor: ScheduleActor,
   ): Promise<void>;
   unschedule(job: JobDefinition, key?: string): Promise<void>;
+  /**
+   * Puts every registered job's declared schedule (JobDefinition.schedule) in place, as its actor in
+   * the Administration area, replacing an earlier one (a changed cron takes effect at the next
+   * start; pg-boss refuses an invalid expression, so a typo stops the start instead of leaving the
+   * job silently off). After start(). Answers what was scheduled, or null when there is no
+   * Administration area to run the jobs in (nothing is scheduled then).
+   */
+  applySchedules(): Promise<{ job: string; cron: string }[] | null>;
   /** The schedules of `job`: key, cron expression, zone, and the area and actor its runs act as. */
   schedules(job: JobDefinition): Promise<{ key: string; cron: string; timeZone: string; envelope: JobEnvelope }[]>;
   /** A run of the context's area (row-level security), as GET /jobs/{id} answers it. */
@@ -119,10 +125,15 @@ export interface JobRunner {
   removeDeadLetters(queue: string, ids: readonly string[]): Promise<void>;
 }
 
-export interface JobRunnerOptions {
+export interface JobRunnerOptions<D = unknown> {
   log: FastifyBaseLogger;
-  /** The declared jobs (src/jobs/index.ts ALL_JOBS); more may be registered before start(). */
-  jobs?: readonly JobDefinition[];
+  /** The jobs it queues and works on (src/jobs/index.ts ALL_JOBS, and a test's own). */
+  jobs?: readonly JobDefinition<z.ZodType, D>[];
+  /**
+   * What the handlers work with besides their context (jobs/dependencies.ts JobDependencies), made
+   * once, when first needed, from the runner itself (its queues enqueue on it).
+   */
+  dependencies?: (runner: JobRunner) => D;
   /** How often an idle worker looks for jobs, in seconds (>= 0.5; default 2). New jobs also wake it at once. */
   pollingIntervalSeconds?: number;
   /** false: this process queues runs but works on none (default true). */
@@ -187,17 +198,18 @@ function progressWriter(write: (progress: Progress) => Promise<void>, onError: (
 }
 
 /** Builds the runner on `database` (PGlite or PostgreSQL, see boss-database.ts); nothing runs before start(). */
-export function createJobRunner(database: Database, options: JobRunnerOptions): JobRunner {
+export function createJobRunner<D = unknown>(database: Database, options: JobRunnerOptions<D>): JobRunner {
   const { log } = options;
   const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2;
   const jobs = new Map<string, JobDefinition>();
+  let deps: { value: D | undefined } | undefined;
+  const dependencies = (): D | undefined => (deps ??= { value: options.dependencies?.(runner) }).value;
   let boss: PgBoss | null = null;
   let stopping: Promise<void> | null = null;
   /** The newest progress of the runs this process works on, ahead of its write (progressWriter). */
   const liveProgress = new Map<string, Progress>();
 
   const register = (job: JobDefinition) => {
-    if (boss) throw new Error(`Job ${job.name} registered after the job runner started`);
     const known = jobs.get(job.name);
     if (known && known !== job) throw new Error(`Two jobs are named ${job.name}`);
     jobs.set(job.name, job);
@@ -307,7 +319,7 @@ export function createJobRunner(database: Database, options: JobRunnerOptions): 
       };
       const result = await untilAborted(
         bossJob.signal,
-        job.handler(ctx, job.payload.parse(envelope.payload), run),
+        job.handler(ctx, job.payload.parse(envelope.payload), run, dependencies()),
         `The attempt was stopped: it ran over ${job.expireInSeconds} s, or the server shut down`,
       );
       liveProgress.delete(runId);
@@ -410,8 +422,7 @@ export function createJobRunner(database: Database, options: JobRunnerOptions): 
     return stopping;
   }
 
-  return {
-    register,
+  const runner: JobRunner = {
     job(name) {
       const found = jobs.get(name);
       if (!found) throw new Error(`No job ${name} is registered with the job runner`);
@@ -444,6 +455,22 @@ export function createJobRunner(database: Database, options: JobRunnerOptions): 
     },
     async unschedule(job, key) {
       await running().unschedule(registered(job).name, key);
+    },
+    async applySchedules() {
+      const [area] = await rows<{ uuid: string }>(
+        allAreasExecutor(database, 'the Administration area of the scheduled jobs'),
+        sql`SELECT uuid FROM settlement_area WHERE kind = 'administration' ORDER BY uuid LIMIT 1`,
+      );
+      if (!area) return null;
+      const applied: { job: string; cron: string }[] = [];
+      for (const job of jobs.values()) {
+        if (!job.schedule) continue;
+        const { cron, actor } = job.schedule;
+        const expression = typeof cron === 'function' ? cron(dependencies()) : cron;
+        await runner.schedule(job, expression, {}, { tenant: area.uuid, username: actor, roles: [], timeZone: 'UTC' });
+        applied.push({ job: job.name, cron: expression });
+      }
+      return applied;
     },
     async schedules(job) {
       const stored = await running().getSchedules(registered(job).name);
@@ -493,4 +520,5 @@ export function createJobRunner(database: Database, options: JobRunnerOptions): 
       await running().deleteJob(queue, [...ids]);
     },
   };
+  return runner;
 }

@@ -5,7 +5,6 @@ import {
   LIST_LIMITS,
   nextPeriodStart,
   PROCESS_RUNNERS,
-  PROCESSING_CHAIN,
   type ProcedureName,
   type ProcedureResult,
   type ProcedureRunOptions,
@@ -13,15 +12,16 @@ import {
 import { sql } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
 import { rows } from '../domain/sql.js';
-import { currentConfig } from '../processing-config/service.js';
 import { cebdFileScope } from './cebd-preprocessing.js';
 import { areaDays } from './chunks.js';
+import type { Procedures } from './define-procedure.js';
 import { startRun, type RunQueue } from './service.js';
 
 /**
- * The processing chain (contracts PROCESSING_CHAIN, DOMAIN.md "Processing" steps 1-4): when a run
- * succeeds, each procedure that follows it runs for the same period, as a new result started by the
- * system (username 'system'; its `cause` and final message name the run that caused it).
+ * The processing chain (DOMAIN.md "Processing" steps 1-4): when a run succeeds, each procedure its
+ * definition names as a follower (`followers`, `configuredFollowers`: src/procedures.ts
+ * ALL_PROCEDURES) runs for the same period, as a new result started by the system (username
+ * 'system'; its `cause` and final message name the run that caused it).
  *
  * Why a job of its own (`procedure-follow-up`, jobs/procedure-follow-up.ts) between the two runs
  * rather than starting the follower at once: the follower may already be under way for an
@@ -31,10 +31,10 @@ import { startRun, type RunQueue } from './service.js';
  * tries it again every 30 s for an hour, then it waits in `procedure-follow-up__dead` for an operator
  * (the dead-letter queue screens). Being a pg-boss job, it survives a restart between the two runs.
  *
- * The queues are the app's job runner's, registered when the app is built (app.ts,
- * `registerProcessingChain`), like the intake's re-importers: run.ts and the import job reach them
- * without importing the app. Without a registration (a worker built alone in a test) a success
- * queues nothing and says so in the log.
+ * The queues are the app's job runner's, handed to the jobs that use them (jobs/dependencies.ts):
+ * the procedure-run job passes them to run.ts, the import job to queueArrivalCheck, the
+ * cebd-check job to startArrivalCheck. Without them (the
+ * settlement bench runs procedures alone) a success queues nothing and says so in the log.
  */
 
 export interface FollowUp {
@@ -57,16 +57,6 @@ export interface ChainQueue {
   run: RunQueue;
 }
 
-let registered: ChainQueue | undefined;
-
-/** Registers the app's queues for the chain; answers a function that removes them again (tests). */
-export function registerProcessingChain(queue: ChainQueue): () => void {
-  registered = queue;
-  return () => {
-    if (registered === queue) registered = undefined;
-  };
-}
-
 export const SYSTEM_USERNAME = 'system';
 
 /** The context of a run the system starts: the same area, the system as actor (a process runner). */
@@ -75,20 +65,29 @@ const asSystem = (ctx: ServiceContext): ServiceContext => ({
   actor: { username: SYSTEM_USERNAME, roles: [...PROCESS_RUNNERS] },
 });
 
-/** After `result` succeeded: queues a follow-up of each procedure the chain names after it. */
+/** The procedures that follow a successful run of `name` for the period starting at `periodStart`. */
+async function followersOf(
+  ctx: ServiceContext,
+  procedures: Procedures,
+  name: ProcedureName,
+  periodStart: string,
+): Promise<ProcedureName[]> {
+  const definition = procedures.get(name);
+  if (!definition) return [];
+  return [...definition.followers, ...((await definition.configuredFollowers?.(ctx, periodStart)) ?? [])];
+}
+
+/** After `result` succeeded: queues a follow-up of each procedure its definition names after it. */
 export async function queueFollowers(
   ctx: ServiceContext,
   result: Pick<ProcedureResult, 'id' | 'procedureName' | 'periodStart' | 'periodEnd' | 'runOptions'>,
+  procedures: Procedures,
+  queue: Pick<ChainQueue, 'followUp'> | undefined,
 ): Promise<void> {
-  const followers = [...(PROCESSING_CHAIN[result.procedureName] ?? [])];
-  // After the estimate by stations, the refinement train-preprocessing's configuration names, if any.
-  if (result.procedureName === 'reported-train-consumption') {
-    const { estimationMethod } = await currentConfig(ctx, 'train-preprocessing', result.periodStart);
-    if (estimationMethod !== 'reported-train-consumption') followers.push(estimationMethod);
-  }
+  const followers = await followersOf(ctx, procedures, result.procedureName, result.periodStart);
   if (followers.length === 0) return;
-  if (!registered) {
-    ctx.log.warn({ procedureResultId: result.id }, 'processing chain: no queue registered, no follow-up queued');
+  if (!queue) {
+    ctx.log.warn({ procedureResultId: result.id }, 'processing chain: no queue given, no follow-up queued');
     return;
   }
   // A file's check on arrival (startArrivalCheck) is followed on the days processed further already.
@@ -98,7 +97,7 @@ export async function queueFollowers(
       : [{ start: result.periodStart, end: result.periodEnd }];
   for (const procedure of followers) {
     for (const period of periods) {
-      await registered.followUp(asSystem(ctx), {
+      await queue.followUp(asSystem(ctx), {
         procedure,
         start: period.start,
         end: period.end,
@@ -113,11 +112,10 @@ export async function queueFollowers(
  * is under way for an overlapping period this throws (400 process_already_running), so the job's
  * attempt fails and pg-boss tries again later.
  */
-export async function startFollowUp(ctx: ServiceContext, followUp: FollowUp): Promise<ProcedureResult> {
-  if (!registered) throw new Error('The processing chain has no queue registered');
+export async function startFollowUp(ctx: ServiceContext, followUp: FollowUp, run: RunQueue): Promise<ProcedureResult> {
   return startRun(
     asSystem(ctx),
-    registered.run,
+    run,
     followUp.procedure,
     { timeRange: { start: followUp.start, end: followUp.end }, refs: [] },
     { cause: followUp.cause, bySystem: true, ...(followUp.runOptions ? { runOptions: followUp.runOptions } : {}) },
@@ -153,6 +151,22 @@ async function processedStretches(
 }
 
 /**
+ * After a CEBD file's import stored new values (jobs/timeseries-import.ts): queues its check on
+ * arrival as a job of its own. Answers the job run id, or null without a queue (a test's app without jobs).
+ */
+export async function queueArrivalCheck(
+  ctx: ServiceContext,
+  dataLogId: number,
+  queue: Pick<ChainQueue, 'checkFile'> | undefined,
+): Promise<string | null> {
+  if (!queue) {
+    ctx.log.warn({ dataLogId }, 'processing chain: no queue given, the CEBD file is checked at month end');
+    return null;
+  }
+  return queue.checkFile(asSystem(ctx), dataLogId);
+}
+
+/**
  * Checked on arrival (issue 19 item 2): after a CEBD file's import stored new values (entry
  * `dataLogId`), a cebd-preprocessing run by the system over the area days of the file's records,
  * limited to the file's consumption points (its refs; a file of more than a run's refs limit checks
@@ -163,20 +177,11 @@ async function processedStretches(
  * neither refuses the other; their chunks of one day take turns). Called by the `cebd-check` job
  * (jobs/cebd-check.ts). Answers the run, or null when the file holds no records to check.
  */
-/**
- * After a CEBD file's import stored new values (jobs/timeseries-import.ts): queues its check on
- * arrival as a job of its own. Answers the job run id, or null without a registered queue.
- */
-export async function queueArrivalCheck(ctx: ServiceContext, dataLogId: number): Promise<string | null> {
-  if (!registered) {
-    ctx.log.warn({ dataLogId }, 'processing chain: no queue registered, the CEBD file is checked at month end');
-    return null;
-  }
-  return registered.checkFile(asSystem(ctx), dataLogId);
-}
-
-export async function startArrivalCheck(ctx: ServiceContext, dataLogId: number): Promise<ProcedureResult | null> {
-  if (!registered) throw new Error('The processing chain has no queue registered');
+export async function startArrivalCheck(
+  ctx: ServiceContext,
+  dataLogId: number,
+  run: RunQueue,
+): Promise<ProcedureResult | null> {
   const scope = await cebdFileScope(ctx, dataLogId);
   if (!scope || scope.consumptionPoints.length === 0) return null;
   const zone = ctx.tenant.timeZone;
@@ -190,7 +195,7 @@ export async function startArrivalCheck(ctx: ServiceContext, dataLogId: number):
     points.length <= LIST_LIMITS.refs ? points.map((uuid) => ({ uuid, type: ENTITY_KINDS.consumptionpoint })) : [];
   return startRun(
     asSystem(ctx),
-    registered.run,
+    run,
     'cebd-preprocessing',
     { timeRange, refs },
     {

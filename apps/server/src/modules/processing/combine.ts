@@ -80,7 +80,7 @@ const HAS_ENERGY = sql`(coalesce(active_consumed, 0) <> 0 OR coalesce(active_reg
 export const UNALLOCATABLE_CODES = [54, 59, 60] as const;
 
 /**
- * Area days combined side by side on PostgreSQL (the registry's `concurrency`): the statement runs
+ * Area days combined side by side on PostgreSQL (its definition's `concurrency`): the statement runs
  * in one backend on one core, and the chunks write disjoint period ranges, so two days at once use
  * the server's two cores (bench/combine.ts). PGlite has one session: there the days queue.
  */

@@ -5,7 +5,8 @@ import { constraintErrorOf } from '../../db/constraints.js';
 import { procedureRunJob } from '../../jobs/procedure-run.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { waitForRun } from '../../test/jobs.js';
-import { overrideProcedure, type ChunkScope } from './registry.js';
+import { withProcedures } from '../../test/procedures.js';
+import type { ChunkScope, ProcedureDeclaration } from './define-procedure.js';
 import { noImplementation } from './run.js';
 
 /** While true, the freight-consumption-factor test procedure keeps failing (its run stays under way). */
@@ -23,53 +24,61 @@ const called = (name: string, scope: ChunkScope) => calls.set(name, [...(calls.g
  * A procedure as the real ones are written: set-based SQL over its chunk, replacing what the chunk
  * wrote before (delete the chunk's range, then insert), so a repeated chunk never duplicates.
  */
-const writeDay = (name: string) =>
-  overrideProcedure(name as 'profile', {
-    async run(ctx, scope) {
-      called(name, scope);
-      await ctx.db.execute(
-        sql`DELETE FROM test_output WHERE procedure = ${name} AND day_start >= ${scope.start}::timestamptz
-              AND day_start < ${scope.end}::timestamptz`,
-      );
-      await ctx.db.execute(
-        sql`INSERT INTO test_output (procedure, day_start, day) VALUES (${name}, ${scope.start}::timestamptz, ${scope.chunk.day})`,
-      );
-    },
-  });
+const writeDay = (name: string): Omit<ProcedureDeclaration, 'name'> => ({
+  async run(ctx, scope) {
+    called(name, scope);
+    await ctx.db.execute(
+      sql`DELETE FROM test_output WHERE procedure = ${name} AND day_start >= ${scope.start}::timestamptz
+            AND day_start < ${scope.end}::timestamptz`,
+    );
+    await ctx.db.execute(
+      sql`INSERT INTO test_output (procedure, day_start, day) VALUES (${name}, ${scope.start}::timestamptz, ${scope.chunk.day})`,
+    );
+  },
+});
 
 describe('procedure runs (the procedure-run job)', () => {
   let t: TestApp;
-  const unregister: (() => void)[] = [];
 
   beforeAll(async () => {
-    t = await createTestApp({ jobs: {} });
+    let attempts = 0;
+    t = await createTestApp({
+      jobs: {},
+      procedures: withProcedures({
+        profile: writeDay('profile'),
+        'annual-distribution': writeDay('annual-distribution'),
+        'price-and-supply': {
+          async run(_ctx, scope) {
+            called('price-and-supply', scope);
+            // An unexpected error, worded like a database error: its SQL is not for the result's message.
+            if (scope.chunk.index === 1)
+              throw new Error(`Failed query: SELECT supply FROM s WHERE day = '${scope.chunk.day}'`);
+          },
+        },
+        // Fails while the test holds it (at least its first attempt): the run stays under way while the
+        // job waits to retry it, however slowly the machine answers the test's requests meanwhile.
+        'freight-consumption-factor': {
+          async run() {
+            if (attempts++ === 0 || holdFreight) throw new Error('Not yet');
+          },
+        },
+        // Left out: a run of it finds no definition.
+        'on-account': null,
+        // Records a code its definition does not declare (its events: the consumption-factor codes).
+        'calculate-consumption-factor': {
+          async run(_ctx, scope, report) {
+            report.event({ errorCode: 'unknown-evn', time: scope.start });
+          },
+        },
+      }),
+    });
     // A table of the test's own, made by the owning user (the app works as railwatt_app).
     await t.database.exec(`BEGIN; SET LOCAL ROLE NONE;
       CREATE TABLE test_output (procedure text NOT NULL, day_start timestamptz NOT NULL, day text NOT NULL);
       GRANT ALL ON test_output TO railwatt_app; COMMIT;`);
-    unregister.push(writeDay('profile'), writeDay('annual-distribution'));
-    let attempts = 0;
-    unregister.push(
-      overrideProcedure('price-and-supply', {
-        async run(_ctx, scope) {
-          called('price-and-supply', scope);
-          // An unexpected error, worded like a database error: its SQL is not for the result's message.
-          if (scope.chunk.index === 1)
-            throw new Error(`Failed query: SELECT supply FROM s WHERE day = '${scope.chunk.day}'`);
-        },
-      }),
-      // Fails while the test holds it (at least its first attempt): the run stays under way while the
-      // job waits to retry it, however slowly the machine answers the test's requests meanwhile.
-      overrideProcedure('freight-consumption-factor', {
-        async run() {
-          if (attempts++ === 0 || holdFreight) throw new Error('Not yet');
-        },
-      }),
-    );
   });
 
   afterAll(async () => {
-    unregister.forEach((remove) => remove());
     await t?.close();
   });
 
@@ -138,16 +147,28 @@ describe('procedure runs (the procedure-run job)', () => {
     expect(calls.get('profile')).toHaveLength(62);
   });
 
-  it('fails a run of a procedure without an implementation, saying so', async () => {
-    // Every procedure registers one (procedures.test.ts); take one away.
-    const restore = overrideProcedure('profile', null);
-    try {
-      const result = await started('profile', { start: '2024-01-01T00:00:00Z', end: '2024-02-01T00:00:00Z' });
-      await waitForRun(t.database, result.jobId!);
-      expect(await stored(result.id)).toMatchObject({ status: 'failure', message: noImplementation('profile') });
-    } finally {
-      restore();
-    }
+  it('fails a run of a procedure without a definition, saying so', async () => {
+    // ALL_PROCEDURES defines every one (procedures.test.ts); this app's list leaves on-account out.
+    const result = await started('on-account', { start: '2024-01-01T00:00:00Z', end: '2024-02-01T00:00:00Z' });
+    await waitForRun(t.database, result.jobId!);
+    expect(await stored(result.id)).toMatchObject({ status: 'failure', message: noImplementation('on-account') });
+  });
+
+  it('fails a chunk that records an event code its definition does not declare, storing none of it', async () => {
+    const result = await started('calculate-consumption-factor', {
+      start: '2024-05-01T22:00:00Z',
+      end: '2024-05-02T22:00:00Z',
+    });
+    await waitForRun(t.database, result.jobId!, { until: ['failure', 'dead'] });
+    expect(await stored(result.id)).toMatchObject({
+      status: 'running',
+      message: expect.stringMatching(/^Attempt 1 failed/),
+    });
+    const [events] = await t.allAreas.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM processing_event WHERE procedure_result_id = $1`,
+      [result.id],
+    );
+    expect(events!.n).toBe(0);
   });
 
   it('refuses a second run of the same or an overlapping period while the first is under way', async () => {

@@ -5,8 +5,8 @@ import { UserFacingError, userMessage } from '../../errors.js';
 import { rows } from '../domain/sql.js';
 import type { JobResult, JobRunHandle } from '../jobs/define-job.js';
 import { areaDays, type Chunk } from './chunks.js';
-import { queueFollowers } from './chain.js';
-import { procedureImplementation, type ProcedureImplementation } from './registry.js';
+import { queueFollowers, type ChainQueue } from './chain.js';
+import type { ProcedureDefinition, Procedures } from './define-procedure.js';
 import {
   deleteChunkEvents,
   findResult,
@@ -20,12 +20,21 @@ import {
 } from './repository.js';
 
 /**
- * The message of a run of a procedure without an implementation: every procedure of contracts
- * PROCEDURES registers one (procedures.test.ts holds it), so this is a build without its modules
- * (a worker started without registerImplementedProcedures), and the run fails rather than pretend.
+ * The message of a run of a procedure without a definition: src/procedures.ts ALL_PROCEDURES defines
+ * every procedure of contracts PROCEDURES (procedures.test.ts holds it), so this is a process given
+ * another list (a test's), and the run fails rather than pretend.
  */
 export const noImplementation = (procedureName: string): string =>
-  `${procedureName} has no implementation registered in this process`;
+  `${procedureName} has no definition in this process's procedures`;
+
+/** What a run is given besides its context: the procedures, the chain's queue, the job's retries. */
+export interface RunDependencies {
+  procedures: Procedures;
+  /** Queues the followers of a successful run; without it none is queued (the settlement bench). */
+  chain?: Pick<ChainQueue, 'followUp'>;
+  /** The job's retries: the last attempt's failure ends the result as failure. */
+  retryLimit: number;
+}
 
 /**
  * Runs `work` over `items`, at most `limit` at once; the first failure stops taking new items and is
@@ -63,7 +72,7 @@ export async function executeRun(
   ctx: ServiceContext,
   procedureResultId: number,
   run: JobRunHandle,
-  retryLimit: number,
+  { procedures, chain, retryLimit }: RunDependencies,
 ): Promise<JobResult> {
   const tenant = ctx.tenant.uuid;
   const result = await findResult(ctx.db, tenant, procedureResultId);
@@ -77,7 +86,7 @@ export async function executeRun(
   // A run the chain started says so in its final message (the progress messages replace it meanwhile).
   const cause = await resultCause(ctx.db, result.id);
   const withCause = (message: string) => (cause ? `${message}; ${cause}` : message);
-  const implementation = procedureImplementation(result.procedureName);
+  const implementation = procedures.get(result.procedureName);
   if (!implementation) {
     const message = withCause(noImplementation(result.procedureName));
     await updateResult(ctx.db, result.id, { status: 'failure', message, finished: true });
@@ -145,7 +154,7 @@ export async function executeRun(
   }
   const message = withCause(progressMessage());
   await updateResult(ctx.db, result.id, { status: 'success', progress: 1, message, finished: true });
-  await queueFollowers(ctx, result);
+  await queueFollowers(ctx, result, procedures, chain);
   return message;
 }
 
@@ -183,7 +192,7 @@ type RunRecord = { id: number; procedureName: string; periodStart: string; perio
  */
 async function forEachDay(
   ctx: ServiceContext,
-  implementation: ProcedureImplementation,
+  implementation: ProcedureDefinition,
   result: RunRecord,
   days: readonly (Chunk & { index: number })[],
   count: number,
@@ -206,10 +215,15 @@ async function forEachDay(
  * for every day and finishes it, and does again a day this helper failed (the error is then the
  * run's). So a helper never fails: its message says what it did.
  */
-export async function helpRun(ctx: ServiceContext, procedureResultId: number, run: JobRunHandle): Promise<JobResult> {
+export async function helpRun(
+  ctx: ServiceContext,
+  procedureResultId: number,
+  run: JobRunHandle,
+  procedures: Procedures,
+): Promise<JobResult> {
   const result = await findResult(ctx.db, ctx.tenant.uuid, procedureResultId);
   if (!result || result.status !== 'running') return `Procedure result ${procedureResultId} needs no help`;
-  const implementation = procedureImplementation(result.procedureName);
+  const implementation = procedures.get(result.procedureName);
   if (!implementation || run.embedded) return `Procedure result ${procedureResultId} is not shared`;
   const options = await resultOptions(ctx.db, result.id);
   const chunks = areaDays(result.periodStart, result.periodEnd, ctx.tenant.timeZone);
@@ -256,7 +270,7 @@ async function claimDay(tx: ServiceContext['db'], resultId: number, start: strin
 
 async function runChunk(
   ctx: ServiceContext,
-  implementation: ProcedureImplementation,
+  implementation: ProcedureDefinition,
   result: RunRecord,
   chunk: Chunk & { index: number },
   count: number,
@@ -289,7 +303,12 @@ async function runChunk(
         },
       },
       {
-        event: (event) => void events.push(event),
+        event: (event) => {
+          // A code the definition does not declare is a programming error, found by the procedure's tests.
+          if (!implementation.events.includes(event.errorCode))
+            throw new Error(`${implementation.name} records an undeclared event code ${event.errorCode}`);
+          events.push(event);
+        },
         afterCommit: (work) => void afterCommit.push(work),
         records: (count) => void (records = (records ?? 0) + count),
       },

@@ -5,6 +5,7 @@ import {
   PROCEDURES,
   RUN_STATUSES,
   SEVERITIES,
+  settlesForTpa,
   UNDER_WAY_STATUSES,
   dayStartInZone,
   nextPeriodStart,
@@ -113,9 +114,9 @@ export async function startRun(
   // The aggregation option is metered-energy-aggregation's alone (its FIRST or SECOND aggregation).
   if (options.runOptions?.aggregation !== undefined && name !== 'metered-energy-aggregation')
     throw ApiError.badRequest('invalid_input', `${name} takes no aggregation option`);
-  // The TPA settlement is settlement's alone, and the netherlands area's (product.md §2: the tpa-
-  // twins exist only there).
-  if (options.runOptions?.tpa && (name !== 'settlement' || ctx.tenant.name.toLowerCase() !== 'netherlands'))
+  // The TPA settlement is settlement's alone, in an area that settles for a TPA (contracts
+  // TPA_SETTLEMENT_AREAS, product.md §2: the tpa-twins exist only there).
+  if (options.runOptions?.tpa && (name !== 'settlement' || !settlesForTpa(ctx.tenant.kind)))
     throw ApiError.badRequest('invalid_input', `${name} takes no tpa option in this area`);
   // A log-only procedure (product.md §2 "(log only)": the estimation procedures) has no run page:
   // the processing chain runs it (chain.ts), users read its log.

@@ -5,7 +5,7 @@ import { procedureResultSchema, type DataLogEntry, type DataLogPage } from '@rai
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenantDatabase } from '../../db/tenant.js';
-import { METERED_ENERGY_DELIVERY_JOB } from '../../jobs/metered-energy-delivery.js';
+import { meteredEnergyDeliveryJob } from '../../jobs/metered-energy-delivery.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { insertEntity } from '../../test/entities.js';
 import { waitForRun } from '../../test/jobs.js';
@@ -116,7 +116,7 @@ describe.skipIf(!hasSshd)('metered-energy-aggregation delivery over SFTP', () =>
   /** Waits for every delivery job queued so far. */
   const deliveries = async () => {
     const queued = await t.allAreas.query<{ id: string }>(`SELECT id FROM job_run WHERE name = $1`, [
-      METERED_ENERGY_DELIVERY_JOB,
+      meteredEnergyDeliveryJob.name,
     ]);
     for (const { id } of queued) {
       const run = await waitForRun(t.database, id, { until: ['success', 'failure', 'dead'] });

@@ -2,9 +2,8 @@ import { MESSAGE_TYPES, type TimeSeriesUploadResult } from '@railwatt/contracts'
 import type { ServiceContext } from '../../context.js';
 import type { FormatName } from '../../formats/timeseries/format.js';
 import { extensionOf, FORMAT_EXTENSIONS, INTAKE_FORMATS } from '../../formats/timeseries/registry.js';
-import type { StoredUpload } from '../../routes/upload.js';
 import { finishFile, startFile } from '../datalog/datalog-service.js';
-import { copyFileBytes } from '../datalog/file-store.js';
+import { copyFileBytes, type StoredUpload } from '../datalog/file-store.js';
 import { registerReimporter } from '../datalog/registry.js';
 
 /** Data-log message types of the intake, per format (contracts MESSAGE_TYPES). */

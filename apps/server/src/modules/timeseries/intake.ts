@@ -167,7 +167,7 @@ export async function importParsedStream(
           if (item.kind !== 'series' || item.series.typeName !== 'currency_exchange_rate') continue;
           const code = item.series.identifier;
           if (!/^[A-Z]{3}$/.test(code)) continue;
-          const own = settlementAreaCurrency(ctx.tenant.name);
+          const own = settlementAreaCurrency(ctx.tenant.kind);
           if (own !== code) {
             problem({
               location: item.series.location,

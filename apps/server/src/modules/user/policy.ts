@@ -1,4 +1,4 @@
-import { USER_ADMINISTRATORS, USER_AREA_ADMINISTRATORS, type Role, type UserArea } from '@railwatt/contracts';
+import { USER_ADMINISTRATORS, type Role, type UserArea } from '@railwatt/contracts';
 import { ApiError } from '../../errors.js';
 
 /**
@@ -7,7 +7,6 @@ import { ApiError } from '../../errors.js';
  * edits users of its own area (the current tenant) only.
  */
 export const USER_ADMIN_ROLES: readonly Role[] = USER_ADMINISTRATORS;
-export const USER_AREA_ROLES: readonly Role[] = USER_AREA_ADMINISTRATORS;
 
 /** Who acts, and in which area (the current-tenant-id). */
 export interface UserActor {

@@ -13,7 +13,7 @@ import type {
 import { COUNTRY_AREA_NAMES, holdsFunctionIn } from '@railwatt/contracts';
 import type { Database } from '../../db/client.js';
 import { ApiError } from '../../errors.js';
-import type { AuthContext } from '../../plugins/auth.js';
+import type { AuthContext } from '../../context.js';
 import type { Executor, TxExecutor } from '../domain/sql.js';
 import type { UserDirectory } from './keycloak-admin.js';
 import { hashPassword } from './passwords.js';

@@ -7,8 +7,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTableWorkbook } from '../../formats/xlsx/table-workbook.js';
 import { EVENTS_SHEET } from '../../modules/processing/events-export.js';
-import { overrideProcedure } from '../../modules/processing/registry.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
+import { withProcedures } from '../../test/procedures.js';
 import { waitForRun } from '../../test/jobs.js';
 
 const RUNNER = 'erex-settlement-operator';
@@ -25,7 +25,6 @@ const FLOOD = 10_001;
  */
 describe('processing events export (events.xlsx)', () => {
   let t: TestApp;
-  const removers: (() => void)[] = [];
   let run: ProcedureResult;
 
   const start = async (procedure: string, timeRange: { start: string; end: string }) => {
@@ -43,31 +42,34 @@ describe('processing events export (events.xlsx)', () => {
     t.callAs(username, { method: 'POST', url: `${path}${query}`, payload: filter });
 
   beforeAll(async () => {
-    t = await createTestApp({ jobs: {} });
     // Two area days: 58 (HIGH) about a consumption point on the first, a coded train-run event on the second.
-    removers.push(
-      overrideProcedure('calculate-consumption-factor', {
-        async run(_ctx, scope, report) {
-          report.event(
-            scope.chunk.index === 0
-              ? { errorCode: '58', time: scope.start, entityIdentifier: 'CP-1', message: '=SUM(A1)' }
-              : { errorCode: 'unknown-evn', severity: 'LOW', incidents: 3, time: scope.start },
-          );
+    t = await createTestApp({
+      jobs: {},
+      procedures: withProcedures({
+        'calculate-consumption-factor': {
+          events: ['58', 'unknown-evn'],
+          async run(_ctx, scope, report) {
+            report.event(
+              scope.chunk.index === 0
+                ? { errorCode: '58', time: scope.start, entityIdentifier: 'CP-1', message: '=SUM(A1)' }
+                : { errorCode: 'unknown-evn', severity: 'LOW', incidents: 3, time: scope.start },
+            );
+          },
+        },
+        'freight-consumption-factor': {
+          events: ['56'],
+          async run(_ctx, scope, report) {
+            for (let i = 0; i < FLOOD; i++) report.event({ errorCode: '56', severity: 'MEDIUM', time: scope.start });
+          },
         },
       }),
-      overrideProcedure('freight-consumption-factor', {
-        async run(_ctx, scope, report) {
-          for (let i = 0; i < FLOOD; i++) report.event({ errorCode: '56', severity: 'MEDIUM', time: scope.start });
-        },
-      }),
-    );
+    });
     // 1 and 2 January 2024 in Oslo.
     run = await start('calculate-consumption-factor', { start: '2023-12-31T23:00:00Z', end: '2024-01-02T23:00:00Z' });
     await start('freight-consumption-factor', { start: '2023-12-31T23:00:00Z', end: '2024-01-01T23:00:00Z' });
   }, 120_000);
 
   afterAll(async () => {
-    removers.forEach((remove) => remove());
     await t?.close();
   });
 

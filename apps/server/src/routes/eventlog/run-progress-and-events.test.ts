@@ -7,8 +7,8 @@ import {
   type Severity,
 } from '@railwatt/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { overrideProcedure } from '../../modules/processing/registry.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
+import { withProcedures } from '../../test/procedures.js';
 import { waitForRun } from '../../test/jobs.js';
 
 const RUNNER = 'erex-settlement-operator';
@@ -30,7 +30,6 @@ function deferred() {
  */
 describe('a run’s progress and its events', () => {
   let t: TestApp;
-  const unregister: (() => void)[] = [];
   // profile: each chunk waits at its gate (entered, then released by the test), then counts 1,000 records.
   const entered = [deferred(), deferred(), deferred()];
   const released = [deferred(), deferred(), deferred()];
@@ -66,29 +65,31 @@ describe('a run’s progress and its events', () => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp({ jobs: {} });
-    unregister.push(
-      overrideProcedure('profile', {
-        async run(_ctx, scope, report) {
-          entered[scope.chunk.index]!.resolve();
-          await released[scope.chunk.index]!.promise;
-          report.records(600);
-          report.records(400);
+    t = await createTestApp({
+      jobs: {},
+      procedures: withProcedures({
+        profile: {
+          async run(_ctx, scope, report) {
+            entered[scope.chunk.index]!.resolve();
+            await released[scope.chunk.index]!.promise;
+            report.records(600);
+            report.records(400);
+          },
+        },
+        'annual-distribution': {
+          events: CODES.map(([code]) => code),
+          async run(_ctx, scope, report) {
+            for (let i = 0; i < eventsPerDay[scope.chunk.index]!; i++) {
+              const [errorCode, severity] = CODES[i % CODES.length]!;
+              report.event({ errorCode, severity, time: scope.start, entityIdentifier: `CP-${scope.chunk.day}-${i}` });
+            }
+          },
         },
       }),
-      overrideProcedure('annual-distribution', {
-        async run(_ctx, scope, report) {
-          for (let i = 0; i < eventsPerDay[scope.chunk.index]!; i++) {
-            const [errorCode, severity] = CODES[i % CODES.length]!;
-            report.event({ errorCode, severity, time: scope.start, entityIdentifier: `CP-${scope.chunk.day}-${i}` });
-          }
-        },
-      }),
-    );
+    });
   });
 
   afterAll(async () => {
-    unregister.forEach((remove) => remove());
     released.forEach((r) => r.resolve());
     await t?.close();
   });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cebdXml } from '../../formats/cebd/generate.js';
 import { startMonthEndRechecks } from '../../jobs/cebd-month-end.js';
 import { procedureFollowUpJob } from '../../jobs/procedure-follow-up.js';
+import { procedureRunQueue } from '../../jobs/procedure-run.js';
 import { tenantExecutor } from '../../db/tenant.js';
 import { startArrivalCheck } from '../../modules/processing/chain.js';
 import { serviceContext } from '../../test/context.js';
@@ -337,7 +338,7 @@ describe('CEBD checked on arrival and re-checked when master data change', { tim
     });
     // A person's run of October under way: a file's check of the 5th starts anyway.
     const [person] = await under(OCTOBER, {});
-    const check = await startArrivalCheck(ctx, dataLogId);
+    const check = await startArrivalCheck(ctx, dataLogId, procedureRunQueue(t.app.jobs));
     expect(check).toMatchObject({ username: 'system', periodStart: D1.start, periodEnd: D1.end });
     expect((await waitForRun(t.database, check!.jobId!, { timeoutMs: 60_000 })).status).toBe('success');
     await t.allAreas.query(`UPDATE procedure_result SET status = 'failure' WHERE id = $1`, [person!.id]);

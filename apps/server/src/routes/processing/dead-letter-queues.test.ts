@@ -12,9 +12,9 @@ import { tenantExecutor } from '../../db/tenant.js';
 import { UserFacingError } from '../../errors.js';
 import { recordFile } from '../../modules/datalog/datalog-service.js';
 import { defineJob } from '../../modules/jobs/define-job.js';
-import { overrideProcedure } from '../../modules/processing/registry.js';
 import { findResult } from '../../modules/processing/repository.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
+import { withProcedures } from '../../test/procedures.js';
 import { serviceContext } from '../../test/context.js';
 import { waitForRun } from '../../test/jobs.js';
 
@@ -43,7 +43,6 @@ const flakyJob = defineJob({
 describe('dead letter queue calls', () => {
   let t: TestApp;
   let failProfile = true;
-  let removeProfile: () => void;
   let profileResultId: number;
   const runIds: Record<string, string> = {};
   let dataLogId = 0;
@@ -87,12 +86,16 @@ describe('dead letter queue calls', () => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp({ jobs: { define: [flakyJob] } });
     // profile is an estimation procedure: its dead runs are the "estimated" messages.
-    removeProfile = overrideProcedure('profile', {
-      async run() {
-        if (failProfile) throw new UserFacingError('profile volumes missing');
-      },
+    t = await createTestApp({
+      jobs: { define: [flakyJob] },
+      procedures: withProcedures({
+        profile: {
+          async run() {
+            if (failProfile) throw new UserFacingError('profile volumes missing');
+          },
+        },
+      }),
     });
     await enqueueFlaky('a', 'norway');
     await enqueueFlaky('b', 'norway', true);
@@ -111,7 +114,6 @@ describe('dead letter queue calls', () => {
   }, 60_000);
 
   afterAll(async () => {
-    removeProfile?.();
     await t?.close();
   });
 

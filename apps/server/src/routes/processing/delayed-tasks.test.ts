@@ -7,7 +7,7 @@ import {
 } from '@railwatt/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenantDatabase } from '../../db/tenant.js';
-import { DELAYED_TASKS_CRON, DELAYED_TASKS_JOB, scheduleDelayedTasks } from '../../jobs/delayed-tasks.js';
+import { DELAYED_TASKS_CRON, delayedTasksJob } from '../../jobs/delayed-tasks.js';
 import { seedAllocationDay } from '../../modules/allocation/fixtures.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { waitForRun } from '../../test/jobs.js';
@@ -55,7 +55,7 @@ describe('shunting-and-stabling, energy-outside-train-run and delayed tasks thro
     );
   const tasks = async () => delayedTaskPageSchema.parse((await get(LIST)).json()).content;
   /**
-   * The chain (contracts PROCESSING_CHAIN) runs energy-outside-train-run by itself after a
+   * The chain (shunting-and-stabling's followers, src/procedures.ts) runs energy-outside-train-run by itself after a
    * shunting-and-stabling run succeeds: waits for that follow-up of `after` to finish.
    */
   const followUpDone = async (after: number) => {
@@ -217,13 +217,13 @@ describe('shunting-and-stabling, energy-outside-train-run and delayed tasks thro
       });
       expect(config.statusCode, config.body).toBe(200);
       await t.allAreas.query(`UPDATE delayed_task SET due_at = now() - interval '1 minute' WHERE status = 'waiting'`);
-      // The schedule as server.ts puts it in place, and what pg-boss's cron sends when it comes due.
-      const job = t.app.jobs.job(DELAYED_TASKS_JOB);
-      expect(await scheduleDelayedTasks(t.app.jobs, t.database)).toEqual({ tenant: t.areaUuid('administration') });
-      const [schedule, ...others] = await t.app.jobs.schedules(job);
+      // The schedule as start.ts puts it in place (the job's declared schedule), and what pg-boss's
+      // cron sends when it comes due.
+      expect(await t.app.jobs.applySchedules()).toContainEqual({ job: delayedTasksJob.name, cron: DELAYED_TASKS_CRON });
+      const [schedule, ...others] = await t.app.jobs.schedules(delayedTasksJob);
       expect(others).toEqual([]);
       expect(schedule).toMatchObject({ cron: DELAYED_TASKS_CRON, envelope: { username: 'system', roles: [] } });
-      const id = await t.app.jobs.boss!.send(DELAYED_TASKS_JOB, schedule!.envelope);
+      const id = await t.app.jobs.boss!.send(delayedTasksJob.name, schedule!.envelope);
       const round = await waitForRun(t.database, id!, { until: ['success', 'failure', 'dead'] });
       expect(round).toMatchObject({
         status: 'success',

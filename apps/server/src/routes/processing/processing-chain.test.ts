@@ -5,11 +5,13 @@ import { trainRunsXml } from '../../formats/trainrun/trainrun-generator.js';
 import { multipartBody } from '../../modules/excel/fixtures.js';
 import { SEED_COUNTRIES } from '../../seed/fleet.js';
 import { tenantExecutor } from '../../db/tenant.js';
+import { procedureRunQueue } from '../../jobs/procedure-run.js';
 import { startFollowUp } from '../../modules/processing/chain.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { serviceContext } from '../../test/context.js';
 import { ADMIN_ACTOR } from '../../test/records.js';
 import { waitForIdle, waitForRun } from '../../test/jobs.js';
+import { chainFrom } from '../../test/procedures.js';
 
 const RESPONSIBLE = 'settlement-area-responsible';
 const PROVIDER = 'train-run-data-provider';
@@ -56,8 +58,15 @@ describe('the processing chain', () => {
     ].join('');
   /** The area's results, oldest first. */
   const results = () =>
-    t.allAreas.query<{ id: number; name: string; status: string; username: string; message: string | null }>(
-      `SELECT id::int AS id, procedure_name AS name, status, username, message FROM procedure_result
+    t.allAreas.query<{
+      id: number;
+      name: string;
+      status: string;
+      username: string;
+      message: string | null;
+      jobId: string | null;
+    }>(
+      `SELECT id::int AS id, procedure_name AS name, status, username, message, job_id AS "jobId" FROM procedure_result
         WHERE tenant = $1 ORDER BY id`,
       [norway()],
     );
@@ -164,6 +173,15 @@ describe('the processing chain', () => {
     expect(found.map((r) => [r.name, r.username])).toEqual(
       CHAIN.map((name, i) => [name, i === 0 ? RESPONSIBLE : 'system']),
     );
+    // What ran is what the definitions' followers declare (src/procedures.ts), and nothing after the
+    // last step: once its job is over, the chain queued exactly one follow-up per step after the first.
+    expect(chainFrom('cebd-preprocessing')).toEqual(CHAIN);
+    await waitForRun(t.database, found.at(-1)!.jobId!);
+    const [followUps] = await t.allAreas.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM job_run WHERE tenant = $1 AND name = 'procedure-follow-up'`,
+      [norway()],
+    );
+    expect(followUps!.n).toBe(CHAIN.length - 1);
     const combineRun = found[1]!;
     expect(combineRun.message).toContain(`after cebd-preprocessing run ${first.id}`);
     const [period] = await t.allAreas.query<{ start: string; end: string }>(
@@ -313,9 +331,11 @@ describe('the processing chain', () => {
       timeZone: 'Europe/Oslo',
     });
     const followUp = { procedure: 'combine' as const, ...DAY, cause: 'started by the system after a test' };
-    await expect(startFollowUp(ctx, followUp)).rejects.toMatchObject({ code: 'process_already_running' });
+    await expect(startFollowUp(ctx, followUp, procedureRunQueue(t.app.jobs))).rejects.toMatchObject({
+      code: 'process_already_running',
+    });
     await t.allAreas.query(`UPDATE procedure_result SET status = 'failure' WHERE id = $1`, [busy!.id]);
-    const started = await startFollowUp(ctx, followUp);
+    const started = await startFollowUp(ctx, followUp, procedureRunQueue(t.app.jobs));
     expect(started).toMatchObject({ procedureName: 'combine', username: 'system' });
     await waitForRun(t.database, started.jobId!);
   });

@@ -6,8 +6,8 @@ import {
   type ProcedureResult,
 } from '@railwatt/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { overrideProcedure } from '../../modules/processing/registry.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
+import { withProcedures } from '../../test/procedures.js';
 import { waitForRun } from '../../test/jobs.js';
 
 const RUNNER = 'erex-settlement-operator';
@@ -19,7 +19,6 @@ const month = (m: number) => ({
 
 describe('processing calls: run, process log, events', () => {
   let t: TestApp;
-  let removeProcedure: () => void;
   const settlements: ProcedureResult[] = [];
   let factorRun: ProcedureResult;
 
@@ -36,18 +35,23 @@ describe('processing calls: run, process log, events', () => {
   const get = (url: string, username = RUNNER) => t.callAs(username, { method: 'GET', url });
 
   beforeAll(async () => {
-    t = await createTestApp({ jobs: {} });
     // Per area day: a value outside limits (58, HIGH by default) on even chunks, too many missing
     // values (56, LOW, 2 incidents) on odd ones, about that day's consumption point.
-    removeProcedure = overrideProcedure('calculate-consumption-factor', {
-      async run(_ctx, scope, report) {
-        const even = scope.chunk.index % 2 === 0;
-        report.event(
-          even
-            ? { errorCode: '58', time: scope.start, entityIdentifier: `CP-${scope.chunk.day}` }
-            : { errorCode: '56', severity: 'LOW', incidents: 2, time: scope.start, message: 'Missing values' },
-        );
-      },
+    t = await createTestApp({
+      jobs: {},
+      procedures: withProcedures({
+        'calculate-consumption-factor': {
+          events: ['56', '58'],
+          async run(_ctx, scope, report) {
+            const even = scope.chunk.index % 2 === 0;
+            report.event(
+              even
+                ? { errorCode: '58', time: scope.start, entityIdentifier: `CP-${scope.chunk.day}` }
+                : { errorCode: '56', severity: 'LOW', incidents: 2, time: scope.start, message: 'Missing values' },
+            );
+          },
+        },
+      }),
     });
     for (const m of [1, 2, 3]) {
       const response = await run(RUNNER, 'settlement', month(m));
@@ -67,7 +71,6 @@ describe('processing calls: run, process log, events', () => {
   });
 
   afterAll(async () => {
-    removeProcedure?.();
     await t?.close();
   });
 

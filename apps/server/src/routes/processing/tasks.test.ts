@@ -1,11 +1,12 @@
 import { procedureResultSchema, settledConsumptionSchema, type ProcedureResult } from '@railwatt/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { overrideProcedure } from '../../modules/processing/registry.js';
+import { settlementProcedure } from '../../modules/settlement/procedures.js';
 import { setSettlementToFailure } from '../../modules/processing/tasks.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { insertEntity } from '../../test/entities.js';
 import { waitForRun } from '../../test/jobs.js';
+import { withProcedures } from '../../test/procedures.js';
 
 const RUNNER = 'erex-settlement-operator';
 const AUDIT = 'audit-settlement-area-responsible';
@@ -13,12 +14,14 @@ const results = z.array(procedureResultSchema);
 
 describe('task calls and procedure-result writes', () => {
   let t: TestApp;
+  /** While true, settlement's first day sets its own result to failure (the operator's call in flight). */
+  let stopInFlight = false;
 
   const post = (url: string, payload: unknown, username = RUNNER, kind: 'norway' | 'sweden' = 'norway') =>
     t.callAs(username, { method: 'POST', url, payload: payload as object }, kind);
   const get = (url: string, username = RUNNER) => t.callAs(username, { method: 'GET', url });
 
-  /** A settlement task for the month, run to its end (settlement runs as "nothing to do yet": success). */
+  /** A settlement task for the month, run to its end (with no allocated energy the settlement has nothing to bill: success). */
   async function settle(month: number, refs: object[] = []): Promise<ProcedureResult> {
     const response = await post(`/api/processing/tasks/settlement?year=2024&month=${month}&zoneId=Europe/Oslo`, {
       refs,
@@ -34,7 +37,19 @@ describe('task calls and procedure-result writes', () => {
   let otherOrganisation: string;
 
   beforeAll(async () => {
-    t = await createTestApp({ jobs: {} });
+    t = await createTestApp({
+      jobs: {},
+      procedures: withProcedures({
+        settlement: {
+          ...settlementProcedure,
+          run: async (ctx, scope, report) => {
+            if (!stopInFlight) return settlementProcedure.run(ctx, scope, report);
+            if (scope.chunk.index === 0)
+              await setSettlementToFailure(ctx, scope.run.procedureResultId, 'Stopped by the operator');
+          },
+        },
+      }),
+    });
     organisation = await insertEntity(t.allAreas, t.areaUuid('norway'), 'organisation', 'Tasks test RU');
     otherOrganisation = await insertEntity(t.allAreas, t.areaUuid('norway'), 'organisation', 'Tasks test keeper');
   });
@@ -141,12 +156,7 @@ describe('task calls and procedure-result writes', () => {
       // The operator's call lands while the run's day is in flight. (A gate on the request would
       // deadlock PGlite's one session, held by the chunk's transaction: the chunk makes the same
       // service call the route makes, in its own transaction.)
-      const remove = overrideProcedure('settlement', {
-        run: async (ctx, scope) => {
-          if (scope.chunk.index === 0)
-            await setSettlementToFailure(ctx, scope.run.procedureResultId, 'Stopped by the operator');
-        },
-      });
+      stopInFlight = true;
       try {
         const response = await post('/api/processing/tasks/settlement?year=2024&month=9', {});
         const result = procedureResultSchema.parse(response.json());
@@ -156,7 +166,7 @@ describe('task calls and procedure-result writes', () => {
         const stored = (find.json().content as ProcedureResult[]).find((r) => r.id === result.id);
         expect(stored).toMatchObject({ status: 'failure', message: 'Stopped by the operator' });
       } finally {
-        remove();
+        stopInFlight = false;
       }
     });
 

@@ -1,4 +1,4 @@
-import { rolesExcept, type AreaKind } from '@railwatt/contracts';
+import { rolesExcept, TPA_SETTLEMENT_AREAS, type AreaKind } from '@railwatt/contracts';
 import { areasExcept } from '../../lib/access';
 import { lazyScreen, type AppRoute } from '../../lib/routes';
 
@@ -11,17 +11,17 @@ const ReportsScreen = lazyScreen(() => import('./components/reports-screen'), 'R
  */
 const REPORT_ROLES = rolesExcept('train-run-data-provider');
 
-/** The reports of product.md §2; tpa reports in the netherlands, the Portugal overview in portugal. */
+/** The reports of product.md §2; tpa reports in the areas that settle for a TPA, the Portugal overview in portugal. */
 export const REPORTS: readonly { name: string; schedule: boolean; areas?: readonly AreaKind[] }[] = [
   { name: 'trainrunenergy', schedule: true },
   { name: 'trainrunenergysettlementdependency', schedule: true },
   { name: 'settlement', schedule: true },
   { name: 'gridarea-settlement', schedule: true },
   { name: 'settlementsummary', schedule: true },
-  { name: 'tpa-settlement', schedule: true, areas: ['netherlands'] },
+  { name: 'tpa-settlement', schedule: true, areas: [...TPA_SETTLEMENT_AREAS] },
   { name: 'erpsettlementtotal', schedule: true },
   { name: 'supplier', schedule: true },
-  { name: 'tpa-supplier', schedule: true, areas: ['netherlands'] },
+  { name: 'tpa-supplier', schedule: true, areas: [...TPA_SETTLEMENT_AREAS] },
   { name: 'energycorrection', schedule: true },
   { name: 'energyrawdata', schedule: true },
   { name: 'surveillancearea', schedule: true },

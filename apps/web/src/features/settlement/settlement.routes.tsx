@@ -1,3 +1,4 @@
+import { TPA_SETTLEMENT_AREAS } from '@railwatt/contracts';
 import { COUNTRIES, SETTLEMENT_STAFF, writersAmong } from '../../lib/access';
 import { lazyScreen, type AppRoute } from '../../lib/routes';
 
@@ -8,10 +9,10 @@ const SETTLEMENT_ROLES = SETTLEMENT_STAFF;
 /** Editing a settlement configuration: not the audit roles (read-only) nor the consumer (view access). */
 const SETTLEMENT_WRITE = writersAmong(SETTLEMENT_ROLES);
 
-/** The five pages, plain or tpa-prefixed; the tpa twins exist only in the netherlands area. */
+/** The five pages, plain or tpa-prefixed; the tpa twins exist only in the areas that settle for a TPA. */
 function pages(prefix: '' | 'tpa-'): AppRoute[] {
   const tpa = prefix === 'tpa-';
-  const extra = (): Partial<AppRoute> => (tpa ? { areas: ['netherlands'] } : {});
+  const extra = (): Partial<AppRoute> => (tpa ? { areas: [...TPA_SETTLEMENT_AREAS] } : {});
   const title = (key: string): string => `routes.settlement.${tpa ? 'tpa.' : ''}${key}`;
   // The section's second level: base verification, process, configuration; the tpa twins after them.
   const nav = (order: number): Pick<AppRoute, 'nav'> => ({ nav: { order: tpa ? order + 3 : order } });

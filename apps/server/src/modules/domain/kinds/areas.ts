@@ -1,8 +1,8 @@
 import { isInfrastructureAreaKind } from '@railwatt/contracts';
-import { checkAreas, type PlannedArea } from '../../infrastructure/checks.js';
+import { checkAreas, type PlannedArea } from '../area-checks.js';
 import type { BatchCheck, KindRules } from './types.js';
 
-/** nooverlap and within (infrastructure/checks.ts), for every infrastructure area kind together. */
+/** nooverlap and within (domain/area-checks.ts), for every infrastructure area kind together. */
 const checkAreaBatch: BatchCheck = (ex, tenant, _actor, planned) =>
   checkAreas(ex, tenant, planned.filter((p) => isInfrastructureAreaKind(p.record.kind)) as PlannedArea[]);
 

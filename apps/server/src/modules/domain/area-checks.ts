@@ -6,10 +6,10 @@ import {
   type AreaGeometry,
   type EntityKind,
 } from '@railwatt/contracts';
-import { areasWithGeometry, latestSegments } from '../domain/repository.js';
-import { overlaps } from '../domain/segments.js';
-import type { Executor } from '../domain/sql.js';
-import type { RecordError, ValidRecord } from '../domain/validation.js';
+import { areasWithGeometry, latestSegments } from './repository.js';
+import { overlaps } from './segments.js';
+import type { Executor } from './sql.js';
+import type { RecordError, ValidRecord } from './validation.js';
 import { areasOverlap, areaWithin } from './geometry.js';
 
 export interface PlannedArea {
