@@ -14,6 +14,7 @@ import {
   type StatisticsBucket,
 } from '@railwatt/contracts';
 import { sql, type SQL } from 'drizzle-orm';
+import { checkedRecords, inSum } from '../allocation/sql.js';
 import { rows, type Executor } from '../domain/sql.js';
 import { organisationFilter, type VisibleOrganisations } from '../organisation/visibility.js';
 
@@ -101,7 +102,7 @@ export async function uniqueConsumptionPoints(
         UNION ALL
         SELECT CASE a.category WHEN 'train-run' THEN 'combine' ELSE a.category END,
                count(DISTINCT a.consumption_point_uuid)::int
-          FROM allocated_energy a
+          FROM allocated_energy_hourly a
          WHERE a.tenant = ${tenant}::uuid AND ${inRange(sql`a.allocated_at`)}
          GROUP BY 1`,
   );
@@ -147,7 +148,7 @@ export async function eventsByProcess(ex: Executor, tenant: string, range: Range
  * The last DASHBOARD_DAYS days in `zone` (today included), each with the CEBD files received that
  * day (by log time), their records (cebd_position rows of those files) and consumption points, and
  * how many records of those files cebd-preprocessing checked, found valid (no code, not a duplicate)
- * or coded. The checks are counted per file (cebd_preprocessed.data_log_id, the file its record came
+ * or coded. The checks are counted per file (the checked record's data_log_id, the file its record came
  * from when it was checked) rather than per record: a grouped scan instead of a probe per record.
  * The days are an integer series, so the planner knows there are seven.
  */
@@ -172,7 +173,7 @@ export async function cebdDays(ex: Executor, tenant: string, zone: string, now: 
           SELECT files.day, count(*)::int AS preprocessed,
                  count(*) FILTER (WHERE c.codes = '{}' AND NOT c.duplicate)::int AS valid,
                  count(*) FILTER (WHERE c.codes <> '{}')::int AS coded
-            FROM files JOIN cebd_preprocessed c ON c.data_log_id = files.id AND c.tenant = ${tenant}::uuid
+            FROM files JOIN ${checkedRecords} c ON c.data_log_id = files.id AND c.tenant = ${tenant}::uuid
            GROUP BY files.day),
         received AS (
           SELECT day, count(*)::int AS files,
@@ -198,21 +199,26 @@ export async function cebdDays(ex: Executor, tenant: string, zone: string, now: 
  *
  * A preprocessed row is made from a record and energy is allocated to a valid preprocessed record,
  * so each later table holds a subset of the earlier one's keys: a day whose counts agree has nothing
- * waiting. The counts per day come from the (tenant, period_end) indexes; the exact anti-join then
- * runs on the days that differ only (usually the last few), not on the whole history.
+ * waiting. The counts per day come from the (tenant, period_end) indexes and the allocation's hour
+ * index (its sums count their records); the exact anti-join then runs on the days that differ only
+ * (usually the last few), not on the whole history. A day holds the records whose period lies in it
+ * (period end in (day, day + 1]), as the allocation's hours do (migration 0380).
  */
+/** The day a record's 5-minute period lies in (its period end in (day, day + 1 day]). */
+const periodDay = (periodEnd: SQL) => sql`date_trunc('day', ${periodEnd} - interval '1 microsecond')`;
+
 export async function offsetLag(ex: Executor, tenant: string): Promise<OffsetLag> {
   const valid = sql`c.codes = '{}' AND NOT c.duplicate AND c.traction_unit_uuid IS NOT NULL`;
   return rows(
     ex,
     sql`WITH pos AS (
-          SELECT date_trunc('day', period_end) AS d, count(*) AS n FROM cebd_position
+          SELECT ${periodDay(sql`period_end`)} AS d, count(*) AS n FROM cebd_position
            WHERE tenant = ${tenant}::uuid GROUP BY 1),
         pre AS (
-          SELECT date_trunc('day', c.period_end) AS d, count(*) AS n, count(*) FILTER (WHERE ${valid}) AS valid
-            FROM cebd_preprocessed c WHERE c.tenant = ${tenant}::uuid GROUP BY 1),
+          SELECT ${periodDay(sql`c.period_end`)} AS d, count(*) AS n, count(*) FILTER (WHERE ${valid}) AS valid
+            FROM ${checkedRecords} c WHERE c.tenant = ${tenant}::uuid GROUP BY 1),
         alloc AS (
-          SELECT date_trunc('day', period_end) AS d, count(*) AS n FROM allocated_energy
+          SELECT date_trunc('day', hour_start) AS d, sum(records) AS n FROM allocated_energy_hourly
            WHERE tenant = ${tenant}::uuid GROUP BY 1),
         behind_pre AS (
           SELECT pos.d FROM pos LEFT JOIN pre ON pre.d = pos.d WHERE pos.n > coalesce(pre.n, 0)),
@@ -221,17 +227,16 @@ export async function offsetLag(ex: Executor, tenant: string): Promise<OffsetLag
         SELECT 'cebd-preprocessing' AS stage, count(*)::int AS waiting, rw_iso(min(p.period_end)) AS oldest
           FROM behind_pre b
           JOIN cebd_position p ON p.tenant = ${tenant}::uuid
-                              AND p.period_end >= b.d AND p.period_end < b.d + interval '1 day'
-         WHERE NOT EXISTS (SELECT 1 FROM cebd_preprocessed c WHERE c.tenant = ${tenant}::uuid
+                              AND p.period_end > b.d AND p.period_end <= b.d + interval '1 day'
+         WHERE NOT EXISTS (SELECT 1 FROM ${checkedRecords} c WHERE c.tenant = ${tenant}::uuid
                              AND c.consumption_point_uuid = p.consumption_point_uuid AND c.period_end = p.period_end)
         UNION ALL
         SELECT 'combine', count(*)::int, rw_iso(min(c.period_end))
           FROM behind_alloc b
-          JOIN cebd_preprocessed c ON c.tenant = ${tenant}::uuid
-                                  AND c.period_end >= b.d AND c.period_end < b.d + interval '1 day'
+          JOIN ${checkedRecords} c ON c.tenant = ${tenant}::uuid
+                                  AND c.period_end > b.d AND c.period_end <= b.d + interval '1 day'
          WHERE ${valid}
-           AND NOT EXISTS (SELECT 1 FROM allocated_energy a WHERE a.tenant = ${tenant}::uuid
-                             AND a.consumption_point_uuid = c.consumption_point_uuid AND a.period_end = c.period_end)
+           AND NOT EXISTS (SELECT 1 FROM allocated_energy_hourly a WHERE ${inSum(sql`a`, sql`c`)})
         UNION ALL
         SELECT 'train-preprocessing', count(*)::int, to_char(min(r.operating_day), 'YYYY-MM-DD')
           FROM train_run r
