@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.js';
-import { tenantExecutor } from '../../db/tenant.js';
+import { tenantDatabase, tenantExecutor } from '../../db/tenant.js';
 import { areaUuid } from '../../seed/areas.js';
 import { serviceContext } from '../../test/context.js';
 import { openTestDatabase } from '../../test/database.js';
@@ -30,6 +30,7 @@ const at = (hhmm: string) => `2026-10-01T${hhmm}:00.000Z`;
 describe('allocation as hourly sums', () => {
   let database: Database;
   const ids: Record<string, string> = {};
+  let trainLog = 0;
   const ctx = () => serviceContext(tenantExecutor(database, NORWAY), NORWAY, ADMIN_ACTOR);
 
   beforeAll(async () => {
@@ -53,6 +54,7 @@ describe('allocation as hourly sums', () => {
       `INSERT INTO data_log (tenant, message_type, message_status) VALUES ($1, 'TRAIN_RUN', 'OK') RETURNING id`,
       [NORWAY],
     );
+    trainLog = Number(trains!.id);
     for (const [key, ru, departure, arrival] of [
       ['R1', 'RU1', '06:00', '08:00'],
       ['R2', 'RU1', '12:30', '13:30'],
@@ -157,5 +159,45 @@ describe('allocation as hourly sums', () => {
     expect(keeper.map((r) => [r.category, r.trainNumber])).toEqual(
       Array.from({ length: 12 }, () => ['energy-outside-train-run', null]),
     );
+  });
+
+  it('writes the energy-outside sums again without the records a run reported late takes over', async () => {
+    // R4: RU2, the unit, 03:00-03:30, reported after the day was allocated; shunting-and-stabling runs
+    // again (a delayed task). 02:00 .. 04:30 lie within 60 minutes of R4: the keeper's sums of the
+    // hours 01:00 .. 04:00 lose them (01:00 keeps 01:05 .. 01:55; 02:00 belongs to the hour 01:00).
+    const db = tenantDatabase(database, NORWAY);
+    const [run] = await db.query<{ id: number }>(
+      `INSERT INTO train_run (tenant, train_number, operating_day, ru_uuid, traffic_category_uuid, departure, arrival,
+                              gross_tonne_km, data_log_id)
+       VALUES ($1, 'R4', '2026-10-01', $2, $3, $4, $5, 100, $6) RETURNING id`,
+      [NORWAY, ids.RU2, ids.TC, at('03:00'), at('03:30'), trainLog],
+    );
+    await db.query(
+      `INSERT INTO train_run_vehicle (train_run_id, tenant, position, evn, traction_unit_uuid, gross_weight)
+       VALUES ($1, $2, 1, '900000000001', $3, 80)`,
+      [run!.id, NORWAY, ids.U],
+    );
+    const result = await allocateShuntingAndStabling(ctx(), DAY, { limitMinutes: 60, maxDaysLate: 0 });
+    expect(await figures()).toMatchObject({ records: 287, kwh: 287 * 9, members: 287, distinct: 287 });
+    const hour = async (organisation: string, hh: string) =>
+      (await settlementRecords(ctx(), { organisation, gridArea: ids.G!, hourStart: at(hh) })).map(
+        (r) => `${r.periodEnd.slice(11, 16)} ${r.category} ${r.trainNumber ?? '-'}`,
+      );
+    expect(await hour(ids.K!, '01:00')).toEqual(
+      ['05', '10', '15', '20', '25', '30', '35', '40', '45', '50', '55'].map(
+        (m) => `01:${m} energy-outside-train-run -`,
+      ),
+    );
+    expect(await hour(ids.RU2!, '01:00')).toEqual(['02:00 shunting-and-stabling R4']);
+    expect(await hour(ids.K!, '02:00')).toEqual([]);
+    // 04:35 .. 04:55 stay the keeper's until energy-outside-train-run runs again (the chain's next
+    // step; it then gives them to R4's RU); 05:00 was R1's shunting already.
+    expect(await hour(ids.K!, '04:00')).toEqual(
+      ['35', '40', '45', '50', '55'].map((m) => `04:${m} energy-outside-train-run -`),
+    );
+    await allocateEnergyOutsideTrainRun(ctx(), DAY, { limitMinutes: 300 });
+    expect(await hour(ids.K!, '04:00')).toEqual([]);
+    expect(await figures()).toMatchObject({ records: 287, members: 287, distinct: 287 });
+    expect(result.allocated).toBeGreaterThan(0);
   });
 });
