@@ -65,16 +65,20 @@ async function seedDay(database: Database): Promise<void> {
                   $2::timestamptz + make_interval(mins => 5 * m),
                   ('00000000-0000-4000-b000-' || lpad(u::text, 12, '0'))::uuid, 10, 1, 0, 0, 127, '{}', now()
              FROM generate_series(1, $3::int) u, generate_series(1, 288) m`);
-  // Combine's part: the records inside a run.
-  await q(`INSERT INTO allocated_energy (tenant, consumption_point_uuid, period_end, traction_unit_uuid, active_consumed,
-                                         active_regenerated, category, train_run_id, organisation_uuid, payer)
-           SELECT p.tenant, p.consumption_point_uuid, p.period_end, p.traction_unit_uuid, 10, 1, 'train-run', r.id,
-                  r.ru_uuid, 'ru'
+  // Combine's part: the records inside a run, as combine writes them (migration 0380): one sum per
+  // run, point and hour (the records of a run follow each other: one island).
+  await q(`INSERT INTO allocated_energy_hourly
+                  (tenant, hour_start, category, organisation_uuid, payer, consumption_point_uuid, traction_unit_uuid,
+                   train_run_id, active_consumed, active_regenerated, records, first_period_end, last_period_end)
+           SELECT p.tenant, date_trunc('hour', p.period_end - interval '1 microsecond', 'UTC'), 'train-run', r.ru_uuid,
+                  'ru', p.consumption_point_uuid, p.traction_unit_uuid, r.id, sum(p.active_consumed),
+                  sum(p.active_regenerated), count(*), min(p.period_end), max(p.period_end)
              FROM cebd_record p
              JOIN train_run_vehicle v ON v.traction_unit_uuid = p.traction_unit_uuid AND v.tenant = p.tenant
              JOIN train_run r ON r.id = v.train_run_id
             WHERE p.tenant = $1 AND p.period_end > r.departure AND p.period_end <= r.arrival
-              AND $2::text IS NOT NULL AND $3::int > 0`);
+              AND $2::text IS NOT NULL AND $3::int > 0
+            GROUP BY 1, 2, 4, 6, 7, 8`);
 }
 
 export async function benchAllocation(): Promise<void> {

@@ -76,7 +76,7 @@ const STEPS = [
   { name: 'combine', input: 'records' },
   { name: 'shunting-and-stabling', input: 'records' },
   { name: 'energy-outside-train-run', input: 'records' },
-  { name: 'price-and-supply', input: 'allocated' },
+  { name: 'price-and-supply', input: 'allocated sums' },
   { name: 'settlement', input: 'priced' },
 ] as const satisfies readonly { name: ProcedureName; input: string }[];
 type StepName = (typeof STEPS)[number]['name'];
@@ -211,7 +211,8 @@ async function measure(units: number): Promise<Measurement> {
     await step('combine', { start, end }, DAYS, records);
     await step('shunting-and-stabling', { start, end }, DAYS, records);
     await step('energy-outside-train-run', { start, end }, DAYS, records);
-    const [allocated] = await owner.query<{ n: number }>(`SELECT count(*)::int AS n FROM allocated_energy`);
+    // price-and-supply reads the allocation's hourly sums (migration 0380), not the records.
+    const [allocated] = await owner.query<{ n: number }>(`SELECT count(*)::int AS n FROM allocated_energy_hourly`);
     await step('price-and-supply', { start, end }, DAYS, allocated!.n);
     const [priced] = await owner.query<{ n: number }>(`SELECT count(*)::int AS n FROM priced_energy`);
     await step('settlement', { start, end }, DAYS, priced!.n);
@@ -326,8 +327,14 @@ async function writtenBy(
 ): Promise<string> {
   const one = async (text: string, params: unknown[] = []) =>
     count((await owner.query<{ n: number }>(text, params))[0]?.n ?? 0);
-  const category = (c: string) =>
-    one(`SELECT count(*)::int AS n FROM allocated_energy WHERE category = $1`, [c]).then((n) => `${n} ${c} rows`);
+  const category = async (c: string) => {
+    const [r] = await owner.query<{ records: number; sums: number }>(
+      `SELECT coalesce(sum(records), 0)::int AS records, count(*)::int AS sums FROM allocated_energy_hourly
+        WHERE category = $1`,
+      [c],
+    );
+    return `${count(r?.records ?? 0)} ${c} records in ${count(r?.sums ?? 0)} sums`;
+  };
   switch (name) {
     case 'cebd-preprocessing':
       return `${await one(

@@ -75,11 +75,21 @@ export async function benchStatistics(): Promise<void> {
         WHERE t.period_end <= now()`,
       [NORWAY],
     );
+    // The valid records allocated as combine writes them (migration 0380): sums per point and hour,
+    // one per island of consecutive records (the :30 record with code 58 splits an hour in two).
     await database.query(
-      `INSERT INTO allocated_energy (tenant, consumption_point_uuid, period_end, traction_unit_uuid, category, payer, allocated_at)
-       SELECT tenant, consumption_point_uuid, period_end, traction_unit_uuid, 'train-run', 'ru', period_end + interval '2 days'
-         FROM cebd_record
-        WHERE tenant = $1 AND codes = '{}' AND period_end < now() - ($2 * interval '12 hours')`,
+      `INSERT INTO allocated_energy_hourly
+              (tenant, hour_start, category, payer, consumption_point_uuid, traction_unit_uuid, active_consumed,
+               active_regenerated, records, first_period_end, last_period_end, allocated_at)
+       SELECT tenant, hour, 'train-run', 'ru', consumption_point_uuid, traction_unit_uuid, 0, 0, count(*),
+              min(period_end), max(period_end), max(period_end) + interval '2 days'
+         FROM (SELECT p.*, date_trunc('hour', p.period_end - interval '1 microsecond', 'UTC') AS hour,
+                      p.period_end - interval '5 minutes' * row_number() OVER (
+                        PARTITION BY p.consumption_point_uuid, date_trunc('hour', p.period_end - interval '1 microsecond', 'UTC')
+                        ORDER BY p.period_end) AS island
+                 FROM cebd_record p
+                WHERE p.tenant = $1 AND p.codes = '{}' AND p.period_end < now() - ($2 * interval '12 hours')) x
+        GROUP BY tenant, hour, consumption_point_uuid, traction_unit_uuid, island`,
       [NORWAY, DAYS],
     );
     await database.query(
@@ -104,7 +114,7 @@ export async function benchStatistics(): Promise<void> {
       `SELECT (SELECT count(DISTINCT cp) FROM bench_file)::int AS points,
               (SELECT count(*) FROM cebd_record WHERE tenant = $1)::int AS records,
               (SELECT count(codes) FROM cebd_record WHERE tenant = $1)::int AS preprocessed,
-              (SELECT count(*) FROM allocated_energy WHERE tenant = $1)::int AS allocated`,
+              (SELECT coalesce(sum(records), 0) FROM allocated_energy_hourly WHERE tenant = $1)::int AS allocated`,
       [NORWAY],
     );
     console.log(

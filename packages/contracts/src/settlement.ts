@@ -136,7 +136,7 @@ export const settlementRecordSchema = z.object({
   periodEnd: instantSchema,
   activeConsumed: z.number(),
   activeRegenerated: z.number(),
-  /** allocated_energy's category: train-run, shunting-and-stabling or energy-outside-train-run. */
+  /** The allocation's category (allocated_energy_hourly): train-run, shunting-and-stabling or energy-outside-train-run. */
   category: text(TEXT_LIMITS.code),
   trainNumber: text(TEXT_LIMITS.name).nullable(),
   /** The data-log entry of the CEBD file the record came in, and its file name. */

@@ -1,3 +1,4 @@
+import { CEBD_MONTH_END_CRON, cebdMonthEndJob } from './cebd-month-end.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { waitForRun } from '../test/jobs.js';
@@ -26,6 +27,7 @@ describe('the sftp-intake schedule', () => {
       { job: sftpIntakeJob.name, cron: '*/7 * * * *' },
       { job: meteredEnergyAggregationScheduleJob.name, cron: METERED_ENERGY_AGGREGATION_CRON },
       { job: delayedTasksJob.name, cron: DELAYED_TASKS_CRON },
+      { job: cebdMonthEndJob.name, cron: CEBD_MONTH_END_CRON },
     ];
     expect(await t.app.jobs.applySchedules()).toEqual(expected);
     // The next start: still one schedule per job, replaced.

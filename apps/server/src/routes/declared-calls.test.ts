@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { tenantDatabase, tenantExecutor } from '../db/tenant.js';
 import { readTableWorkbook } from '../formats/xlsx/table-workbook.js';
+import { insertAllocatedRecord } from '../modules/allocation/fixtures.js';
 import { aggregateMeteredEnergy } from '../modules/settlement/metered-energy-aggregation.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { serviceContext } from '../test/context.js';
@@ -427,12 +428,17 @@ describe('every declared call', () => {
         [a, 25],
         [b, 35],
       ] as const) {
-        await db.query(
-          `INSERT INTO allocated_energy (tenant, consumption_point_uuid, period_end, traction_unit_uuid, grid_area_uuid,
-                                         price_area_uuid, active_consumed, category, organisation_uuid, payer)
-           VALUES ($1, $2, '2026-10-01T10:05:00Z', $3, $4, $5, $6, 'train-run', $7, 'ru')`,
-          [norway, org.point, org.unit, gridArea, priceArea, kwh, org.uuid],
-        );
+        await insertAllocatedRecord(db, {
+          tenant: norway,
+          consumptionPoint: org.point,
+          periodEnd: '2026-10-01T10:05:00Z',
+          tractionUnit: org.unit,
+          gridArea,
+          priceArea,
+          consumed: kwh,
+          category: 'train-run',
+          organisation: org.uuid,
+        });
         await db.query(
           `INSERT INTO priced_energy (tenant, hour_start, grid_area_uuid, price_area_uuid, organisation_uuid, category,
                                       energy_kwh, price, cost)

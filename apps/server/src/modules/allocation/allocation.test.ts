@@ -9,8 +9,9 @@ import { openTestDatabase } from '../../test/database.js';
 import { ADMIN_ACTOR } from '../../test/records.js';
 import { rows } from '../domain/sql.js';
 import { allocateEnergyOutsideTrainRun } from './energy-outside-train-run.js';
-import { seedAllocationDay, type AllocationDay } from './fixtures.js';
+import { insertAllocatedRecord, seedAllocationDay, type AllocationDay } from './fixtures.js';
 import { allocateShuntingAndStabling } from './shunting-and-stabling.js';
+import { checkedRecords, inSum } from '../processing/allocated-energy.js';
 
 const NORWAY = areaUuid('norway');
 const BELGIUM = areaUuid('belgium');
@@ -31,16 +32,22 @@ describe('shunting-and-stabling and energy-outside-train-run', () => {
     database = await openTestDatabase({ seeders: ['areas'] });
     day = await seedAllocationDay(tenantDatabase(database, NORWAY), NORWAY, DAY.start);
     // Another area's row in the same period: no run of Norway may touch it.
-    await database.query(
-      `INSERT INTO allocated_energy (tenant, consumption_point_uuid, period_end, traction_unit_uuid, category, payer)
-       VALUES ($1, $2, '2026-10-01T10:00:00Z', $3, 'shunting-and-stabling', 'ru')`,
-      [BELGIUM, randomUUID(), randomUUID()],
-    );
+    await insertAllocatedRecord(database, {
+      tenant: BELGIUM,
+      consumptionPoint: randomUUID(),
+      periodEnd: '2026-10-01T10:00:00Z',
+      tractionUnit: randomUUID(),
+      category: 'shunting-and-stabling',
+    });
     await database.useAppRole();
   });
   afterAll(async () => database?.close());
 
-  /** Every Norway allocation as 'CP HH:MM' -> 'category|run|payer organisation|payer|kWh'. */
+  /**
+   * Every Norway allocation as 'CP HH:MM' -> 'category|run|payer organisation|payer|kWh': each record
+   * with the sum whose island holds it (the sums hold no record of their own). A record in two sums,
+   * or sums counting records that are not there, fail here.
+   */
   const allocations = async () => {
     const name: Record<string, string> = {};
     for (const [k, v] of Object.entries(day.ids)) name[v] = k;
@@ -55,11 +62,22 @@ describe('shunting-and-stabling and energy-outside-train-run', () => {
       kwh: string;
     }>(
       tenantExecutor(database, NORWAY),
-      sql`SELECT consumption_point_uuid AS cp, to_char(period_end AT TIME ZONE 'UTC', 'HH24:MI') AS at, category,
-                 train_run_id::text AS run, organisation_uuid AS org, payer,
-                 (active_consumed - active_regenerated)::text AS kwh
-            FROM allocated_energy ORDER BY 1, period_end`,
+      sql`SELECT p.consumption_point_uuid AS cp, to_char(p.period_end AT TIME ZONE 'UTC', 'HH24:MI') AS at,
+                 a.category, a.train_run_id::text AS run, a.organisation_uuid AS org, a.payer,
+                 (p.active_consumed - p.active_regenerated)::text AS kwh
+            FROM ${checkedRecords} p JOIN allocated_energy_hourly a ON ${inSum(sql`a`, sql`p`)}
+           ORDER BY 1, p.period_end`,
     );
+    const [sums] = await rows<{ records: number; kwh: string }>(
+      tenantExecutor(database, NORWAY),
+      sql`SELECT coalesce(sum(records), 0)::int AS records,
+                 coalesce(sum(active_consumed - active_regenerated), 0)::text AS kwh FROM allocated_energy_hourly`,
+    );
+    expect(new Set(found.map((r) => `${r.cp} ${r.at}`)).size).toBe(found.length);
+    expect(sums).toEqual({
+      records: found.length,
+      kwh: String(found.reduce((total, r) => total + Number(r.kwh), 0)),
+    });
     return Object.fromEntries(
       found.map((r) => [
         `${name[r.cp]} ${r.at}`,
@@ -142,7 +160,7 @@ describe('shunting-and-stabling and energy-outside-train-run', () => {
     // Another area's row of the same period is untouched.
     const [belgium] = await rows<{ n: number }>(
       tenantExecutor(database, BELGIUM),
-      sql`SELECT count(*)::int AS n FROM allocated_energy`,
+      sql`SELECT count(*)::int AS n FROM allocated_energy_hourly`,
     );
     expect(belgium?.n).toBe(1);
   });

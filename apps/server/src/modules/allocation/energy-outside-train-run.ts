@@ -1,16 +1,26 @@
 import { sql } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
 import { rows } from '../domain/sql.js';
-import { ALLOCATABLE, ENERGY_OUTSIDE_TRAIN_RUN, isoRange, tractionRunsNear } from './sql.js';
+import {
+  ALLOCATABLE,
+  checkedRecords,
+  ENERGY_OUTSIDE_TRAIN_RUN,
+  inSum,
+  insertSums,
+  isoRange,
+  sumsOfChunk,
+  tractionRunsNear,
+} from '../processing/allocated-energy.js';
 
 /**
  * energy-outside-train-run (DOMAIN.md "Processing" step 4, issue 9 item 4) for one chunk (an area
  * day): the metered energy that neither combine ('train-run') nor shunting-and-stabling allocated
  * gets a payer, as its own category. Set-based: two statements per chunk.
  *
- * Input: the chunk's checked records of `cebd_record` (period end in (start, end]) that can be billed
- * (a traction unit, none of the codes 54, 59, 60; see sql.ts ALLOCATABLE) and have no
- * allocated_energy row of another category.
+ * Input: the chunk's checked records (allocated-energy.ts `checkedRecords`, period end in (start, end]) that can
+ * be billed (a traction unit, none of the codes 54, 59, 60; see allocated-energy.ts ALLOCATABLE) and lie in no
+ * allocated_energy_hourly sum of another category (allocated-energy.ts `inSum`: a sum's island holds exactly
+ * its records).
  *
  * The rule, per record (its time is its period end):
  * - The unit's previous run: among the current runs whose composition holds the unit, the latest
@@ -23,7 +33,8 @@ import { ALLOCATABLE, ENERGY_OUTSIDE_TRAIN_RUN, isoRange, tractionRunsNear } fro
  * - No previous run within the limit and no keeper: no row (pricing cannot bill nobody); the chunk
  *   counts them (`noPayer`, the run's event 'match-energy-failed').
  *
- * Idempotent: the chunk deletes its own category's rows first.
+ * Writes `allocated_energy_hourly` sums (migration 0380), category 'energy-outside-train-run'.
+ * Idempotent: the chunk deletes its own category's sums first.
  */
 
 export interface EnergyOutsideOptions {
@@ -58,26 +69,25 @@ export async function allocateEnergyOutsideTrainRun(
     // No JIT: compiling the statement costs more than running it once per chunk (bench/settlement.ts:
     // about 1.1-1.8 s of a day's time, as it was for combine).
     await tx.execute(sql`SET LOCAL jit = off`);
-    // No nested or merge joins (as shunting-and-stabling.ts): the chunk's allocated rows read once by
-    // the key's period range, not probed per record; the keepers hash-joined (below).
+    // No nested or merge joins (as shunting-and-stabling.ts): the chunk's sums read once by hour, not
+    // probed per record; the keepers hash-joined (below).
     await tx.execute(sql`SET LOCAL enable_nestloop = off`);
     await tx.execute(sql`SET LOCAL enable_mergejoin = off`);
     await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
     await tx.execute(sql`
-      DELETE FROM allocated_energy
-       WHERE tenant = ${tenant}::uuid AND period_end > ${S} AND period_end <= ${E}
-         AND category = ${ENERGY_OUTSIDE_TRAIN_RUN}`);
+      DELETE FROM allocated_energy_hourly a
+       WHERE ${sumsOfChunk(tenant, S, E)} AND a.category = ${ENERGY_OUTSIDE_TRAIN_RUN}`);
     const [counts] = await rows<{ records: number; to_ru: number; to_keeper: number }>(
       tx,
       sql`
-      WITH recs AS (
+      WITH allocated AS MATERIALIZED (
+        SELECT a.* FROM allocated_energy_hourly a WHERE ${sumsOfChunk(tenant, S, E)}
+      ), recs AS (
         SELECT p.consumption_point_uuid AS cp, p.period_end, p.traction_unit_uuid AS unit, p.grid_area_uuid,
                p.price_area_uuid, p.active_consumed, p.active_regenerated
-          FROM cebd_record p
+          FROM ${checkedRecords} p
          WHERE p.tenant = ${tenant}::uuid AND p.period_end > ${S} AND p.period_end <= ${E} AND ${ALLOCATABLE}
-           AND NOT EXISTS (SELECT 1 FROM allocated_energy a
-                            WHERE a.tenant = p.tenant AND a.consumption_point_uuid = p.consumption_point_uuid
-                              AND a.period_end = p.period_end AND a.period_end > ${S} AND a.period_end <= ${E})
+           AND NOT EXISTS (SELECT 1 FROM allocated a WHERE ${inSum(sql`a`, sql`p`)})
       ), runs AS MATERIALIZED (${tractionRunsNear(tenant, sql`${S} - ${L}`, E)}),
       prev AS MATERIALIZED (
         -- Each record's previous run within the limit: a hash join on the unit over the chunk's
@@ -112,21 +122,15 @@ export async function allocateEnergyOutsideTrainRun(
           FROM recs r
           LEFT JOIN prev ON prev.cp = r.cp AND prev.period_end = r.period_end
           LEFT JOIN keepers k ON k.cp = r.cp AND k.period_end = r.period_end
-      ), written AS (
-        INSERT INTO allocated_energy
-               (tenant, consumption_point_uuid, period_end, traction_unit_uuid, grid_area_uuid, price_area_uuid,
-                active_consumed, active_regenerated, category, train_run_id, organisation_uuid, payer,
-                procedure_result_id)
-        SELECT ${tenant}::uuid, cp, period_end, unit, grid_area_uuid, price_area_uuid,
-               coalesce(active_consumed, 0), coalesce(active_regenerated, 0), ${ENERGY_OUTSIDE_TRAIN_RUN}, run_id,
-               coalesce(ru_uuid, keeper), CASE WHEN run_id IS NOT NULL THEN 'ru' ELSE 'vehicle-keeper' END,
-               ${runId}::bigint
+      ), allocation AS (
+        SELECT cp, period_end, unit, grid_area_uuid, price_area_uuid, active_consumed, active_regenerated,
+               ${ENERGY_OUTSIDE_TRAIN_RUN}::text AS category, run_id, coalesce(ru_uuid, keeper) AS organisation_uuid,
+               CASE WHEN run_id IS NOT NULL THEN 'ru' ELSE 'vehicle-keeper' END AS payer
           FROM payers WHERE run_id IS NOT NULL OR keeper IS NOT NULL
-        RETURNING payer
-      )
+      ), written AS (${insertSums(tenant, sql`allocation`, runId)})
       SELECT (SELECT count(*)::int FROM recs) AS records,
-             (SELECT count(*)::int FROM written WHERE payer = 'ru') AS to_ru,
-             (SELECT count(*)::int FROM written WHERE payer = 'vehicle-keeper') AS to_keeper`,
+             (SELECT coalesce(sum(records), 0)::int FROM written WHERE payer = 'ru') AS to_ru,
+             (SELECT coalesce(sum(records), 0)::int FROM written WHERE payer = 'vehicle-keeper') AS to_keeper`,
     );
     const records = Number(counts?.records ?? 0);
     const toRu = Number(counts?.to_ru ?? 0);

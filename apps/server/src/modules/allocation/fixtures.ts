@@ -14,7 +14,8 @@ import { insertEntity } from '../../test/entities.js';
  * test switched to the app's role.
  * Records (period end, 10 kWh consumed and 1 kWh regenerated each):
  *   CP1 05:30 07:00 08:45 09:00 10:20 11:30 13:30 16:30 20:00; CP2 00:30 23:00.
- *   07:00 is combine's (an allocated_energy 'train-run' row of R1 is inserted); 09:00 has code 59.
+ *   07:00 is combine's (an allocated_energy_hourly 'train-run' sum of R1 holding it is inserted);
+ *   09:00 has code 59.
  */
 export interface AllocationDay {
   ids: Record<'RU1' | 'RU2' | 'K' | 'U1' | 'U2' | 'CP1' | 'CP2' | 'TC', string>;
@@ -68,6 +69,7 @@ export async function seedAllocationDay(database: Database, tenant: string, day:
     R3: await addRun(RU2, U2, -hm(4), -hm(2)),
     Rx: await addRun(RU1, U1, hm(16), hm(17), true),
   };
+  // The record table's fixture (processing/allocated-energy.ts checkedRecords).
   const record = async (cp: string, unit: string, minutes: number, codes: number[] = []) =>
     database.query(
       `INSERT INTO cebd_record (tenant, consumption_point_uuid, period_end, traction_unit_uuid, active_consumed,
@@ -81,16 +83,69 @@ export async function seedAllocationDay(database: Database, tenant: string, day:
   await record(CP1, U1, hm(9), [59]);
   await record(CP2, U2, hm(0, 30));
   await record(CP2, U2, hm(23));
-  await database.query(
-    `INSERT INTO allocated_energy (tenant, consumption_point_uuid, period_end, traction_unit_uuid, active_consumed,
-                                   active_regenerated, category, train_run_id, organisation_uuid, payer)
-     VALUES ($1, $2, $3, $4, 10, 1, 'train-run', $5, $6, 'ru')`,
-    [tenant, CP1, at(hm(7)), U1, runs.R1, RU1],
-  );
+  await insertAllocatedRecord(database, {
+    tenant,
+    consumptionPoint: CP1,
+    periodEnd: at(hm(7)),
+    tractionUnit: U1,
+    consumed: 10,
+    regenerated: 1,
+    category: 'train-run',
+    trainRun: runs.R1,
+    organisation: RU1,
+  });
   return {
     ids: { RU1, RU2, K, U1, U2, CP1, CP2, TC },
     runs,
     addRun: (ru, unit, departure, arrival) => addRun(ru, unit, departure, arrival),
     at,
   };
+}
+
+/** What one allocated 5-minute record of a test says (`insertAllocatedRecord`). */
+export interface AllocatedRecord {
+  tenant: string;
+  consumptionPoint: string;
+  periodEnd: string;
+  tractionUnit: string;
+  gridArea?: string | null;
+  priceArea?: string | null;
+  consumed?: number;
+  regenerated?: number;
+  category: 'train-run' | 'shunting-and-stabling' | 'energy-outside-train-run';
+  trainRun?: number | null;
+  organisation?: string | null;
+  payer?: 'ru' | 'vehicle-keeper';
+  /** Default now(). */
+  allocatedAt?: string;
+}
+
+/**
+ * Tests only: the allocation of one record as the steps write it (migration 0380): a sum of one
+ * record in its hour, its island the record's period end alone.
+ */
+export async function insertAllocatedRecord(database: Pick<Database, 'query'>, r: AllocatedRecord): Promise<void> {
+  await database.query(
+    `INSERT INTO allocated_energy_hourly
+            (tenant, hour_start, category, organisation_uuid, payer, consumption_point_uuid, traction_unit_uuid,
+             train_run_id, grid_area_uuid, price_area_uuid, active_consumed, active_regenerated, records,
+             first_period_end, last_period_end, allocated_at)
+     VALUES ($1, date_trunc('hour', $2::timestamptz - interval '1 microsecond', 'UTC'), $3, $4, $5, $6, $7, $8, $9,
+             $10, $11, $12, 1, $2, $2, coalesce($13::timestamptz, now()))`,
+    [
+      r.tenant,
+      r.periodEnd,
+      r.category,
+      r.organisation ?? null,
+      r.payer ?? 'ru',
+      r.consumptionPoint,
+      r.tractionUnit,
+      r.trainRun ?? null,
+      r.gridArea ?? null,
+      r.priceArea ?? null,
+      r.consumed ?? 0,
+      r.regenerated ?? 0,
+      r.allocatedAt ?? null,
+    ],
+  );
 }

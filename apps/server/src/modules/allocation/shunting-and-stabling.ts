@@ -1,7 +1,17 @@
 import { sql } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
 import { rows } from '../domain/sql.js';
-import { ALLOCATABLE, isoRange, SHUNTING_AND_STABLING, tractionRunsNear } from './sql.js';
+import {
+  ALLOCATABLE,
+  checkedRecords,
+  ENERGY_OUTSIDE_TRAIN_RUN,
+  inSum,
+  insertSums,
+  isoRange,
+  SHUNTING_AND_STABLING,
+  sumsOfChunk,
+  tractionRunsNear,
+} from '../processing/allocated-energy.js';
 
 /**
  * shunting-and-stabling (DOMAIN.md "Processing" step 4, issue 9 item 4) for one chunk (an area
@@ -9,11 +19,11 @@ import { ALLOCATABLE, isoRange, SHUNTING_AND_STABLING, tractionRunsNear } from '
  * undertaking, as its own category. Set-based: a handful of statements per chunk, whatever the
  * number of records.
  *
- * Input: the checked records of `cebd_record` whose period ends in (start, end], with a traction unit,
- * without the codes that make a record unusable (54 unknown EMS, 59 outside the area, 60 master
- * data missing: nobody can be billed for them; the other codes are quality warnings and the energy
- * is still someone's), that combine did not attach to a run (no `allocated_energy` row of category
- * 'train-run').
+ * Input: the checked records (allocated-energy.ts `checkedRecords`) whose period ends in (start, end], with a
+ * traction unit, without the codes that make a record unusable (54 unknown EMS, 59 outside the area,
+ * 60 master data missing: nobody can be billed for them; the other codes are quality warnings and
+ * the energy is still someone's), that combine did not attach to a run: in none of the chunk's
+ * 'train-run' sums (allocated-energy.ts `inSum`: the point's records within a sum's island are the sum's).
  *
  * The rule, per record (its time is its period end, the CEBD timestamp):
  * - Its distance from a run is 0 inside [departure, arrival], `period_end - arrival` after it
@@ -34,9 +44,13 @@ import { ALLOCATABLE, isoRange, SHUNTING_AND_STABLING, tractionRunsNear } from '
  * `delayed_task` (destination 'shunting-and-stabling', the chunk's period, due then, a reason); when
  * due it runs this procedure for the day again (modules/delayed-tasks).
  *
- * Idempotent: the chunk deletes its own category's rows, then inserts. A record that
- * energy-outside-train-run allocated earlier (a run was reported since) is taken over: the chain
- * runs energy-outside-train-run after this step, and a 'train-run' row is never touched. The
+ * Writes `allocated_energy_hourly` sums (migration 0380: per point, hour, run and area, one row per
+ * island of consecutive records), category 'shunting-and-stabling', payer 'ru'.
+ *
+ * Idempotent: the chunk deletes its own category's sums, then inserts. A record that
+ * energy-outside-train-run allocated earlier (a run was reported since) is taken over: the
+ * energy-outside sums whose islands hold such a record are written again without it (the chain
+ * runs energy-outside-train-run after this step anyway), and a 'train-run' sum is never touched. The
  * chunk's waiting tasks are replaced (a new one when still needed), and tasks a run had started for
  * the chunk's period are done.
  */
@@ -78,29 +92,27 @@ export async function allocateShuntingAndStabling(
     // No JIT: compiling the statement costs more than running it once per chunk (bench/settlement.ts:
     // about 1.1-1.8 s of a day's time, as it was for combine).
     await tx.execute(sql`SET LOCAL jit = off`);
-    // No nested loops: the planner probed allocated_energy by key once per record (bench/settlement.ts,
-    // 400 units: 115,200 probes, 0.5 s of a day's 0.9 s); the chunk's rows are read once by the key's
-    // period range and hash-joined (a merge join sorted both of the day's sets: 1,000 units, 20 % of
-    // the day). 64 MB keeps the day's hashes and sorts in memory.
+    // No nested loops: the planner probed the allocation by key once per record (bench/settlement.ts,
+    // 400 units: 115,200 probes, 0.5 s of a day's 0.9 s); the chunk's sums are read once by hour and
+    // hash-joined (a merge join sorted both of the day's sets: 1,000 units, 20 % of the day). 64 MB
+    // keeps the day's hashes and sorts in memory.
     await tx.execute(sql`SET LOCAL enable_nestloop = off`);
     await tx.execute(sql`SET LOCAL enable_mergejoin = off`);
     await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
     await tx.execute(sql`
-      DELETE FROM allocated_energy
-       WHERE tenant = ${tenant}::uuid AND period_end > ${S} AND period_end <= ${E}
-         AND category = ${SHUNTING_AND_STABLING}`);
+      DELETE FROM allocated_energy_hourly a
+       WHERE ${sumsOfChunk(tenant, S, E)} AND a.category = ${SHUNTING_AND_STABLING}`);
     const [counts] = await rows<{ records: number; allocated: number }>(
       tx,
       sql`
-      WITH recs AS (
+      WITH combined AS MATERIALIZED (
+        SELECT a.* FROM allocated_energy_hourly a WHERE ${sumsOfChunk(tenant, S, E)} AND a.category = 'train-run'
+      ), recs AS (
         SELECT p.consumption_point_uuid AS cp, p.period_end, p.traction_unit_uuid AS unit, p.grid_area_uuid,
                p.price_area_uuid, p.active_consumed, p.active_regenerated
-          FROM cebd_record p
+          FROM ${checkedRecords} p
          WHERE p.tenant = ${tenant}::uuid AND p.period_end > ${S} AND p.period_end <= ${E} AND ${ALLOCATABLE}
-           AND NOT EXISTS (SELECT 1 FROM allocated_energy a
-                            WHERE a.tenant = p.tenant AND a.consumption_point_uuid = p.consumption_point_uuid
-                              AND a.period_end = p.period_end AND a.category = 'train-run'
-                              AND a.period_end > ${S} AND a.period_end <= ${E})
+           AND NOT EXISTS (SELECT 1 FROM combined a WHERE ${inSum(sql`a`, sql`p`)})
       ), runs AS MATERIALIZED (${tractionRunsNear(tenant, sql`${S} - ${L}`, sql`${E} + ${L}`)}),
       nearest AS (
         -- Each record with its nearest run within the limit: a hash join on the unit over the
@@ -110,27 +122,42 @@ export async function allocateShuntingAndStabling(
           JOIN runs x ON x.unit = r.unit AND x.departure - ${L} <= r.period_end AND x.arrival + ${L} >= r.period_end
          ORDER BY r.cp, r.period_end, greatest(x.departure - r.period_end, r.period_end - x.arrival, interval '0'),
                   (x.arrival <= r.period_end) DESC, x.id
-      ), written AS (
-        INSERT INTO allocated_energy
-               (tenant, consumption_point_uuid, period_end, traction_unit_uuid, grid_area_uuid, price_area_uuid,
-                active_consumed, active_regenerated, category, train_run_id, organisation_uuid, payer,
-                procedure_result_id)
-        SELECT ${tenant}::uuid, cp, period_end, unit, grid_area_uuid, price_area_uuid,
-               coalesce(active_consumed, 0), coalesce(active_regenerated, 0), ${SHUNTING_AND_STABLING}, run_id,
-               ru_uuid, 'ru', ${runId}::bigint
-          FROM nearest
-        ON CONFLICT ON CONSTRAINT allocated_energy_key DO UPDATE
-           SET traction_unit_uuid = excluded.traction_unit_uuid, grid_area_uuid = excluded.grid_area_uuid,
-               price_area_uuid = excluded.price_area_uuid, active_consumed = excluded.active_consumed,
-               active_regenerated = excluded.active_regenerated, category = excluded.category,
-               train_run_id = excluded.train_run_id, organisation_uuid = excluded.organisation_uuid,
-               payer = excluded.payer, procedure_result_id = excluded.procedure_result_id, allocated_at = now()
-         -- Only energy-outside-train-run's row of a record is taken over (see above); never combine's.
-         WHERE allocated_energy.category = 'energy-outside-train-run'
-        RETURNING 1
-      )
-      SELECT (SELECT count(*)::int FROM recs) AS records, (SELECT count(*)::int FROM written) AS allocated`,
+      ), allocation AS (
+        SELECT n.cp, n.period_end, n.unit, n.grid_area_uuid, n.price_area_uuid, n.active_consumed,
+               n.active_regenerated, ${SHUNTING_AND_STABLING}::text AS category, n.run_id,
+               n.ru_uuid AS organisation_uuid, 'ru'::text AS payer
+          FROM nearest n
+      ), written AS (${insertSums(tenant, sql`allocation`, runId)})
+      SELECT (SELECT count(*)::int FROM recs) AS records,
+             (SELECT coalesce(sum(records), 0)::int FROM written) AS allocated`,
     );
+    // Energy-outside sums holding a record this step now allocates (a run reported since brought it
+    // within the limit) are written again with their other records (the point's records in the
+    // island that no shunting sum holds), as the same payer.
+    await tx.execute(sql`
+      WITH mine AS MATERIALIZED (
+        SELECT a.* FROM allocated_energy_hourly a
+         WHERE ${sumsOfChunk(tenant, S, E)} AND a.category = ${SHUNTING_AND_STABLING}
+      ), taken AS MATERIALIZED (
+        SELECT o.* FROM allocated_energy_hourly o
+         WHERE ${sumsOfChunk(tenant, S, E, sql`o`)} AND o.category = ${ENERGY_OUTSIDE_TRAIN_RUN}
+           AND EXISTS (SELECT 1 FROM mine m
+                        WHERE m.consumption_point_uuid = o.consumption_point_uuid AND m.hour_start = o.hour_start
+                          AND m.first_period_end <= o.last_period_end AND m.last_period_end >= o.first_period_end)
+      ), kept AS (
+        SELECT p.consumption_point_uuid AS cp, p.period_end, o.traction_unit_uuid AS unit, o.grid_area_uuid,
+               o.price_area_uuid, p.active_consumed, p.active_regenerated, o.category, o.train_run_id AS run_id,
+               o.organisation_uuid, o.payer
+          FROM taken o
+          JOIN ${checkedRecords} p ON ${inSum(sql`o`, sql`p`)}
+         WHERE p.tenant = ${tenant}::uuid AND p.period_end > ${S} AND p.period_end <= ${E}
+           AND NOT EXISTS (SELECT 1 FROM mine m WHERE ${inSum(sql`m`, sql`p`)})
+      ), removed AS (
+        DELETE FROM allocated_energy_hourly d USING taken o
+         WHERE d.tenant = o.tenant AND d.hour_start = o.hour_start AND d.consumption_point_uuid = o.consumption_point_uuid
+           AND d.category = o.category AND d.first_period_end = o.first_period_end
+      )
+      ${insertSums(tenant, sql`kept`, runId)}`);
     const records = Number(counts?.records ?? 0);
     const allocated = Number(counts?.allocated ?? 0);
     const exceeded = records - allocated;

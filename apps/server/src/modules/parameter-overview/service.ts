@@ -119,12 +119,7 @@ async function write(
     const batch = new ValueBatch();
     for (const id of ids.values())
       for (const month of months) batch.add(id, Date.parse(month.start), value, value === null ? 46 : 127);
-    await storeBatch(
-      tx,
-      ctx.tenant.uuid,
-      { values: batch },
-      { dataLogId: null, username: ctx.actor.username },
-    );
+    await storeBatch(tx, ctx.tenant.uuid, { values: batch }, { dataLogId: null, username: ctx.actor.username });
     return { months: months.length, values: batch.size };
   });
 }

@@ -7,6 +7,7 @@ import { serviceContext } from '../../test/context.js';
 import { openTestDatabase } from '../../test/database.js';
 import { insertEntity } from '../../test/entities.js';
 import { ADMIN_ACTOR } from '../../test/records.js';
+import { insertAllocatedRecord } from '../allocation/fixtures.js';
 import { rows } from '../domain/sql.js';
 import { combine, withdrawSilentRunEvents } from './combine.js';
 import { preprocessTrainRuns } from './train-preprocessing.js';
@@ -171,11 +172,14 @@ describe('train-preprocessing and combine', () => {
     await record('CP5', at('09:00'), { codes: [60], unit: null });
     // An allocation of another category in the chunk (replaced) and one the day before (kept).
     for (const end of [at('03:00'), '2026-09-30T21:00:00Z']) {
-      await database.query(
-        `INSERT INTO allocated_energy (tenant, consumption_point_uuid, period_end, traction_unit_uuid, category, payer)
-         VALUES ($1, $2, $3, $4, 'energy-outside-train-run', 'vehicle-keeper')`,
-        [NORWAY, ids.CP1, end, ids.U1],
-      );
+      await insertAllocatedRecord(database, {
+        tenant: NORWAY,
+        consumptionPoint: ids.CP1!,
+        periodEnd: end,
+        tractionUnit: ids.U1!,
+        category: 'energy-outside-train-run',
+        payer: 'vehicle-keeper',
+      });
     }
     await database.useAppRole();
   });
@@ -247,26 +251,30 @@ describe('train-preprocessing and combine', () => {
       org: string | null;
       n: number;
       kwh: string;
+      sums: number;
     }>(
       tenantExecutor(database, NORWAY),
-      sql`SELECT train_run_id::text AS run, category, payer, organisation_uuid::text AS org, count(*)::int AS n,
-                 sum(active_consumed)::text AS kwh
-            FROM allocated_energy GROUP BY 1, 2, 3, 4 ORDER BY 1`,
+      sql`SELECT train_run_id::text AS run, category, payer, organisation_uuid::text AS org, sum(records)::int AS n,
+                 sum(active_consumed)::text AS kwh, count(*)::int AS sums
+            FROM allocated_energy_hourly GROUP BY 1, 2, 3, 4 ORDER BY 1`,
     );
     const name = Object.fromEntries(Object.entries(runIds).map(([k, v]) => [String(v), k]));
     const org = Object.fromEntries(Object.entries(ids).map(([k, v]) => [v, k]));
     expect(
       perRun.map(
         (r) =>
-          `${r.run ? name[r.run] : '-'} ${r.category} ${r.payer} ${r.org ? org[r.org] : '-'} ${r.n} ${Number(r.kwh)}`,
+          `${r.run ? name[r.run] : '-'} ${r.category} ${r.payer} ${r.org ? org[r.org] : '-'} ${r.n} ${Number(r.kwh)} ${r.sums}`,
       ),
     ).toEqual([
-      `R0 train-run ru RU-B 7 70`,
-      `R1 train-run ru RU-A 13 130`,
-      `R2 train-run ru RU-B 13 130`,
-      `R6 train-run ru RU-A 12 0`,
-      // The row of 09-30 21:00Z lies before the chunk and stays; the chunk's 03:00 row is gone.
-      `- energy-outside-train-run vehicle-keeper - 1 0`,
+      // Records, kWh and sums (one per hour of the record's period: R0 22:05-22:35 all in 22:00;
+      // R1 06:00 (the period 05:55-06:00) in 05:00, 06:05-07:00 in 06:00; R2 07:05-08:00 in 07:00,
+      // 08:05 in 08:00; R6 14:05-15:00 in 14:00).
+      `R0 train-run ru RU-B 7 70 1`,
+      `R1 train-run ru RU-A 13 130 2`,
+      `R2 train-run ru RU-B 13 130 2`,
+      `R6 train-run ru RU-A 12 0 1`,
+      // The sum of 09-30 21:00Z lies before the chunk and stays; the chunk's 03:00 one is gone.
+      `- energy-outside-train-run vehicle-keeper - 1 0 1`,
     ]);
   });
 

@@ -1,6 +1,7 @@
 import type { ProcessEventCode, Severity } from '@railwatt/contracts';
 import { sql } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
+import { checkedRecords, insertSums, sumsOfChunk } from './allocated-energy.js';
 import { rows } from '../domain/sql.js';
 import { LATER_DUPLICATE } from './train-preprocessing.js';
 
@@ -10,12 +11,11 @@ import { LATER_DUPLICATE } from './train-preprocessing.js';
  * carried its traction unit at that time, and the run's railway undertaking pays. One DELETE and
  * one INSERT ... SELECT per chunk, whatever the number of records.
  *
- * - Which records: `cebd_record` rows cebd-preprocessing checked (codes not NULL) with a traction
- *   unit and none of the codes 54 (no known EMS), 59 (no place: no grid or price area to price it
- *   in) or 60 (no master data: no unit to look for in a run). Those cannot be allocated at all: they
- *   stay in cebd_record with
- *   their codes (cebd-preprocessing's events name them) and get no allocated_energy row in any
- *   category. Records with the other codes (55-58) are allocated: their energy was measured, the
+ * - Which records: the checked records (processing/allocated-energy.ts `checkedRecords`) with a traction unit
+ *   and none of the codes 54 (no known EMS), 59 (no place: no grid or price area to price it in) or
+ *   60 (no master data: no unit to look for in a run). Those cannot be allocated at all: they keep
+ *   their codes (cebd-preprocessing's events name them) and are in no allocated_energy_hourly sum of
+ *   any category. Records with the other codes (55-58) are allocated: their energy was measured, the
  *   code is a remark about the delivery.
  * - Which run: a current, non-deleted train run (not a later duplicate, `LATER_DUPLICATE`: the
  *   same rule train-preprocessing flags 'duplicate-train-run' by) whose composition holds the
@@ -27,10 +27,12 @@ import { LATER_DUPLICATE } from './train-preprocessing.js';
  *   mid-point wins, else the nearest (distance from the mid-point to the range), then the lower id.
  * - Runs crossing midnight: runs are found by time, over operating days two before to one after
  *   the chunk's day, so a record at 00:30 finds the run of the evening before.
- * - What it writes: `allocated_energy` rows, category 'train-run', payer 'ru', organisation the
- *   run's RU, with the record's grid and price area and energies. The chunk first deletes ALL
- *   allocated_energy rows of its range (every category): shunting-and-stabling and
- *   energy-outside-train-run run again after it through the processing chain (chain.ts).
+ * - What it writes: `allocated_energy_hourly` sums (migration 0380: per consumption point, hour,
+ *   run and grid and price area, one row per island of consecutive records), category 'train-run',
+ *   payer 'ru', organisation the run's RU. The chunk first deletes ALL sums of its range (every
+ *   category): shunting-and-stabling and energy-outside-train-run run again after it through the
+ *   processing chain (chain.ts), and find the records combine took as those inside its sums'
+ *   islands (processing/allocated-energy.ts `inSum`).
  *
  * Events (`CombineResult`): records of a traction unit with energy (not 0 kWh: a parked unit's
  * night) in no run ('match-energy-failed'; left for shunting-and-stabling and
@@ -100,7 +102,6 @@ export async function combine(
   const E = sql`${end}::timestamptz`;
   const T = sql`make_interval(mins => ${options.toleranceMinutes}::int)`;
   const D = sql`${chunk.day}::date`;
-  const resultId = sql`${options.procedureResultId ?? null}::bigint`;
 
   return ctx.db.transaction(async (tx) => {
     // The day's matches are sorted once (DISTINCT ON) and counted per unit: with the default 4 MB a
@@ -112,9 +113,7 @@ export async function combine(
     // half of a day's 6 s (EXPLAIN ANALYZE, bench/combine.ts); the statement runs once per chunk, so
     // the compiled code never pays back.
     await tx.execute(sql`SET LOCAL jit = off`);
-    await tx.execute(sql`
-      DELETE FROM allocated_energy
-       WHERE tenant = ${tenant}::uuid AND period_end > ${S} AND period_end <= ${E}`);
+    await tx.execute(sql`DELETE FROM allocated_energy_hourly a WHERE ${sumsOfChunk(tenant, S, E)}`);
     const [row] = await rows<{
       records: string | number;
       attached: string | number;
@@ -127,7 +126,7 @@ export async function combine(
         SELECT c.consumption_point_uuid AS cp, c.period_end, c.traction_unit_uuid AS unit,
                c.grid_area_uuid, c.price_area_uuid, c.active_consumed, c.active_regenerated, c.quality,
                c.period_end - interval '150 seconds' AS mid
-          FROM cebd_record c
+          FROM ${checkedRecords} c
          WHERE c.tenant = ${tenant}::uuid AND c.period_end > ${S} AND c.period_end <= ${E}
            AND c.codes IS NOT NULL AND c.traction_unit_uuid IS NOT NULL
            AND NOT c.codes && ${sql.param([...UNALLOCATABLE_CODES])}::smallint[]
@@ -145,9 +144,7 @@ export async function combine(
            AND r.departure - ${T} < ${E} AND r.arrival + ${T} > ${S} - interval '5 minutes'
            AND NOT ${LATER_DUPLICATE(sql`r`)}
       ), matched AS MATERIALIZED (
-        -- Each record with the run it goes to (the record's columns carried along: no second join),
-        -- in allocated_energy's key order (period end, consumption point): the insert then fills the
-        -- key's pages one after the other.
+        -- Each record with the run it goes to (the record's columns carried along: no second join).
         SELECT DISTINCT ON (x.period_end, x.cp) x.*, u.id AS run_id, u.ru_uuid
           FROM recs x
           JOIN runs u ON u.unit = x.unit
@@ -155,16 +152,12 @@ export async function combine(
          ORDER BY x.period_end, x.cp,
                   (x.mid >= u.departure AND x.mid < u.arrival) DESC,
                   greatest(u.departure - x.mid, x.mid - u.arrival), u.id
-      ), written AS (
-        INSERT INTO allocated_energy
-               (tenant, consumption_point_uuid, period_end, traction_unit_uuid, grid_area_uuid, price_area_uuid,
-                active_consumed, active_regenerated, category, train_run_id, organisation_uuid, payer,
-                procedure_result_id)
-        SELECT ${tenant}::uuid, m.cp, m.period_end, m.unit, m.grid_area_uuid, m.price_area_uuid,
-               coalesce(m.active_consumed, 0), coalesce(m.active_regenerated, 0), 'train-run', m.run_id,
-               m.ru_uuid, 'ru', ${resultId}
+      ), allocation AS (
+        SELECT m.cp, m.period_end, m.unit, m.grid_area_uuid, m.price_area_uuid, m.active_consumed,
+               m.active_regenerated, 'train-run'::text AS category, m.run_id, m.ru_uuid AS organisation_uuid,
+               'ru'::text AS payer
           FROM matched m
-        RETURNING 1
+      ), written AS (${insertSums(tenant, sql`allocation`, options.procedureResultId ?? null)}
       ), by_run AS MATERIALIZED (
         -- The matches counted once per run and unit (a day of 1,000 units: 6,000 rows instead of
         -- 174,000), from which every count on matched below is taken.
@@ -197,7 +190,7 @@ export async function combine(
         SELECT run_id AS train_run_id FROM by_run GROUP BY 1 HAVING sum(consumed) = 0
       ), names AS (SELECT DISTINCT id, train_number FROM runs)
       SELECT (SELECT count(*) FROM recs) AS records,
-             (SELECT count(*) FROM written) AS attached,
+             (SELECT coalesce(sum(records), 0) FROM written) AS attached,
              (SELECT count(DISTINCT run_id) FROM by_run) AS runs,
              jsonb_build_object(
                'match-energy-failed', jsonb_build_object('incidents', (SELECT sum(unmatched) FROM per_unit),

@@ -1,5 +1,6 @@
 import type { ProcedureResult, ProcedureResultStatus, SettledConsumption } from '@railwatt/contracts';
 import { sql } from 'drizzle-orm';
+import { sumsOfChunk } from './allocated-energy.js';
 import { rows, type Executor } from '../domain/sql.js';
 import { organisationFilter, type VisibleOrganisations } from '../organisation/visibility.js';
 import { clip } from './repository.js';
@@ -73,9 +74,10 @@ export async function setStatus(
 }
 
 /**
- * Per result and paying organisation: the energy allocated (allocated_energy, migration 0160) in
- * the result's period, active consumed minus regenerated (kWh). A record belongs to the period when
- * its period end lies in (start, end]. A result limited to refs counts the records whose
+ * Per result and paying organisation: the energy allocated (allocated_energy_hourly, migration 0380:
+ * sums per hour) in the result's period, active consumed minus regenerated (kWh). A record belongs to
+ * the period when its period end lies in (start, end] (processing/allocated-energy.ts `sumsOfChunk`: the sums of
+ * the hours in it). A result limited to refs counts the records whose
  * organisation, traction unit, consumption point, grid or price area is among them; one without
  * refs counts the whole area. Energy with no paying organisation (not yet allocated to one) is left
  * out: it is nobody's settled consumption. A settlement result counts what it billed instead
@@ -93,8 +95,8 @@ export async function settledConsumption(
     sql`SELECT r.id::int AS "procedureResultId", e.organisation_uuid AS organisation,
                sum(e.active_consumed - e.active_regenerated)::float8 AS total
           FROM procedure_result r
-          JOIN allocated_energy e
-            ON e.tenant = r.tenant AND e.period_end > r.period_start AND e.period_end <= r.period_end
+          JOIN allocated_energy_hourly e
+            ON ${sumsOfChunk(tenant, sql`r.period_start`, sql`r.period_end`, sql`e`)}
            AND e.organisation_uuid IS NOT NULL AND ${organisationFilter(sql`e.organisation_uuid`, visible)}
            AND (cardinality(r.ref_uuids) = 0
                 OR e.organisation_uuid = ANY(r.ref_uuids) OR e.traction_unit_uuid = ANY(r.ref_uuids)

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { procedureResultSchema, type DataLogEntry, type DataLogPage } from '@railwatt/contracts';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertAllocatedRecord } from '../allocation/fixtures.js';
 import { tenantDatabase } from '../../db/tenant.js';
 import { meteredEnergyDeliveryJob } from '../../jobs/metered-energy-delivery.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
@@ -157,13 +158,22 @@ describe.skipIf(!hasSshd)('metered-energy-aggregation delivery over SFTP', () =>
     // and folder name) is then its uuid.
     org = await insertEntity(tenantDatabase(t.database, NL()), NL(), 'organisation', 'Paying RU');
     const cp = randomUUID();
-    await tenantDatabase(t.database, NL()).query(
-      `INSERT INTO allocated_energy (tenant, consumption_point_uuid, period_end, traction_unit_uuid, active_consumed,
-                                     active_regenerated, category, organisation_uuid, payer)
-       VALUES ($1, $2, '2026-10-01T08:05:00Z', $3, 100, 10, 'train-run', $4, 'ru'),
-              ($1, $2, '2026-10-01T09:10:00Z', $3, 50, 0, 'train-run', $4, 'ru')`,
-      [NL(), cp, randomUUID(), org],
-    );
+    const unit = randomUUID();
+    for (const [periodEnd, consumed, regenerated] of [
+      ['2026-10-01T08:05:00Z', 100, 10],
+      ['2026-10-01T09:10:00Z', 50, 0],
+    ] as const) {
+      await insertAllocatedRecord(tenantDatabase(t.database, NL()), {
+        tenant: NL(),
+        consumptionPoint: cp,
+        periodEnd,
+        tractionUnit: unit,
+        consumed,
+        regenerated,
+        category: 'train-run',
+        organisation: org,
+      });
+    }
   }, 60_000);
   afterAll(async () => {
     await t?.close();

@@ -48,7 +48,7 @@ export async function deriveConsumptionFactors(
     ctx.db,
     sql`WITH metered AS (
           SELECT ${column} AS entity, r.id, r.gross_tonne_km,
-                 (SELECT sum(a.active_consumed - a.active_regenerated) FROM allocated_energy a
+                 (SELECT sum(a.active_consumed - a.active_regenerated) FROM allocated_energy_hourly a
                    WHERE a.tenant = r.tenant AND a.train_run_id = r.id AND a.category = 'train-run') AS kwh
             FROM train_run r
            WHERE r.tenant = ${tenant}::uuid AND r.superseded_at IS NULL AND NOT r.deleted
@@ -97,12 +97,7 @@ export async function deriveConsumptionFactors(
         );
         result.factors[c.name] = { factor: c.factor, runs: c.runs };
       }
-      await storeBatch(
-        tx,
-        tenant,
-        { values: batch },
-        { dataLogId: null, username: ctx.actor.username },
-      );
+      await storeBatch(tx, tenant, { values: batch }, { dataLogId: null, username: ctx.actor.username });
     });
   }
   return result;

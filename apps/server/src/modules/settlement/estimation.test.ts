@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertAllocatedRecord } from '../allocation/fixtures.js';
 import type { Database } from '../../db/client.js';
 import { tenantExecutor } from '../../db/tenant.js';
 import { areaUuid } from '../../seed/areas.js';
@@ -152,20 +153,31 @@ describe('estimation of non-metered runs and its price', () => {
       ['11:00', 30],
       ['12:00', 20],
     ]);
-    await database.query(
-      `INSERT INTO allocated_energy (tenant, consumption_point_uuid, period_end, traction_unit_uuid, grid_area_uuid,
-                                     price_area_uuid, active_consumed, category, organisation_uuid, payer)
-       VALUES ($1, $2, '2026-10-01T10:30:00Z', $3, $4, $5, 40, 'train-run', $6, 'ru')`,
-      [NORWAY, randomUUID(), U1, OSLO, NO1, RU1],
-    );
+    await insertAllocatedRecord(database, {
+      tenant: NORWAY,
+      consumptionPoint: randomUUID(),
+      periodEnd: '2026-10-01T10:30:00Z',
+      tractionUnit: U1,
+      gridArea: OSLO,
+      priceArea: NO1,
+      consumed: 40,
+      category: 'train-run',
+      organisation: RU1,
+    });
     // E's metered energy, attached by combine: 25 kWh over its 1,000 gross tonne-km.
-    await database.query(
-      `INSERT INTO allocated_energy (tenant, consumption_point_uuid, period_end, traction_unit_uuid, grid_area_uuid,
-                                     price_area_uuid, active_consumed, active_regenerated, category, train_run_id,
-                                     organisation_uuid, payer)
-       VALUES ($1, $2, '2026-10-01T14:30:00Z', $3, $4, $5, 26, 1, 'train-run', $6, $7, 'ru')`,
-      [NORWAY, randomUUID(), U1, OSLO, NO1, ids['run:E'], RU2],
-    );
+    await insertAllocatedRecord(database, {
+      tenant: NORWAY,
+      consumptionPoint: randomUUID(),
+      periodEnd: '2026-10-01T14:30:00Z',
+      tractionUnit: U1,
+      gridArea: OSLO,
+      priceArea: NO1,
+      consumed: 26,
+      regenerated: 1,
+      category: 'train-run',
+      trainRun: Number(ids['run:E']),
+      organisation: RU2,
+    });
     await database.useAppRole();
   });
   afterAll(async () => database?.close());

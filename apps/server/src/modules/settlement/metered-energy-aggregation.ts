@@ -2,11 +2,12 @@ import { MESSAGE_TYPES, type MeteredEnergyAggregation } from '@railwatt/contract
 import { sql } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
 import { recordFile, recordFileTimeSeries } from '../datalog/datalog-service.js';
+import { sumsOfChunk } from '../processing/allocated-energy.js';
 import { rows } from '../domain/sql.js';
 
 /**
  * metered-energy-aggregation (DOMAIN.md "Processing" step 10, issue 10 item 4) for one chunk (an
- * area day): the day's metered energy (allocated_energy, every category) summed per hour,
+ * area day): the day's metered energy (allocated_energy_hourly, every category) summed per hour,
  * consumption point and paying organisation in one statement, written as one CSV file per
  * organisation (its consumer export) and, in the Netherlands, one more file with every organisation
  * for the TPA. Each file is a data-log entry METERED_ENERGY_AGGREGATION with its bytes (downloaded
@@ -70,13 +71,12 @@ export async function aggregateMeteredEnergy(
     ctx.db,
     sql`SELECT a.organisation_uuid AS org, o.name AS org_name, o.attributes ->> 'orgId' AS org_id,
                coalesce(cp.attributes ->> 'cpid', cp.name, a.consumption_point_uuid::text) AS cpid,
-               to_char(date_trunc('hour', a.period_end - interval '1 microsecond', 'UTC') AT TIME ZONE 'UTC',
-                       'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS hour,
+               to_char(a.hour_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS hour,
                sum(a.active_consumed)::text AS consumed, sum(a.active_regenerated)::text AS regenerated
-          FROM allocated_energy a
+          FROM allocated_energy_hourly a
           LEFT JOIN entity_latest o ON o.entity_uuid = a.organisation_uuid
           LEFT JOIN entity_latest cp ON cp.entity_uuid = a.consumption_point_uuid
-         WHERE a.tenant = ${tenant}::uuid AND a.period_end > ${S} AND a.period_end <= ${E}
+         WHERE ${sumsOfChunk(tenant, S, E)}
            AND a.organisation_uuid IS NOT NULL
          GROUP BY 1, 2, 3, 4, 5
          ORDER BY 2, 4, 5`,

@@ -1,6 +1,7 @@
 import type { ProcessEventCode, Severity } from '@railwatt/contracts';
 import { sql } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
+import { sumsOfChunk } from '../processing/allocated-energy.js';
 import { rows, segmentValidAt } from '../domain/sql.js';
 
 /**
@@ -8,10 +9,10 @@ import { rows, segmentValidAt } from '../domain/sql.js';
  * the day's hours [start, end) balanced per grid area and priced: a few set-based statements per
  * chunk (two DELETEs, four INSERT ... SELECT, two UPDATEs), whatever the number of records.
  *
- * - Metered energy: `allocated_energy` (every allocation category: train run, shunting and
- *   stabling, outside a train run) of records whose period ends in (start, end], per hour (the hour
- *   the 5-minute period lies in), grid area, price area and paying organisation; energy = consumed
- *   minus regenerated (the same reading as settledConsumption).
+ * - Metered energy: `allocated_energy_hourly` (every allocation category: train run, shunting and
+ *   stabling, outside a train run; sums per hour of the records' periods, migration 0380) of records
+ *   whose period ends in (start, end], per hour, grid area, price area and paying organisation;
+ *   energy = consumed minus regenerated (the same reading as settledConsumption).
  * - Supply: the `supply_energy` series of the grid area's supply metering points (their
  *   gridAreaRef), summed per hour; finer values (15 minutes) add up to their hour.
  * - Losses per grid area and hour = supply - allocated. They are shared out pro rata to the
@@ -77,8 +78,9 @@ export async function priceAndSupply(
 
   return ctx.db.transaction(async (tx) => {
     await tx.execute(sql`SET LOCAL jit = off`);
-    // The chunk's allocated rows (a day of 1,000 units: 288,000) grouped in memory: with the default
-    // 4 MB the grouping sorted on disk (bench/settlement.ts).
+    // The chunk's allocated sums grouped in memory: with the default 4 MB the grouping of a day's
+    // records (1,000 units: 288,000, before they were summed by the allocation) sorted on disk
+    // (bench/settlement.ts).
     await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
     await tx.execute(
       sql`DELETE FROM priced_energy WHERE tenant = ${tenant}::uuid AND hour_start >= ${S} AND hour_start < ${E}`,
@@ -91,11 +93,11 @@ export async function priceAndSupply(
     await tx.execute(sql`
       INSERT INTO priced_energy (tenant, hour_start, grid_area_uuid, price_area_uuid, organisation_uuid, category,
                                  energy_kwh, procedure_result_id)
-      SELECT ${tenant}::uuid, date_trunc('hour', a.period_end - interval '1 microsecond', 'UTC'), a.grid_area_uuid,
+      SELECT ${tenant}::uuid, a.hour_start, a.grid_area_uuid,
              min(a.price_area_uuid::text)::uuid, a.organisation_uuid, 'metered',
              sum(a.active_consumed - a.active_regenerated), ${resultId}
-        FROM allocated_energy a
-       WHERE a.tenant = ${tenant}::uuid AND a.period_end > ${S} AND a.period_end <= ${E}
+        FROM allocated_energy_hourly a
+       WHERE ${sumsOfChunk(tenant, S, E)}
          AND a.organisation_uuid IS NOT NULL AND a.grid_area_uuid IS NOT NULL AND a.price_area_uuid IS NOT NULL
        GROUP BY 2, 3, 5`);
     // ... and the estimated energy of non-metered runs (estimated_energy), per hour, grid area and RU.

@@ -10,6 +10,7 @@ import type {
 } from '@railwatt/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
+import { checkedRecords, inSum } from '../processing/allocated-energy.js';
 import { ownDataIsWholeArea } from '../domain/policy.js';
 import { rows } from '../domain/sql.js';
 import { organisationFilter as orgFilter, seesOrganisation, visibleOrganisations } from '../organisation/visibility.js';
@@ -298,8 +299,11 @@ export async function settlementHourly(
 /**
  * GET /timeseries/settlement/records: the records allocated to the organisation in the grid area
  * whose 5-minute period lies in the hour (period end in (hour, hour + 1 h]), with their train run and
- * the CEBD file whose values are current (cebd_record.data_log_id). Their consumed minus regenerated energy sums to the
- * hour's metered value of price-and-supply (as long as nothing was allocated since it ran).
+ * the CEBD file (the record's data_log_id). The allocation keeps sums (allocated_energy_hourly,
+ * migration 0380): the hour's sums of the organisation and grid area, each joined to the records of
+ * its consumption point within its island (processing/allocated-energy.ts `inSum`, by the record table's key).
+ * Their consumed minus regenerated energy sums to the hour's metered value of price-and-supply (as
+ * long as nothing was allocated since it ran).
  */
 export async function settlementRecords(
   ctx: ServiceContext,
@@ -320,19 +324,17 @@ export async function settlementRecords(
     file_name: string | null;
   }>(
     ctx.db,
-    sql`SELECT a.consumption_point_uuid AS cp, cp.name AS cp_name, rw_iso(a.period_end) AS period_end,
-               a.active_consumed::float8 AS consumed, a.active_regenerated::float8 AS regenerated, a.category,
-               r.train_number, c.data_log_id::int AS data_log_id, d.file_name
-          FROM allocated_energy a
+    sql`SELECT a.consumption_point_uuid AS cp, cp.name AS cp_name, rw_iso(c.period_end) AS period_end,
+               coalesce(c.active_consumed, 0)::float8 AS consumed, coalesce(c.active_regenerated, 0)::float8 AS regenerated,
+               a.category, r.train_number, c.data_log_id::int AS data_log_id, d.file_name
+          FROM allocated_energy_hourly a
+          JOIN ${checkedRecords} c ON ${inSum(sql`a`, sql`c`)}
           LEFT JOIN entity_latest cp ON cp.entity_uuid = a.consumption_point_uuid
           LEFT JOIN train_run r ON r.id = a.train_run_id AND r.tenant = a.tenant
-          LEFT JOIN cebd_record c
-            ON c.tenant = a.tenant AND c.consumption_point_uuid = a.consumption_point_uuid AND c.period_end = a.period_end
           LEFT JOIN data_log d ON d.id = c.data_log_id
          WHERE a.tenant = ${ctx.tenant.uuid}::uuid AND a.organisation_uuid = ${query.organisation}::uuid
-           AND a.grid_area_uuid = ${query.gridArea}::uuid
-           AND a.period_end > ${H} AND a.period_end <= ${H} + interval '1 hour'
-         ORDER BY cp.name, a.period_end`,
+           AND a.grid_area_uuid = ${query.gridArea}::uuid AND a.hour_start = ${H}
+         ORDER BY cp.name, c.period_end`,
   );
   return found.map((r) => ({
     consumptionPoint: named(r.cp, 'ConsumptionPoint', r.cp_name),

@@ -1,6 +1,7 @@
 import type { EntityRef } from '@railwatt/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
+import { sumsOfChunk } from '../processing/allocated-energy.js';
 import { rows, segmentValidAt } from '../domain/sql.js';
 import { supplyChangedAfterPricing, type SupplyChange } from './staleness.js';
 
@@ -100,19 +101,18 @@ export async function settleDay(
   // Hours with allocated energy that price-and-supply has not balanced: never run for the hour, or
   // run before the energy was last allocated (a re-run of combine since: the prices are stale).
   // Grouped to grid-area hours first, then one join to the balance (bench/settlement.ts: a probe per
-  // record read the whole table on stale statistics). The chunk's rows are read by the key's period
-  // range: the planner preferred a (parallel) scan of the whole table, every allocated row of the
-  // month for each day (1,000 units: 1.3 s of a day's 1.4 s, growing with the square of the days'
-  // rows), so sequential scans are off for this last statement; 64 MB keeps the grouping in memory.
+  // record read the whole table on stale statistics). The chunk's sums are read by the hour index:
+  // the planner preferred a (parallel) scan of the whole table, every allocated row of the month for
+  // each day (per-record rows, 1,000 units: 1.3 s of a day's 1.4 s, growing with the square of the
+  // days' rows), so sequential scans are off for this last statement; 64 MB keeps the grouping in memory.
   await ctx.db.execute(sql`SET LOCAL enable_seqscan = off`);
   await ctx.db.execute(sql`SET LOCAL work_mem = '64MB'`);
   const [missing] = await rows<{ hours: number }>(
     ctx.db,
     sql`WITH hours AS (
-          SELECT a.grid_area_uuid AS grid, date_trunc('hour', a.period_end - interval '1 microsecond', 'UTC') AS hour,
-                 max(a.allocated_at) AS allocated_at
-            FROM allocated_energy a
-           WHERE a.tenant = ${tenant}::uuid AND a.period_end > ${S} AND a.period_end <= ${E}
+          SELECT a.grid_area_uuid AS grid, a.hour_start AS hour, max(a.allocated_at) AS allocated_at
+            FROM allocated_energy_hourly a
+           WHERE ${sumsOfChunk(tenant, S, E)}
              AND a.organisation_uuid IS NOT NULL AND a.grid_area_uuid IS NOT NULL AND a.price_area_uuid IS NOT NULL
              AND (cardinality(${refs}) = 0 OR a.organisation_uuid = ANY(${refs}) OR a.price_area_uuid = ANY(${refs}))
            GROUP BY 1, 2

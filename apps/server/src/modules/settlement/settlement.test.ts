@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertAllocatedRecord } from '../allocation/fixtures.js';
 import type { Database } from '../../db/client.js';
 import { tenantDatabase, tenantExecutor } from '../../db/tenant.js';
 import { areaUuid } from '../../seed/areas.js';
@@ -72,12 +73,18 @@ describe('price-and-supply and settlement', () => {
       values.map(([hour, value]) => [`2026-10-01T${hour}:00Z`, value] as const),
     );
   const allocate = async (tenant: string, org: string, grid: string, pa: string, end: string, kwh: [number, number]) =>
-    database.query(
-      `INSERT INTO allocated_energy (tenant, consumption_point_uuid, period_end, traction_unit_uuid, grid_area_uuid,
-                                     price_area_uuid, active_consumed, active_regenerated, category, organisation_uuid, payer)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'train-run', $9, 'ru')`,
-      [tenant, randomUUID(), `2026-10-01T${end}:00Z`, randomUUID(), grid, pa, kwh[0], kwh[1], org],
-    );
+    insertAllocatedRecord(database, {
+      tenant,
+      consumptionPoint: randomUUID(),
+      periodEnd: `2026-10-01T${end}:00Z`,
+      tractionUnit: randomUUID(),
+      gridArea: grid,
+      priceArea: pa,
+      consumed: kwh[0],
+      regenerated: kwh[1],
+      category: 'train-run',
+      organisation: org,
+    });
 
   beforeAll(async () => {
     database = await openTestDatabase({ seeders: ['areas'] });
@@ -294,10 +301,13 @@ describe('price-and-supply and settlement', () => {
        VALUES ($1, 'CEBD_IMPORT', 'OK', 'cebd-2026-10-01.xml') RETURNING id`,
       [NORWAY],
     );
+    // The records of the two sums (one record each), in the record table (processing/allocated-energy.ts checkedRecords).
     await db.query(
-      `INSERT INTO cebd_record (tenant, consumption_point_uuid, period_end, quality, codes, data_log_id)
-       SELECT tenant, consumption_point_uuid, period_end, 46, '{}', $2 FROM allocated_energy
-        WHERE tenant = $1 AND period_end IN ('2026-10-01T10:05:00Z', '2026-10-01T10:10:00Z')`,
+      `INSERT INTO cebd_record (tenant, consumption_point_uuid, period_end, quality, codes, data_log_id,
+                                active_consumed, active_regenerated, reactive_consumed, reactive_regenerated)
+       SELECT tenant, consumption_point_uuid, first_period_end, 127, '{}', $2, active_consumed, active_regenerated, 0, 0
+         FROM allocated_energy_hourly
+        WHERE tenant = $1 AND first_period_end IN ('2026-10-01T10:05:00Z', '2026-10-01T10:10:00Z')`,
       [NORWAY, log!.id],
     );
     // RU1's metered 40 kWh in G1 at 10:00 = 25 (10:05) + 15 (10:10); RU2's 11:00 record is RU2's.
@@ -381,12 +391,18 @@ describe('price-and-supply and settlement', () => {
     expect((await settlementLines(ctx(), resultId)).map((l) => l.organisation.name)).toEqual(['RU2']);
 
     // Energy allocated after price-and-supply ran (combine ran again): the hour is not balanced.
-    await tenantDatabase(database, NORWAY).query(
-      `INSERT INTO allocated_energy (tenant, consumption_point_uuid, period_end, traction_unit_uuid, grid_area_uuid,
-                                       price_area_uuid, active_consumed, category, organisation_uuid, payer, allocated_at)
-         VALUES ($1, $2, '2026-10-01T14:05:00Z', $3, $4, $5, 7, 'train-run', $6, 'ru', now() + interval '1 second')`,
-      [NORWAY, randomUUID(), randomUUID(), ids['G1'], ids['NO1'], ids['RU1']],
-    );
+    await insertAllocatedRecord(tenantDatabase(database, NORWAY), {
+      tenant: NORWAY,
+      consumptionPoint: randomUUID(),
+      periodEnd: '2026-10-01T14:05:00Z',
+      tractionUnit: randomUUID(),
+      gridArea: ids['G1'],
+      priceArea: ids['NO1'],
+      consumed: 7,
+      category: 'train-run',
+      organisation: ids['RU1'],
+      allocatedAt: new Date(Date.now() + 1000).toISOString(),
+    });
     expect(await settleDay(ctx(), DAY, { procedureResultId: resultId, refs: [], currency: 'NOK' })).toMatchObject({
       lines: 3,
       unbalancedHours: 1,

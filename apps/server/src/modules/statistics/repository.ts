@@ -14,6 +14,7 @@ import {
   type StatisticsBucket,
 } from '@railwatt/contracts';
 import { sql, type SQL } from 'drizzle-orm';
+import { checkedRecords, inSum } from '../processing/allocated-energy.js';
 import { rows, type Executor } from '../domain/sql.js';
 import { organisationFilter, type VisibleOrganisations } from '../organisation/visibility.js';
 
@@ -101,7 +102,7 @@ export async function uniqueConsumptionPoints(
         UNION ALL
         SELECT CASE a.category WHEN 'train-run' THEN 'combine' ELSE a.category END,
                count(DISTINCT a.consumption_point_uuid)::int
-          FROM allocated_energy a
+          FROM allocated_energy_hourly a
          WHERE a.tenant = ${tenant}::uuid AND ${inRange(sql`a.allocated_at`)}
          GROUP BY 1`,
   );
@@ -191,21 +192,26 @@ export async function cebdDays(ex: Executor, tenant: string, zone: string, now: 
  * unit without allocated energy; live train runs without a check. Each with the oldest waiting
  * item's time (a train run's operating day).
  *
- * Energy is allocated to a valid checked record, so allocated_energy holds a subset of its keys: a
- * day whose counts agree has nothing waiting. The counts per day come from the (tenant,
- * period_end) keys; the exact anti-join then runs on the days that differ only (usually the last
- * few), not on the whole history.
+ * Energy is allocated to a valid checked record, so the allocation's sums count a subset of the
+ * checked records: a day whose counts agree has nothing waiting. The counts per day come from the
+ * record table's (tenant, period_end) key and the allocation's hour index (its sums count their
+ * records); the exact anti-join then runs on the days that differ only (usually the last few), not
+ * on the whole history. A day holds the records whose period lies in it (period end in
+ * (day, day + 1]), as the allocation's hours do (migration 0380).
  */
+/** The day a record's 5-minute period lies in (its period end in (day, day + 1 day]). */
+const periodDay = (periodEnd: SQL) => sql`date_trunc('day', ${periodEnd} - interval '1 microsecond')`;
+
 export async function offsetLag(ex: Executor, tenant: string): Promise<OffsetLag> {
   const valid = sql`c.codes = '{}' AND NOT c.duplicate AND c.traction_unit_uuid IS NOT NULL`;
   return rows(
     ex,
     sql`WITH pre AS (
-          SELECT date_trunc('day', c.period_end) AS d, count(*) - count(c.codes) AS unchecked,
+          SELECT ${periodDay(sql`c.period_end`)} AS d, count(*) - count(c.codes) AS unchecked,
                  count(*) FILTER (WHERE ${valid}) AS valid
             FROM cebd_record c WHERE c.tenant = ${tenant}::uuid GROUP BY 1),
         alloc AS (
-          SELECT date_trunc('day', period_end) AS d, count(*) AS n FROM allocated_energy
+          SELECT date_trunc('day', hour_start) AS d, sum(records) AS n FROM allocated_energy_hourly
            WHERE tenant = ${tenant}::uuid GROUP BY 1),
         behind_pre AS (
           SELECT pre.d FROM pre WHERE pre.unchecked > 0),
@@ -214,16 +220,15 @@ export async function offsetLag(ex: Executor, tenant: string): Promise<OffsetLag
         SELECT 'cebd-preprocessing' AS stage, count(*)::int AS waiting, rw_iso(min(p.period_end)) AS oldest
           FROM behind_pre b
           JOIN cebd_record p ON p.tenant = ${tenant}::uuid
-                            AND p.period_end >= b.d AND p.period_end < b.d + interval '1 day'
+                            AND p.period_end > b.d AND p.period_end <= b.d + interval '1 day'
          WHERE p.codes IS NULL
         UNION ALL
         SELECT 'combine', count(*)::int, rw_iso(min(c.period_end))
           FROM behind_alloc b
-          JOIN cebd_record c ON c.tenant = ${tenant}::uuid
-                                  AND c.period_end >= b.d AND c.period_end < b.d + interval '1 day'
+          JOIN ${checkedRecords} c ON c.tenant = ${tenant}::uuid
+                                  AND c.period_end > b.d AND c.period_end <= b.d + interval '1 day'
          WHERE ${valid}
-           AND NOT EXISTS (SELECT 1 FROM allocated_energy a WHERE a.tenant = ${tenant}::uuid
-                             AND a.consumption_point_uuid = c.consumption_point_uuid AND a.period_end = c.period_end)
+           AND NOT EXISTS (SELECT 1 FROM allocated_energy_hourly a WHERE ${inSum(sql`a`, sql`c`)})
         UNION ALL
         SELECT 'train-preprocessing', count(*)::int, to_char(min(r.operating_day), 'YYYY-MM-DD')
           FROM train_run r

@@ -48,7 +48,7 @@ describe('shunting-and-stabling, energy-outside-train-run and delayed tasks thro
     Object.fromEntries(
       (
         await t.allAreas.query<{ category: string; payer: string; n: number }>(
-          `SELECT category, payer, count(*)::int AS n FROM allocated_energy WHERE tenant = $1 GROUP BY 1, 2`,
+          `SELECT category, payer, sum(records)::int AS n FROM allocated_energy_hourly WHERE tenant = $1 GROUP BY 1, 2`,
           [norway()],
         )
       ).map((r) => [`${r.category}|${r.payer}`, r.n]),

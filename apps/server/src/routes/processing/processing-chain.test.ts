@@ -83,9 +83,9 @@ describe('the processing chain', () => {
   };
   const allocated = () =>
     t.allAreas.query<{ run: string; n: number; kwh: number; org: string; category: string }>(
-      `SELECT r.train_number AS run, count(*)::int AS n, sum(a.active_consumed)::float8 AS kwh,
+      `SELECT r.train_number AS run, sum(a.records)::int AS n, sum(a.active_consumed)::float8 AS kwh,
               a.organisation_uuid::text AS org, a.category
-         FROM allocated_energy a JOIN train_run r ON r.id = a.train_run_id
+         FROM allocated_energy_hourly a JOIN train_run r ON r.id = a.train_run_id
         WHERE a.tenant = $1 GROUP BY 1, 4, 5 ORDER BY 1, 5`,
       [norway()],
     );

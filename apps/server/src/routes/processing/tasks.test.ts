@@ -1,6 +1,7 @@
 import { procedureResultSchema, settledConsumptionSchema, type ProcedureResult } from '@railwatt/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { insertAllocatedRecord } from '../../modules/allocation/fixtures.js';
 import { settlementProcedure } from '../../modules/settlement/procedures.js';
 import { setSettlementToFailure } from '../../modules/processing/tasks.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
@@ -295,20 +296,16 @@ describe('task calls and procedure-result writes', () => {
         [sweden, '2024-10-15T12:00:00Z', ORG_A, 1000, 0], // another area
       ];
       for (const [i, [tenant, end, org, consumed, regenerated]] of rows.entries()) {
-        await t.allAreas.query(
-          `INSERT INTO allocated_energy (tenant, consumption_point_uuid, period_end, traction_unit_uuid,
-             active_consumed, active_regenerated, category, organisation_uuid, payer)
-           VALUES ($1, $2, $3, $4, $5, $6, 'train-run', $7, 'ru')`,
-          [
-            tenant,
-            `00000000-0000-4000-8000-0000000001${String(i).padStart(2, '0')}`,
-            end,
-            UNIT,
-            consumed,
-            regenerated,
-            org,
-          ],
-        );
+        await insertAllocatedRecord(t.allAreas, {
+          tenant,
+          consumptionPoint: `00000000-0000-4000-8000-0000000001${String(i).padStart(2, '0')}`,
+          periodEnd: end,
+          tractionUnit: UNIT,
+          consumed,
+          regenerated,
+          category: 'train-run',
+          organisation: org,
+        });
       }
       const response = await post('/api/eventlog/procedure-result/settledConsumption/findByProcedureResultIds', [
         result.id,

@@ -10,6 +10,7 @@ import {
   queueSizeSchema,
 } from '@railwatt/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertAllocatedRecord } from '../../modules/allocation/fixtures.js';
 import { expectBadTokensRejected } from '../../test/access.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 
@@ -130,12 +131,15 @@ describe('statistics', () => {
     await pre('CP2', cp2Latest, '{}', '2026-01-10T12:00:00Z', fileA);
     await pre('CP1', cp1Before, '{}', at(now), fileC);
     await pre('CP1', cp1Latest, '{58}', at(now), fileC);
-    const allocate = (cp: string, end: string, category: string) =>
-      q(
-        `INSERT INTO allocated_energy (tenant, consumption_point_uuid, period_end, traction_unit_uuid, category, payer, allocated_at)
-         VALUES ($1, $2, $3, $4, $5, 'ru', '2026-01-10T13:00:00Z')`,
-        [N, ids[cp], end, u1, category],
-      );
+    const allocate = (cp: string, end: string, category: 'train-run' | 'shunting-and-stabling') =>
+      insertAllocatedRecord(t.allAreas, {
+        tenant: N,
+        consumptionPoint: ids[cp]!,
+        periodEnd: end,
+        tractionUnit: u1,
+        category,
+        allocatedAt: '2026-01-10T13:00:00Z',
+      });
     await allocate('CP1', '2026-01-09T10:05:00Z', 'train-run');
     await allocate('CP2', cp2Latest, 'shunting-and-stabling');
 

@@ -40,7 +40,7 @@ export const processingKeys = {
   settled: (id: number) => [...processingKeys.results(), 'settled', id] as const,
 };
 
-/** The allocation steps: their results allocate metered energy to payers (allocated_energy). */
+/** The allocation steps: their results allocate metered energy to payers (allocated_energy_hourly). */
 export const ALLOCATING_PROCEDURES: readonly ProcedureName[] = [
   'combine',
   'shunting-and-stabling',

@@ -1,0 +1,100 @@
+import { sql, type SQL } from 'drizzle-orm';
+
+/** The allocated_energy_hourly categories of the two steps (migration 0380), also their procedures' names. */
+export const SHUNTING_AND_STABLING = 'shunting-and-stabling';
+export const ENERGY_OUTSIDE_TRAIN_RUN = 'energy-outside-train-run';
+
+/**
+ * The checked 5-minute CEBD records: the `cebd_record` rows (one per consumption point and period
+ * end, with its energies, traction unit, grid and price area, codes, duplicate flag and file,
+ * data_log_id) that cebd-preprocessing has checked (codes not NULL). Every read of the records by
+ * allocation, combine, the settlement's traceability and the statistics' allocation lag goes
+ * through this one fragment (`FROM ${checkedRecords} p`); PostgreSQL pulls the subquery up, so the
+ * record table's key and indexes serve the caller's clauses as if it were named directly.
+ */
+export const checkedRecords: SQL = sql.raw('(SELECT * FROM cebd_record WHERE codes IS NOT NULL)');
+
+/**
+ * A checked record (`checkedRecords`, alias p) that can be billed to someone: it has a traction unit and none
+ * of the codes that make it unusable (54 unknown EMS, 59 outside the area, 60 master data missing).
+ * The other codes (55-58) are warnings about the data; its energy is still somebody's.
+ */
+export const ALLOCATABLE = sql`p.codes IS NOT NULL AND p.traction_unit_uuid IS NOT NULL
+  AND NOT (p.codes && ARRAY[54, 59, 60]::smallint[])`;
+
+/** The chunk as ISO instants; an empty chunk is a programming error. */
+export function isoRange(chunk: { start: string; end: string }): { start: string; end: string } {
+  const start = new Date(chunk.start).toISOString();
+  const end = new Date(chunk.end).toISOString();
+  if (!(start < end)) throw new Error(`Empty chunk ${chunk.start} .. ${chunk.end}`);
+  return { start, end };
+}
+
+/**
+ * The current train runs (not deleted, not superseded) that overlap [from, to], one row per
+ * traction unit of their composition: unit, id, ru_uuid, departure, arrival. Read through
+ * train_run_day_idx: a run's operating day is its departure's day, and a run lasts less than two
+ * days, so operating days from two days before `from` up to `to` hold every run that can overlap.
+ * Their vehicles are read by key from the runs' ids as a list (bench/settlement.ts: a hash join
+ * scanned the month's train_run_vehicle for every chunk).
+ */
+export const tractionRunsNear = (tenant: string, from: SQL, to: SQL) => sql`
+  SELECT v.traction_unit_uuid AS unit, r.id, r.ru_uuid, r.departure, r.arrival
+    FROM train_run r
+    JOIN train_run_vehicle v ON v.train_run_id = r.id AND v.tenant = r.tenant
+   WHERE r.tenant = ${tenant}::uuid AND r.superseded_at IS NULL AND NOT r.deleted
+     AND r.operating_day BETWEEN (${from})::date - 2 AND (${to})::date + 1
+     AND r.departure <= ${to} AND r.arrival >= ${from}
+     AND v.traction_unit_uuid IS NOT NULL
+     AND v.tenant = ${tenant}::uuid AND v.train_run_id = ANY(ARRAY(
+           SELECT x.id FROM train_run x
+            WHERE x.tenant = ${tenant}::uuid AND x.superseded_at IS NULL AND NOT x.deleted
+              AND x.operating_day BETWEEN (${from})::date - 2 AND (${to})::date + 1
+              AND x.departure <= ${to} AND x.arrival >= ${from}))`;
+
+/** The UTC hour of a record's 5-minute period (period end in (hour, hour + 1 h]), as price-and-supply buckets. */
+export const recordHour = (periodEnd: SQL) => sql`date_trunc('hour', ${periodEnd} - interval '1 microsecond', 'UTC')`;
+
+/**
+ * The sums (alias `a`) of a chunk (period ends in (S, E]): their hours from S's to E's, and their
+ * records inside the chunk. A row never straddles the chunk that wrote it; a chunk boundary inside
+ * an hour (a period starting at 10:30) gives that hour two rows per island, one per chunk.
+ */
+export const sumsOfChunk = (tenant: string, S: SQL, E: SQL, a = sql`a`) =>
+  sql`${a}.tenant = ${tenant}::uuid AND ${a}.hour_start >= date_trunc('hour', ${S}, 'UTC') AND ${a}.hour_start < ${E}
+      AND ${a}.last_period_end > ${S} AND ${a}.first_period_end <= ${E}`;
+
+/**
+ * The record (alias `p`: consumption_point_uuid, period_end) is one of the sum `a`'s records: the
+ * same consumption point and hour, its period end within the sum's island (migration 0380: an
+ * island has no gap, so every record of the point in [first, last] is the sum's, and a point's
+ * islands never overlap). Tested by index (tenant, hour_start, consumption_point_uuid).
+ */
+export const inSum = (a: SQL, p: SQL) =>
+  sql`${a}.tenant = ${p}.tenant AND ${a}.consumption_point_uuid = ${p}.consumption_point_uuid
+      AND ${a}.hour_start = ${recordHour(sql`${p}.period_end`)}
+      AND ${p}.period_end BETWEEN ${a}.first_period_end AND ${a}.last_period_end`;
+
+/**
+ * Writes the allocation of `source` (a CTE name; one row per record: cp, period_end, unit,
+ * grid_area_uuid, price_area_uuid, active_consumed, active_regenerated, category, run_id,
+ * organisation_uuid, payer) as sums: per consumption point, hour and payer, one row per island of
+ * records 5 minutes apart (migration 0380). `period_end - 5 min x (its rank among the same
+ * allocation of the point and hour)` is the same for every record of an island and differs
+ * between islands. Answers `category`, `payer` and `records` per row written.
+ */
+export const insertSums = (tenant: string, source: SQL, procedureResultId: number | null) => sql`
+  INSERT INTO allocated_energy_hourly
+         (tenant, hour_start, category, organisation_uuid, payer, consumption_point_uuid, traction_unit_uuid,
+          train_run_id, grid_area_uuid, price_area_uuid, active_consumed, active_regenerated, records,
+          first_period_end, last_period_end, procedure_result_id)
+  SELECT ${tenant}::uuid, hour, category, organisation_uuid, payer, cp, unit, run_id, grid_area_uuid,
+         price_area_uuid, sum(coalesce(active_consumed, 0)), sum(coalesce(active_regenerated, 0)), count(*),
+         min(period_end), max(period_end), ${procedureResultId}::bigint
+    FROM (SELECT y.*, y.period_end - interval '5 minutes' * row_number() OVER (
+                   PARTITION BY y.cp, y.hour, y.category, y.organisation_uuid, y.payer, y.unit, y.run_id,
+                                y.grid_area_uuid, y.price_area_uuid
+                   ORDER BY y.period_end) AS island
+            FROM (SELECT s.*, ${recordHour(sql`s.period_end`)} AS hour FROM ${source} s) y) x
+   GROUP BY cp, hour, category, organisation_uuid, payer, unit, run_id, grid_area_uuid, price_area_uuid, island
+  RETURNING category, payer, records`;
