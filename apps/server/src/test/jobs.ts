@@ -13,7 +13,7 @@ const SETTLED: readonly JobStatus[] = ['success', 'dead'];
 export async function waitForRun(
   database: Database,
   id: string,
-  { until = SETTLED, timeoutMs = 15_000 }: { until?: readonly JobStatus[]; timeoutMs?: number } = {},
+  { until = SETTLED, timeoutMs = 45_000 }: { until?: readonly JobStatus[]; timeoutMs?: number } = {},
 ): Promise<JobRun & { tenant: string }> {
   const allAreas = allAreasDatabase(database);
   const deadline = Date.now() + timeoutMs;

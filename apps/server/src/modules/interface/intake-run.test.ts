@@ -84,7 +84,7 @@ describe.skipIf(!hasSshd)('automatic SFTP intake from the IN routes', () => {
       { name: 'Administration', timeZone: 'UTC' },
     );
     const id = await t.app.jobs.enqueue(ctx, sftpIntakeJob, {});
-    return waitForRun(t.database, id, { until: ['success', 'failure', 'dead'], timeoutMs: 30_000 });
+    return waitForRun(t.database, id, { until: ['success', 'failure', 'dead'], timeoutMs: 50_000 });
   };
 
   /** The import runs the intake queued for these data-log entries, once they have finished. */
