@@ -8,7 +8,7 @@
 //
 // Data, generated set-based in SQL in a fresh database (dropped at the end): the seeded Norwegian
 // infrastructure (Natural Earth grid areas, price areas, supply metering points, EMS types),
-// BENCH_SETTLEMENT_UNITS traction units (default 1,000), each with one consumption point metering
+// BENCH_SETTLEMENT_UNITS traction units (default 2,500), each with one consumption point metering
 // every 5 minutes (passing through the grid areas hour by hour), owned by one vehicle keeper, and
 // six train runs a day of 2 h 15 min (every three hours from 04:00, five RUs), as bench/combine.ts.
 // cebd-preprocessing checks the records the intake stored (cebd_record rows, not checked yet); at 55,000-65,000 records/s two days at once (30,000-40,000 one day at a
@@ -21,7 +21,8 @@
 // Over BENCH_SETTLEMENT_DAYS days (default 31: October 2026 in Oslo, a 25-hour day included; fewer
 // days are scaled to 31 and say so), per step: time, rows/s and the month's time; the floor (one
 // SQL aggregate over the same cebd_record rows as railwatt_app, as bench/combine.ts) and the
-// ratio. Then the same at BENCH_SETTLEMENT_SMALL_UNITS (default 250) and, from the two sizes, a
+// ratio. Then the same at BENCH_SETTLEMENT_SMALL_UNITS (default 1,000; BENCH_SETTLEMENT_UNITS default
+// 2,500) and, from the two sizes, a
 // linear estimate per step of a month of 10,000 units against the goal of 10 minutes. Beside the
 // read floor, a write floor: the rows cebd-preprocessing checked, copied by one INSERT ... SELECT into
 // a table with the same indexes, and its estimate at 10,000 units (storing the output alone). The default
@@ -53,8 +54,8 @@ const envNumber = (name: string, fallback: number): number => {
   if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
   return value;
 };
-const UNITS = envNumber('BENCH_SETTLEMENT_UNITS', 1000);
-const SMALL_UNITS = envNumber('BENCH_SETTLEMENT_SMALL_UNITS', 250);
+const UNITS = envNumber('BENCH_SETTLEMENT_UNITS', 2500);
+const SMALL_UNITS = envNumber('BENCH_SETTLEMENT_SMALL_UNITS', 1000);
 const MONTH_DAYS = 31;
 const DAYS = Math.min(envNumber('BENCH_SETTLEMENT_DAYS', MONTH_DAYS), MONTH_DAYS);
 const CEBD_DAYS = Math.min(envNumber('BENCH_SETTLEMENT_CEBD_DAYS', 2), DAYS);
@@ -450,10 +451,23 @@ function printEstimate(small: Measurement, large: Measurement): void {
     `write floor at ${count(TARGET_UNITS)} units: storing cebd-preprocessing's rows alone, one stream, ` +
       `${(writeFloor / 1000 / 60).toFixed(1)} min`,
   );
+  // Month end (issue 19): the records were checked as their files arrived (the cebd-check job), so
+  // from the last file stored to a settlement ready to approve the chain checks one day's file (and
+  // the days master-data changes marked: none here), then runs the other steps over the month.
+  const cebdMonth = fit(monthMs(small.steps[0]!), monthMs(large.steps[0]!));
+  const monthEnd = total - cebdMonth + cebdMonth / MONTH_DAYS;
+  console.log(
+    `checked on arrival: ${(cebdMonth / 1000 / 60).toFixed(1)} min of cebd-preprocessing spread over the month's ` +
+      `${MONTH_DAYS} days (${seconds(cebdMonth / MONTH_DAYS, 0)} s a day at ${count(TARGET_UNITS)} units)`,
+  );
   console.log(
     'a lower bound where a step grows faster than linearly: an exponent above 1, a fixed cost per day (JIT) hiding ' +
       `a quadratic part at these sizes, or work per day that grows with the rows of the days before` +
       (DAYS < MONTH_DAYS ? ` (${DAYS} days ran, scaled to ${MONTH_DAYS})` : ''),
+  );
+  // The last line, read by people and scripts alike (issue 19 "Measure").
+  console.log(
+    `month-end estimate ${TARGET_UNITS} units: ${(monthEnd / 1000 / 60).toFixed(1)} min (floor ${(floor / 1000).toFixed(0)} s)`,
   );
 }
 
