@@ -58,7 +58,9 @@ export async function chooseArea(page: Page, area: string): Promise<void> {
   if ((await page.getByTestId('area-selector').inputValue()) === area) return;
   await page.getByTestId('area-selector').click();
   await page.getByRole('option', { name: area, exact: true }).click();
-  await expect.poll(() => page.getByTestId('area-selector').inputValue()).toBe(area);
+  // On the embedded database a long statement (a CEBD file's check on arrival) holds the one session,
+  // and the switch's reads wait for its end: seconds, not the poll's default five.
+  await expect.poll(() => page.getByTestId('area-selector').inputValue(), { timeout: 30_000 }).toBe(area);
 }
 
 /**

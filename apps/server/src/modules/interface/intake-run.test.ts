@@ -482,5 +482,5 @@ describe.skipIf(!hasSshd)('automatic SFTP intake from the IN routes', () => {
       rmSync(dir('in/norway/cebd-b-growing.xml'), { force: true });
       rmSync(dir('in/norway/cebd-c-large.xml'), { force: true });
     }
-  });
+  }, 180_000);
 });
