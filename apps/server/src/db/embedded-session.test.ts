@@ -109,4 +109,32 @@ describe('the embedded session', () => {
     expect(await Promise.all(reads)).toEqual(['lost']);
     expect(await value()).toBe('written behind');
   });
+
+  it('hands the session to writes in the order they asked, so work that keeps coming back starves none', async () => {
+    // What the job queue's polls did: several workers, each taking the session again the moment its
+    // transaction ended. An upload's write waited behind them for minutes on a loaded machine.
+    let polling = true;
+    let polls = 0;
+    const worker = async () => {
+      while (polling) {
+        await database.db.transaction(async (tx) => {
+          await tx.execute(sql`SELECT 1`);
+          await tx.execute(sql`SELECT 2`);
+        });
+        polls++;
+      }
+    };
+    const workers = Array.from({ length: 8 }, worker);
+    await hold(20);
+    const before = polls;
+    await readAlongside(() =>
+      database.db.transaction(async (tx) => tx.execute(sql`UPDATE probe SET v = 'not starved' WHERE id = 1`)),
+    );
+    const waitedFor = polls - before;
+    polling = false;
+    await Promise.all(workers);
+    // First come, first served: the write ran after at most the eight that had asked before it.
+    expect(waitedFor).toBeLessThanOrEqual(8);
+    expect(await value()).toBe('not starved');
+  });
 });

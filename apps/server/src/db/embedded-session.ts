@@ -27,6 +27,10 @@ import { findPgError } from './constraints.js';
  *   nothing it does outlives it.
  * - A read that turns out to write (PostgreSQL refuses it as read-only), every other transaction
  *   and every script wait for the host's end and then run as usual, as PGlite would have run them.
+ *   They wait in one queue, first come, first served (`Turns`): the session passes from one to the
+ *   next in that order, so a request's write is never starved by background work that keeps coming
+ *   back (the job queue's polls once took the session ~14 times a second, each going ahead of an
+ *   upload that waited for minutes).
  * - A wait for the host's end that starts inside the host's own async context would never end: it
  *   throws `EmbeddedDeadlockError` at once, naming the statement, so the mistake is a failed test
  *   instead of a hung process. Work that nobody inside the transaction awaits (the job runner's
@@ -109,6 +113,31 @@ class Gate {
   }
 }
 
+/**
+ * The queue for the session itself: a transaction, a script or a writing statement takes a turn,
+ * runs while no other holds one, and hands the session to the next in the order they asked.
+ */
+class Turns {
+  private held = false;
+  private readonly waiting: (() => void)[] = [];
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.held) {
+      await new Promise<void>((start) => {
+        this.waiting.push(start);
+      });
+    }
+    this.held = true;
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.held = false;
+    }
+  }
+}
+
 /** The host waits while reads came through the gate this recently (ms), at most POLITE_WAITS times. */
 const POLITE_MS = 5;
 const POLITE_WAITS = 20;
@@ -138,12 +167,19 @@ export function scheduleEmbeddedSession(pglite: PGlite): EmbeddedSession {
     transaction: pglite.transaction.bind(pglite) as PGlite['transaction'],
   };
   const gate = new Gate();
+  const turns = new Turns();
   let host: Host | null = null;
   let sessionRole = 'none';
 
-  /** Waiting for `of`'s end from inside it would never end. */
-  const mayWaitFor = (of: Host, what: string) => {
-    if (hostContext.getStore() === of) throw new EmbeddedDeadlockError(what);
+  /** Waiting for a turn from inside an open transaction would never end: that transaction holds the turn. */
+  const mayWaitForTurn = (what: string) => {
+    const inside = hostContext.getStore();
+    if (inside && !inside.closed) throw new EmbeddedDeadlockError(what);
+  };
+  /** Runs `work` in the session's next turn (the caller must not run inside an open transaction). */
+  const inTurn = <T>(what: string, work: () => Promise<T>): Promise<T> => {
+    mayWaitForTurn(what);
+    return turns.run(work);
   };
 
   /** The host's transaction object: every statement through the gate. */
@@ -256,47 +292,40 @@ export function scheduleEmbeddedSession(pglite: PGlite): EmbeddedSession {
     }
   }
 
-  const transaction = async <T>(work: (tx: Transaction) => Promise<T>): Promise<T> => {
-    const mayRunAlongside = alongside.getStore() === true;
+  /**
+   * A read tries to run as a guest of the open transaction; it runs in a turn of its own when no
+   * transaction is open, when the host ended first, or when it turned out to write.
+   */
+  const readOrTurn = async <T>(what: string, read: (tx: Transaction) => Promise<T>, alone: () => Promise<T>) => {
     for (;;) {
       const open = host;
-      if (!open) return asHost(work);
-      if (!mayRunAlongside) {
-        mayWaitFor(open, 'a transaction started inside another');
-        await open.ended;
-        continue;
-      }
-      const outcome = await asGuest(open, work);
+      if (!open) return inTurn(what, alone);
+      const outcome = await asGuest(open, read);
       if (outcome.done) return outcome.value;
-      if (outcome.wait === open.ended) mayWaitFor(open, 'a write started inside another transaction');
+      if (outcome.wait === open.ended) return inTurn(what, alone);
       await outcome.wait;
     }
   };
 
-  const query = (async (text: string, params?: unknown[], options?: Parameters<PGlite['query']>[2]) => {
-    for (;;) {
-      const open = host;
-      if (!open) return original.query(text, params, options);
-      if (!READ_STATEMENT.test(text)) {
-        mayWaitFor(open, text.slice(0, 60));
-        await open.ended;
-        continue;
-      }
-      const outcome = await asGuest(open, (tx) => tx.query(text, params, options));
-      if (outcome.done) return outcome.value;
-      if (outcome.wait === open.ended) mayWaitFor(open, text.slice(0, 60));
-      await outcome.wait;
+  const transaction = async <T>(work: (tx: Transaction) => Promise<T>): Promise<T> => {
+    if (alongside.getStore() !== true) {
+      return inTurn('a transaction started inside another', () => asHost(work));
     }
+    return readOrTurn('a write started inside another transaction', work, () => asHost(work));
+  };
+
+  const query = (async (text: string, params?: unknown[], options?: Parameters<PGlite['query']>[2]) => {
+    const what = text.slice(0, 60);
+    const alone = () => original.query(text, params, options);
+    // A read with no transaction open runs at once, between the turns (PGlite queues it behind
+    // whatever statement runs).
+    if (!host && READ_STATEMENT.test(text)) return alone();
+    if (!READ_STATEMENT.test(text)) return inTurn(what, alone);
+    return readOrTurn(what, (tx) => tx.query(text, params, options), alone);
   }) as PGlite['query'];
 
-  const exec = (async (text: string, options?: Parameters<PGlite['exec']>[1]) => {
-    for (;;) {
-      const open = host;
-      if (!open) return original.exec(text, options);
-      mayWaitFor(open, text.slice(0, 60));
-      await open.ended;
-    }
-  }) as PGlite['exec'];
+  const exec = (async (text: string, options?: Parameters<PGlite['exec']>[1]) =>
+    inTurn(text.slice(0, 60), () => original.exec(text, options))) as PGlite['exec'];
 
   for (const [name, value] of Object.entries({ query, exec, transaction })) {
     Object.defineProperty(pglite, name, { value, configurable: true, writable: true });
