@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
 import { rows } from '../domain/sql.js';
 import {
-  ALLOCATABLE,
+  allocatable,
   checkedRecords,
   ENERGY_OUTSIDE_TRAIN_RUN,
   inSum,
@@ -18,7 +18,7 @@ import {
  * gets a payer, as its own category. Set-based: two statements per chunk.
  *
  * Input: the chunk's checked records (allocated-energy.ts `checkedRecords`, period end in (start, end]) that can
- * be billed (a traction unit, none of the codes 54, 59, 60; see allocated-energy.ts ALLOCATABLE) and lie in no
+ * be billed (a traction unit, none of the codes 54, 59, 60; see allocated-energy.ts `allocatable`) and lie in no
  * allocated_energy_hourly sum of another category (allocated-energy.ts `inSum`: a sum's island holds exactly
  * its records).
  *
@@ -86,7 +86,7 @@ export async function allocateEnergyOutsideTrainRun(
         SELECT p.consumption_point_uuid AS cp, p.period_end, p.traction_unit_uuid AS unit, p.grid_area_uuid,
                p.price_area_uuid, p.active_consumed, p.active_regenerated
           FROM ${checkedRecords} p
-         WHERE p.tenant = ${tenant}::uuid AND p.period_end > ${S} AND p.period_end <= ${E} AND ${ALLOCATABLE}
+         WHERE p.tenant = ${tenant}::uuid AND p.period_end > ${S} AND p.period_end <= ${E} AND ${allocatable(sql`p`)}
            AND NOT EXISTS (SELECT 1 FROM allocated a WHERE ${inSum(sql`a`, sql`p`)})
       ), runs AS MATERIALIZED (${tractionRunsNear(tenant, sql`${S} - ${L}`, E)}),
       prev AS MATERIALIZED (

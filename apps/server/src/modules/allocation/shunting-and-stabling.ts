@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
 import { rows } from '../domain/sql.js';
 import {
-  ALLOCATABLE,
+  allocatable,
   checkedRecords,
   ENERGY_OUTSIDE_TRAIN_RUN,
   inSum,
@@ -111,7 +111,7 @@ export async function allocateShuntingAndStabling(
         SELECT p.consumption_point_uuid AS cp, p.period_end, p.traction_unit_uuid AS unit, p.grid_area_uuid,
                p.price_area_uuid, p.active_consumed, p.active_regenerated
           FROM ${checkedRecords} p
-         WHERE p.tenant = ${tenant}::uuid AND p.period_end > ${S} AND p.period_end <= ${E} AND ${ALLOCATABLE}
+         WHERE p.tenant = ${tenant}::uuid AND p.period_end > ${S} AND p.period_end <= ${E} AND ${allocatable(sql`p`)}
            AND NOT EXISTS (SELECT 1 FROM combined a WHERE ${inSum(sql`a`, sql`p`)})
       ), runs AS MATERIALIZED (${tractionRunsNear(tenant, sql`${S} - ${L}`, sql`${E} + ${L}`)}),
       nearest AS (

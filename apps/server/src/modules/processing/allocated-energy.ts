@@ -14,13 +14,16 @@ export const ENERGY_OUTSIDE_TRAIN_RUN = 'energy-outside-train-run';
  */
 export const checkedRecords: SQL = sql.raw('(SELECT * FROM cebd_record WHERE codes IS NOT NULL)');
 
+/** Validation codes whose records cannot be allocated: 54 unknown EMS, 59 outside the area, 60 master data missing. */
+export const UNALLOCATABLE_CODES = [54, 59, 60] as const;
+
 /**
- * A checked record (`checkedRecords`, alias p) that can be billed to someone: it has a traction unit and none
- * of the codes that make it unusable (54 unknown EMS, 59 outside the area, 60 master data missing).
- * The other codes (55-58) are warnings about the data; its energy is still somebody's.
+ * A checked record (`checkedRecords`, alias `r`) that can be billed to someone: it has a traction
+ * unit and none of UNALLOCATABLE_CODES. The other codes (55-58) are warnings about the data; its
+ * energy is still somebody's. The one rule combine and the two allocation steps read.
  */
-export const ALLOCATABLE = sql`p.codes IS NOT NULL AND p.traction_unit_uuid IS NOT NULL
-  AND NOT (p.codes && ARRAY[54, 59, 60]::smallint[])`;
+export const allocatable = (r: SQL) =>
+  sql`${r}.traction_unit_uuid IS NOT NULL AND NOT (${r}.codes && ARRAY[${sql.raw(UNALLOCATABLE_CODES.join(', '))}]::smallint[])`;
 
 /** The chunk as ISO instants; an empty chunk is a programming error. */
 export function isoRange(chunk: { start: string; end: string }): { start: string; end: string } {

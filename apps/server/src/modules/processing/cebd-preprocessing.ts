@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
-import { rows } from '../domain/sql.js';
+import { jsonColumn, rows } from '../domain/sql.js';
 
 /**
  * cebd-preprocessing (DOMAIN.md "Processing" step 1, issue 9 item 4) for one chunk of an area's
@@ -368,7 +368,7 @@ export async function preprocessCebd(
       duplicates: string | number;
       by_code: Record<string, string | number> | string | null;
     }>(tx, statement);
-    const byCodeRaw = typeof row?.by_code === 'string' ? JSON.parse(row.by_code) : (row?.by_code ?? {});
+    const byCodeRaw = jsonColumn(row?.by_code, {});
     const byCode: Record<number, number> = {};
     for (const [code, n] of Object.entries(byCodeRaw as Record<string, string | number>))
       byCode[Number(code)] = Number(n);
@@ -416,21 +416,13 @@ export async function cebdFileScope(
 ): Promise<{ consumptionPoints: string[]; start: string; end: string } | null> {
   const [found] = await rows<{ points: string[] | string | null; first: string | null; last: string | null }>(
     ctx.db,
-    sql`SELECT array_agg(DISTINCT consumption_point_uuid ORDER BY consumption_point_uuid)::text[] AS points,
+    sql`SELECT jsonb_agg(DISTINCT consumption_point_uuid) AS points,
                rw_iso(min(period_end) - interval '5 minutes') AS first, rw_iso(max(period_end)) AS last
           FROM cebd_record
          WHERE tenant = ${ctx.tenant.uuid}::uuid AND data_log_id = ${dataLogId}::bigint`,
   );
-  if (!found?.first || !found.last || !found.points) return null;
-  const points = typeof found.points === 'string' ? parsePgTextArray(found.points) : found.points;
+  const points = jsonColumn<string[]>(found?.points, []);
+  if (!found?.first || !found.last || points.length === 0) return null;
   return { consumptionPoints: points, start: found.first, end: found.last };
 }
 
-/** '{a,b}' (a text[] some drivers hand over as text): uuids need no unquoting. */
-const parsePgTextArray = (text: string): string[] =>
-  text.length <= 2
-    ? []
-    : text
-        .slice(1, -1)
-        .split(',')
-        .map((t) => t.replace(/^"|"$/g, ''));

@@ -145,10 +145,7 @@ export async function markCebdRecheck(
           SELECT NULL::uuid, greatest(c.lo, b.first - interval '5 minutes'), least(c.hi, b.last)
             FROM changed c CROSS JOIN (SELECT min(r.period_end) AS first, max(r.period_end) AS last
                                          FROM cebd_record r WHERE r.tenant = ${T}) b
-           WHERE c.kind IN ${sql`(${sql.join(
-             AREA_WIDE.map((k) => sql`${k}`),
-             sql`, `,
-           )})`} AND b.first IS NOT NULL
+           WHERE c.kind = ANY(${sql.param([...AREA_WIDE])}::text[]) AND b.first IS NOT NULL
         ), zone AS (
           SELECT time_zone AS z FROM settlement_area WHERE uuid = ${T}
         ), days AS (

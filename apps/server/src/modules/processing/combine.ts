@@ -1,8 +1,8 @@
 import type { ProcessEventCode, Severity } from '@railwatt/contracts';
 import { sql } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
-import { checkedRecords, insertSums, sumsOfChunk } from './allocated-energy.js';
-import { rows } from '../domain/sql.js';
+import { allocatable, checkedRecords, insertSums, sumsOfChunk } from './allocated-energy.js';
+import { jsonColumn, rows } from '../domain/sql.js';
 import { LATER_DUPLICATE } from './train-preprocessing.js';
 
 /**
@@ -78,9 +78,6 @@ export const COMBINE_SEVERITY: Record<CombineCode, Severity> = {
 /** A record that metered something (consumed or regenerated). */
 const HAS_ENERGY = sql`(coalesce(active_consumed, 0) <> 0 OR coalesce(active_regenerated, 0) <> 0)`;
 
-/** Validation codes whose records cannot be allocated (see the module comment). */
-export const UNALLOCATABLE_CODES = [54, 59, 60] as const;
-
 /**
  * Area days combined side by side on PostgreSQL (its definition's `concurrency`): the statement runs
  * in one backend on one core, and the chunks write disjoint period ranges, so two days at once use
@@ -128,8 +125,7 @@ export async function combine(
                c.period_end - interval '150 seconds' AS mid
           FROM ${checkedRecords} c
          WHERE c.tenant = ${tenant}::uuid AND c.period_end > ${S} AND c.period_end <= ${E}
-           AND c.codes IS NOT NULL AND c.traction_unit_uuid IS NOT NULL
-           AND NOT c.codes && ${sql.param([...UNALLOCATABLE_CODES])}::smallint[]
+           AND ${allocatable(sql`c`)}
       ), runs AS MATERIALIZED (
         -- The runs that may hold a record of the chunk: by time (a run of the day before may reach
         -- past midnight), each with the traction units of its composition.
@@ -205,7 +201,7 @@ export async function combine(
                                  FROM zero z JOIN names n ON n.id = z.train_run_id))
              ) AS events`,
     );
-    const raw = typeof row?.events === 'string' ? JSON.parse(row.events) : (row?.events ?? {});
+    const raw = jsonColumn(row?.events, {});
     const events: CombineResult['events'] = {};
     for (const code of COMBINE_CODES) {
       const e = (raw as Record<string, { incidents: number | string; examples: string[] | null }>)[code];

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { ReadContext } from '../../context.js';
-import { rows } from '../domain/sql.js';
+import { jsonColumn, rows } from '../domain/sql.js';
 
 /**
  * When the prices and supply that settlement reads are stale (issue 18 item 5): price-and-supply
@@ -68,7 +68,7 @@ export async function supplyChangedAfterPricing(
           FROM changed`,
   );
   if (!found || found.values === 0 || found.priced_at === null || found.changed_at === null) return null;
-  const changes = typeof found.changes === 'string' ? JSON.parse(found.changes) : (found.changes ?? []);
+  const changes = jsonColumn(found.changes, []);
   return { values: found.values, pricedAt: found.priced_at, changedAt: found.changed_at, changes };
 }
 
