@@ -37,9 +37,12 @@ export const COUNTRY_CURRENCIES: Readonly<Record<CountryAreaName, Currency>> = {
   finland: 'EUR',
 };
 
+/** A country area's currency, by its kind; none for the areas that settle nothing. */
+export const countryCurrency = (kind: string | null | undefined): Currency | undefined =>
+  kind && kind in COUNTRY_CURRENCIES ? COUNTRY_CURRENCIES[kind as CountryAreaName] : undefined;
+
 /** An area's currency; the areas that settle nothing (exchange, administration, master data) count in EUR. */
-export const areaCurrency = (kind: string | null | undefined): Currency =>
-  (kind && kind in COUNTRY_CURRENCIES ? COUNTRY_CURRENCIES[kind as CountryAreaName] : undefined) ?? 'EUR';
+export const areaCurrency = (kind: string | null | undefined): Currency => countryCurrency(kind) ?? 'EUR';
 
 /**
  * The areas that also settle for a transmission-system party (product.md §2: the TPA settlement,

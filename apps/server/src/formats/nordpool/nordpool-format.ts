@@ -1,4 +1,4 @@
-import { COUNTRY_CURRENCIES, QUALITY_CODES, type TimeSeriesTypeName } from '@railwatt/contracts';
+import { QUALITY_CODES, type TimeSeriesTypeName } from '@railwatt/contracts';
 import { CsvReadError, decodeCsvText, readCsvRecords, type CsvRecord } from '../csv/csv-records.js';
 import { parseDottedDay } from '../area-date.js';
 import { limitProblems, MAX_POINTS_PER_CHUNK, readAllBytes } from '../timeseries-table/table-series.js';
@@ -15,7 +15,7 @@ import type { IntakeFormat, ParsedSeries, ParseItem, ParseOptions, SourceLocatio
  * day it ends, the repeated hour as 02-03A and 02-03B), prices in EUR/MWh per price area column. It
  * gives a 'spot_price' PT1H series per price area (identifier: the column's name) and a
  * 'currency_exchange_rate' PT1H series whose identifier is the Currency column's code; the intake
- * maps that code to the settlement area (settlementAreaCurrency). Messages name the line and column.
+ * maps that code to the settlement area (contracts countryCurrency, by the area's kind). Messages name the line and column.
  */
 export const DAY_COLUMN = 'Delivery day';
 export const HOUR_COLUMN = 'Hour';
@@ -23,13 +23,6 @@ export const CURRENCY_COLUMN = 'Currency';
 export const RATE_COLUMN = 'Exchange rate';
 export const PRICE_UNIT = 'EUR/MWh';
 export const MAX_NORDPOOL_BYTES = 50 * 1024 * 1024;
-
-/**
- * The currency a settlement area's exchange rate is stated in: its country's, an attribute of the
- * area's kind (contracts COUNTRY_CURRENCIES); none for the areas that settle nothing.
- */
-export const settlementAreaCurrency = (kind: string): string | undefined =>
-  (COUNTRY_CURRENCIES as Readonly<Record<string, string>>)[kind];
 
 const HEADER_LINE = /^\s*"?delivery day"?\s*([;,])/i;
 const HOUR = /^(\d{1,2})\s*-\s*(\d{1,2})\s*([AB])?$/i;

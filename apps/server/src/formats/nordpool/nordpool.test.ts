@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { bytesOf, gather, OSLO, pointsOf } from '../timeseries-table/fixtures.js';
 import { timeSeriesCsvFormat } from '../timeseries-table/csv-format.js';
 import { problemText } from '../timeseries/format.js';
-import { nordpoolFormat, settlementAreaCurrency } from './nordpool-format.js';
+import { countryCurrency } from '@railwatt/contracts';
+import { nordpoolFormat } from './nordpool-format.js';
 import { generateNordpoolCsv } from './nordpool-generate.js';
 
 const read = (text: string | Buffer) =>
@@ -48,8 +49,8 @@ describe('Nordpool prices', () => {
         ],
       },
     ]);
-    expect(settlementAreaCurrency('norway')).toBe('NOK');
-    expect(settlementAreaCurrency('exchange')).toBeUndefined();
+    expect(countryCurrency('norway')).toBe('NOK');
+    expect(countryCurrency('exchange')).toBeUndefined();
   });
 
   it('reads the 23-hour spring day and the 25-hour autumn day (02-03A, 02-03B) in Europe/Oslo', async () => {

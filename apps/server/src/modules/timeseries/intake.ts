@@ -1,5 +1,6 @@
 import {
   CEBD_SERIES,
+  countryCurrency,
   nextPeriodStart,
   TIME_SERIES_TYPES,
   type EntityKind,
@@ -17,7 +18,6 @@ import {
 } from '../../formats/timeseries/format.js';
 import { sql } from 'drizzle-orm';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { settlementAreaCurrency } from '../../formats/nordpool/nordpool-format.js';
 import { rows, type Executor } from '../domain/sql.js';
 import { kindsFor, resolveIdentifiers, retypeFor, type ResolvedEntity } from './resolve.js';
 import {
@@ -167,7 +167,7 @@ export async function importParsedStream(
           if (item.kind !== 'series' || item.series.typeName !== 'currency_exchange_rate') continue;
           const code = item.series.identifier;
           if (!/^[A-Z]{3}$/.test(code)) continue;
-          const own = settlementAreaCurrency(ctx.tenant.kind);
+          const own = countryCurrency(ctx.tenant.kind);
           if (own !== code) {
             problem({
               location: item.series.location,
@@ -272,13 +272,7 @@ export async function importParsedStream(
             let last = -Infinity;
             for (const r of block.records) {
               const end = Date.parse(r.periodEnd);
-              const ems = {
-                ac: r.activeConsumed,
-                ar: r.activeRegenerated,
-                rc: r.reactiveConsumed,
-                rr: r.reactiveRegenerated,
-              };
-              records.add(cp.uuid, end, ems, r.quality, r.lat, r.lon, r.tractionSystem);
+              records.add(cp.uuid, end, r);
               if (end < first) first = end;
               if (end > last) last = end;
             }

@@ -1,12 +1,13 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { EntityKind, QualityCode, Resolution, TimeSeriesTypeName } from '@railwatt/contracts';
 import { findPgError } from '../../db/constraints.js';
+import type { CebdRecord } from '../../formats/timeseries/format.js';
 import { rows, type Executor } from '../domain/sql.js';
 
 /**
  * The time-series store (migration 0090): series, their current values, the values corrections
- * replaced; and CEBD records, one row each (migration 0370 cebd_record). Set-based: every write is one statement over unnest arrays,
- * whatever the row count; callers batch (the intake flushes every VALUE_BATCH rows) and run it all
+ * replaced; and CEBD records, one row each (migration 0370 cebd_record). Set-based: every write is
+ * one statement over unnest arrays, whatever the row count; callers batch (the intake flushes every VALUE_BATCH rows) and run it all
  * in their transaction, so a file is stored whole or not at all.
  */
 
@@ -211,25 +212,18 @@ export class RecordBatch {
     return this.cps.length;
   }
 
-  add(
-    cp: string,
-    periodEndMs: number,
-    energies: { ac: number | null; ar: number | null; rc: number | null; rr: number | null },
-    quality: QualityCode,
-    lat: number | null,
-    lon: number | null,
-    system: string,
-  ): void {
+  /** One record of a consumption point, its period end as epoch milliseconds (parsed once by the caller). */
+  add(cp: string, periodEndMs: number, record: Omit<CebdRecord, 'periodEnd'>): void {
     this.cps.push(cp);
     this.ends.push(epochSeconds(periodEndMs));
-    this.activeConsumed.push(energies.ac);
-    this.activeRegenerated.push(energies.ar);
-    this.reactiveConsumed.push(energies.rc);
-    this.reactiveRegenerated.push(energies.rr);
-    this.qualities.push(quality);
-    this.lats.push(lat);
-    this.lons.push(lon);
-    this.systems.push(system);
+    this.activeConsumed.push(record.activeConsumed);
+    this.activeRegenerated.push(record.activeRegenerated);
+    this.reactiveConsumed.push(record.reactiveConsumed);
+    this.reactiveRegenerated.push(record.reactiveRegenerated);
+    this.qualities.push(record.quality);
+    this.lats.push(record.lat);
+    this.lons.push(record.lon);
+    this.systems.push(record.tractionSystem);
     if (periodEndMs < this.minEnd) this.minEnd = periodEndMs;
     if (periodEndMs > this.maxEnd) this.maxEnd = periodEndMs;
   }
