@@ -8,7 +8,13 @@ import { z } from 'zod';
 import type { AppConfig } from './config.js';
 import { databaseHealthy, type Database } from './db/client.js';
 import { identityPlugin } from './identity/plugin.js';
-import { ALL_JOBS, deliveryQueue, importQueue as jobImportQueue, jobDependencies } from './jobs/index.js';
+import {
+  ALL_JOBS,
+  deliveryQueue,
+  importQueue as jobImportQueue,
+  jobDependencies,
+  sftpIntakeSettings,
+} from './jobs/index.js';
 import type { JobDefinition } from './modules/jobs/define-job.js';
 import { createJobRunner, type JobRunner } from './modules/jobs/runner.js';
 import { procedureTable, type ProcedureDefinition } from './modules/processing/define-procedure.js';
@@ -225,13 +231,7 @@ export async function buildApp({
   // metered-energy-aggregation's files leave over the OUT routes in their own job, queued after a
   // run's chunk committed or by a re-export.
   registerAggregationDelivery(deliveryQueue(jobRunner));
-  const sftpIntake = {
-    database,
-    credentialsKey: config.interfaceCredentialsKey,
-    allowedHosts: config.interfaceAllowedHosts,
-    queue: importQueue,
-    maxFileBytes: config.timeSeriesImportMaxFileBytes,
-  };
+  const sftpIntake = sftpIntakeSettings(config, database, importQueue);
   await app.register(timeSeriesRoutes, {
     prefix: API_PREFIX,
     maxFileBytes: config.timeSeriesImportMaxFileBytes,

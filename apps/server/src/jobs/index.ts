@@ -5,6 +5,7 @@ import type { JobDefinition } from '../modules/jobs/define-job.js';
 import { cebdCheckJob } from './cebd-check.js';
 import { cebdMonthEndJob } from './cebd-month-end.js';
 import type { JobRunner } from '../modules/jobs/runner.js';
+import type { SftpIntakeDeps } from '../modules/interface/intake-run.js';
 import type { Procedures } from '../modules/processing/define-procedure.js';
 import type { DeliveryQueue } from '../modules/settlement/aggregation-delivery.js';
 import type { ImportQueue } from '../modules/timeseries/accept.js';
@@ -46,6 +47,19 @@ export const deliveryQueue =
   (ctx, dataLogIds) =>
     jobs.enqueue(ctx, meteredEnergyDeliveryJob, { dataLogIds });
 
+/** The automatic intake's settings from the app's configuration (its job and the import-prices call). */
+export const sftpIntakeSettings = (
+  config: AppConfig,
+  database: Database,
+  queue: ImportQueue,
+): Omit<SftpIntakeDeps, 'log'> => ({
+  database,
+  credentialsKey: config.interfaceCredentialsKey,
+  allowedHosts: config.interfaceAllowedHosts,
+  queue,
+  maxFileBytes: config.timeSeriesImportMaxFileBytes,
+});
+
 /** What the jobs are given (JobDependencies), from the app's configuration and its job runner. */
 export function jobDependencies(
   jobs: Pick<JobRunner, 'enqueue'>,
@@ -62,14 +76,7 @@ export function jobDependencies(
       run: procedureRunQueue(jobs),
     },
     imports,
-    sftpIntake: {
-      database,
-      credentialsKey: config.interfaceCredentialsKey,
-      allowedHosts: config.interfaceAllowedHosts,
-      queue: imports,
-      maxFileBytes: config.timeSeriesImportMaxFileBytes,
-      cron: config.sftpIntakeCron,
-    },
+    sftpIntake: { ...sftpIntakeSettings(config, database, imports), cron: config.sftpIntakeCron },
     delivery: { credentialsKey: config.interfaceCredentialsKey, allowedHosts: config.interfaceAllowedHosts },
   };
 }
