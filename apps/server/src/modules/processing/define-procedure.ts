@@ -88,15 +88,9 @@ export interface ProcedureDefinition {
   readonly concurrency: number;
 }
 
-export interface ProcedureDeclaration {
-  name: ProcedureName;
-  configuration?: readonly ConfigProcedure[];
-  run(ctx: ServiceContext, scope: ChunkScope, report: ChunkReport): Promise<void>;
-  events?: readonly string[];
-  followers?: readonly ProcedureName[];
-  configuredFollowers?(ctx: ServiceContext, periodStart: string): Promise<readonly ProcedureName[]>;
-  concurrency?: number;
-}
+/** What a procedure module writes: a definition whose lists and concurrency may be left to their defaults. */
+export type ProcedureDeclaration = Omit<ProcedureDefinition, 'configuration' | 'events' | 'followers' | 'concurrency'> &
+  Partial<Pick<ProcedureDefinition, 'configuration' | 'events' | 'followers' | 'concurrency'>>;
 
 /** Declares a procedure (defaults: no configuration, no events, no followers, one day at a time). */
 export function defineProcedure(declaration: ProcedureDeclaration): ProcedureDefinition {

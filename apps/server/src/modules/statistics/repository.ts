@@ -187,6 +187,9 @@ export async function cebdDays(ex: Executor, tenant: string, zone: string, now: 
   );
 }
 
+/** The day a record's 5-minute period lies in (its period end in (day, day + 1 day]). */
+const periodDay = (periodEnd: SQL) => sql`date_trunc('day', ${periodEnd} - interval '1 microsecond')`;
+
 /**
  * Work waiting per stage: CEBD records not checked yet (codes NULL); valid checked records of a
  * unit without allocated energy; live train runs without a check. Each with the oldest waiting
@@ -199,9 +202,6 @@ export async function cebdDays(ex: Executor, tenant: string, zone: string, now: 
  * on the whole history. A day holds the records whose period lies in it (period end in
  * (day, day + 1]), as the allocation's hours do (migration 0380).
  */
-/** The day a record's 5-minute period lies in (its period end in (day, day + 1 day]). */
-const periodDay = (periodEnd: SQL) => sql`date_trunc('day', ${periodEnd} - interval '1 microsecond')`;
-
 export async function offsetLag(ex: Executor, tenant: string): Promise<OffsetLag> {
   const valid = sql`c.codes = '{}' AND NOT c.duplicate AND c.traction_unit_uuid IS NOT NULL`;
   return rows(
