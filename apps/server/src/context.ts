@@ -2,7 +2,9 @@ import type { AreaKind, Role } from '@railwatt/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JWTPayload } from 'jose';
 import type { MarketFunction } from '@railwatt/contracts';
-import type { Executor, TxExecutor } from './db/client.js';
+import { sql } from 'drizzle-orm';
+import type { Database, Executor, TxExecutor } from './db/client.js';
+import { allAreasExecutor, tenantExecutor } from './db/tenant.js';
 
 /**
  * The signed-in user of a request, from the token's claims (plugins/auth.ts authFromClaims). It
@@ -55,3 +57,27 @@ export interface ReadContext {
 
 /** The ReadContext of another area than the request's (an area named in the path), with its own executor. */
 export const readContext = (db: Executor, uuid: string): ReadContext => ({ db, tenant: { uuid } });
+
+/**
+ * The contexts a scheduled round acts in as the system (`username`, no roles), one per settlement
+ * area (Administration aside), by name; with `only`, those areas alone. Each is bound to its area
+ * (row-level security) as a request's is. What the rounds of delayed tasks, the daily aggregation
+ * and the month-end CEBD re-check loop over.
+ */
+export async function systemContexts(
+  database: Database,
+  round: { username: string; log: FastifyBaseLogger; why: string },
+  only?: readonly string[],
+): Promise<ServiceContext[]> {
+  const found = await allAreasExecutor(database, round.why).execute(
+    sql`SELECT uuid, name, kind, time_zone AS "timeZone" FROM settlement_area
+         WHERE kind <> 'administration' AND (${only === undefined} OR uuid = ANY(${sql.param([...(only ?? [])])}::uuid[]))
+         ORDER BY name`,
+  );
+  return (found.rows as unknown as TenantContext[]).map((tenant) => ({
+    db: tenantExecutor(database, tenant.uuid),
+    tenant,
+    actor: { username: round.username, roles: [], areaKind: tenant.kind },
+    log: round.log,
+  }));
+}

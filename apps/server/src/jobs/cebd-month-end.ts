@@ -1,9 +1,8 @@
 import { dayInZone, dayStartInZone, MAX_RUN_DAYS, type AreaKind } from '@railwatt/contracts';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { ServiceContext, TenantContext } from '../context.js';
+import { systemContexts, type ServiceContext } from '../context.js';
 import type { Database } from '../db/client.js';
-import { allAreasExecutor, tenantExecutor } from '../db/tenant.js';
 import { rows } from '../modules/domain/sql.js';
 import { defineJob } from '../modules/jobs/define-job.js';
 import { SYSTEM_USERNAME, type FollowUp } from '../modules/processing/chain.js';
@@ -43,19 +42,14 @@ export async function startMonthEndRechecks(
   },
   now: Date = new Date(),
 ): Promise<{ area: AreaKind; start: string; end: string }[]> {
-  const areas = await rows<TenantContext>(
-    allAreasExecutor(deps.database, 'the month-end CEBD re-check'),
-    sql`SELECT uuid, name, kind, time_zone AS "timeZone" FROM settlement_area
-         WHERE kind <> 'administration' ORDER BY name`,
-  );
+  const contexts = await systemContexts(deps.database, {
+    username: SYSTEM_USERNAME,
+    log: deps.log,
+    why: 'the month-end CEBD re-check',
+  });
   const started: { area: AreaKind; start: string; end: string }[] = [];
-  for (const area of areas) {
-    const ctx: ServiceContext = {
-      db: tenantExecutor(deps.database, area.uuid),
-      tenant: area,
-      actor: { username: SYSTEM_USERNAME, roles: [], areaKind: area.kind },
-      log: deps.log,
-    };
+  for (const ctx of contexts) {
+    const area = ctx.tenant;
     const month = lastMonth(now, area.timeZone);
     const earliest = Date.parse(month.end) - MAX_RUN_DAYS * 86_400_000;
     const [found] = await rows<{ records: boolean; marked: string | null }>(

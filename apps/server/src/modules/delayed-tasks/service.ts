@@ -1,11 +1,9 @@
 import type { DelayedTaskPage, DelayedTaskQuery, ProcedureName, ProcedureResult } from '@railwatt/contracts';
-import { sql } from 'drizzle-orm';
-import type { ReadContext, ServiceContext, TenantContext } from '../../context.js';
+import { systemContexts, type ReadContext, type ServiceContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
 import { mapDatabaseError } from '../../db/constraints.js';
-import { allAreasExecutor, tenantExecutor } from '../../db/tenant.js';
+import { allAreasExecutor } from '../../db/tenant.js';
 import { ApiError } from '../../errors.js';
-import { rows } from '../domain/sql.js';
 import { startRun, type RunQueue } from '../processing/service.js';
 import { areasWithDueTasks, countWaiting, dueTasks, findTask, findTaskPage, setTaskStatus } from './repository.js';
 
@@ -104,24 +102,20 @@ export async function runDueDelayedTasks(
   destination: ProcedureName,
   now: Date = new Date(),
 ): Promise<{ tenant: string; results: ProcedureResult[] }[]> {
-  const all = allAreasExecutor(deps.database, 'the scheduled round of due delayed tasks');
-  const tenants = await areasWithDueTasks(all, now.toISOString());
+  const tenants = await areasWithDueTasks(
+    allAreasExecutor(deps.database, 'the scheduled round of due delayed tasks'),
+    now.toISOString(),
+  );
   if (tenants.length === 0) return [];
-  const areas = await rows<TenantContext>(
-    all,
-    sql`SELECT uuid, name, kind, time_zone AS "timeZone" FROM settlement_area
-         WHERE uuid = ANY(${sql.param(tenants)}::uuid[]) ORDER BY name`,
+  const contexts = await systemContexts(
+    deps.database,
+    { username: DELAYED_TASKS_ACTOR, log: deps.log, why: 'the areas of due delayed tasks' },
+    tenants,
   );
   const answers: { tenant: string; results: ProcedureResult[] }[] = [];
-  for (const area of areas) {
-    const ctx: ServiceContext = {
-      db: tenantExecutor(deps.database, area.uuid),
-      tenant: area,
-      actor: { username: DELAYED_TASKS_ACTOR, roles: [], areaKind: area.kind },
-      log: deps.log,
-    };
+  for (const ctx of contexts) {
     answers.push({
-      tenant: area.uuid,
+      tenant: ctx.tenant.uuid,
       results: await runDelayedTasks(ctx, deps.queue, destination, undefined, now),
     });
   }

@@ -1,10 +1,7 @@
 import { dayInZone, dayStartInZone, type MeteredEnergyAggregation, type ProcedureResult } from '@railwatt/contracts';
-import { sql } from 'drizzle-orm';
-import type { ServiceContext, TenantContext } from '../../context.js';
+import { systemContexts, type ServiceContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
-import { allAreasExecutor, tenantExecutor } from '../../db/tenant.js';
 import { ApiError } from '../../errors.js';
-import { rows } from '../domain/sql.js';
 import { listConfig } from '../processing-config/service.js';
 import { startRun, type RunQueue } from '../processing/service.js';
 
@@ -52,19 +49,14 @@ export async function runScheduledAggregations(
   deps: { database: Database; queue: RunQueue; log: ServiceContext['log'] },
   now: Date = new Date(),
 ): Promise<ScheduledAggregation[]> {
-  const areas = await rows<TenantContext>(
-    allAreasExecutor(deps.database, 'the daily metered-energy-aggregation round'),
-    sql`SELECT uuid, name, kind, time_zone AS "timeZone" FROM settlement_area
-         WHERE kind <> 'administration' ORDER BY name`,
-  );
+  const contexts = await systemContexts(deps.database, {
+    username: AGGREGATION_SCHEDULE_ACTOR,
+    log: deps.log,
+    why: 'the daily metered-energy-aggregation round',
+  });
   const answers: ScheduledAggregation[] = [];
-  for (const area of areas) {
-    const ctx: ServiceContext = {
-      db: tenantExecutor(deps.database, area.uuid),
-      tenant: area,
-      actor: { username: AGGREGATION_SCHEDULE_ACTOR, roles: [], areaKind: area.kind },
-      log: deps.log,
-    };
+  for (const ctx of contexts) {
+    const area = ctx.tenant;
     const config = await listConfig(ctx, 'metered-energy-aggregation', { refTime: now.toISOString() });
     if (config.uuid === null) continue;
     const value = config.current.value as { daysBackFirstAggregation: number; daysBackSecondAggregation: number };
