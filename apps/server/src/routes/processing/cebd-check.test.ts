@@ -188,19 +188,23 @@ describe('CEBD checked on arrival and re-checked when master data change', { tim
     expect(await marks()).toEqual([]);
   });
 
-  it('marks for a re-check exactly the days holding records inside a grid area change', async () => {
-    // Redrawn from the 6th: the 6th holds no record, the 7th and 8th do; the 5th lies before.
-    const redrawn = await t.callAs(ADMIN, {
+  /** The grid area redrawn (a smaller square) from D2 on, under `name`. */
+  const saveGridFromD2 = (name: string) =>
+    t.callAs(ADMIN, {
       method: 'POST',
       url: '/api/domain/save',
       payload: {
         uuid: grid,
         type: 'GridArea',
-        name: 'Oslo grid',
+        name,
         geometry: square(10.2, 59.6, 11.4, 60.4),
         timeRange: { start: D2.start, end: '2070-01-01T00:00:00Z' },
       },
     });
+
+  it('marks for a re-check exactly the days holding records inside a grid area change', async () => {
+    // Redrawn from the 6th: the 6th holds no record, the 7th and 8th do; the 5th lies before.
+    const redrawn = await saveGridFromD2('Oslo grid');
     expect(redrawn.statusCode, redrawn.body).toBe(200);
     expect(await marks()).toEqual([D3.start, D4.start]);
     const [mark] = await t.allAreas.query<{ reason: string }>(
@@ -209,17 +213,7 @@ describe('CEBD checked on arrival and re-checked when master data change', { tim
     );
     expect(mark!.reason).toBe(`gridarea ${grid} saved by ${ADMIN}`);
     // A change the check does not read (the name) marks nothing more, even over every day.
-    const renamed = await t.callAs(ADMIN, {
-      method: 'POST',
-      url: '/api/domain/save',
-      payload: {
-        uuid: grid,
-        type: 'GridArea',
-        name: 'Oslo grid area',
-        geometry: square(10.2, 59.6, 11.4, 60.4),
-        timeRange: { start: D2.start, end: '2070-01-01T00:00:00Z' },
-      },
-    });
+    const renamed = await saveGridFromD2('Oslo grid area');
     expect(renamed.statusCode, renamed.body).toBe(200);
     expect(await marks()).toEqual([D3.start, D4.start]);
   });
