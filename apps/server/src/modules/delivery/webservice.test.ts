@@ -215,12 +215,12 @@ describe('web service over plain HTTP: retries, timeout, refusals', () => {
       const outcome = await deliverByWebservice({ webserviceUri: `http://127.0.0.1:${server.port}/in` }, file, {
         ...fast,
         attempts: 2,
-        timeoutMs: 300,
+        timeoutMs: 1000,
       });
       expect(outcome).toEqual({
         ok: false,
         destinationType: 'webservice',
-        reason: `No answer from 127.0.0.1:${server.port} within 0.3 s (2 attempts)`,
+        reason: `No answer from 127.0.0.1:${server.port} within 1 s (2 attempts)`,
         attempts: 2,
       });
       expect(server.received.map((r) => r.body.length)).toEqual([bytes.length, bytes.length]);
