@@ -27,6 +27,7 @@ import { docsPlugin } from './plugins/docs.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { jsonBodyPlugin } from './plugins/json-body.js';
 import { webPlugin } from './plugins/web.js';
+import { administrationRoutes } from './routes/administration/index.js';
 import { domainRoutes } from './routes/domain/index.js';
 import { organisationExtraRoutes } from './routes/domain/organisations-extra.js';
 import { userDomainRoutes } from './routes/domain/users.js';
@@ -261,6 +262,13 @@ export async function buildApp({
   await app.register(settlementRoutes, { prefix: API_PREFIX });
   await app.register(parameterOverviewRoutes, { prefix: API_PREFIX });
   await app.register(masterDataRoutes, { prefix: API_PREFIX, database });
+  // The e-mails kept instead of sent (SMTP_URL unset), for the administrator (issue 20 item 5).
+  await app.register(administrationRoutes, {
+    prefix: API_PREFIX,
+    database,
+    sentMailDir: config.sentMailDir,
+    nodeName: config.nodeName,
+  });
   await app.register(webPlugin, { webDist: config.webDist });
 
   return app;

@@ -105,4 +105,35 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ SEED_DEMO: '' }).seedDemo).toBe(true);
     expect(loadConfig({ SEED_DEMO: 'false' }).seedDemo).toBe(false);
   });
+
+  it('keeps e-mails in <DATA_DIR>/sent-mail unless SMTP_URL names a mail server, validated at start', () => {
+    const embedded = loadConfig({});
+    expect(embedded.smtpUrl).toBeUndefined();
+    expect(embedded.sentMailDir).toBe('data/sent-mail');
+    expect(loadConfig({ DATA_DIR: '/var/lib/railwatt' }).sentMailDir).toBe('/var/lib/railwatt/sent-mail');
+    expect(loadConfig({ SENT_MAIL_DIR: ' /srv/mail ' }).sentMailDir).toBe('/srv/mail');
+    expect(loadConfig({ DATA_DIR: 'memory://' }).sentMailDir).toMatch(/railwatt-sent-mail$/);
+    expect(loadConfig({ SMTP_URL: ' ' }).smtpUrl).toBeUndefined();
+    expect(loadConfig({ SMTP_URL: 'smtp://mailer:p%40ss@mail.example.org:587' }).smtpUrl).toBe(
+      'smtp://mailer:p%40ss@mail.example.org:587',
+    );
+    expect(loadConfig({ SMTP_URL: 'smtps://mail.example.org' }).smtpUrl).toBe('smtps://mail.example.org');
+    expect(() => loadConfig({ SMTP_URL: 'http://mail.example.org' })).toThrow(/Invalid SMTP_URL: the scheme is http:/);
+    expect(() => loadConfig({ SMTP_URL: 'mail.example.org:25' })).toThrow(/Invalid SMTP_URL/);
+    expect(() => loadConfig({ SMTP_URL: 'smtp://mail.example.org/?tls.rejectUnauthorized=false' })).toThrow(
+      /query parameters are not read/,
+    );
+    expect(() => loadConfig({ SMTP_URL: `smtp://${'a'.repeat(2050)}.org` })).toThrow(/longer than 2048/);
+  });
+
+  it('sends from MAIL_FROM, by default noreply at the host of PUBLIC_URL', () => {
+    expect(loadConfig({}).mailFrom).toBe('Railwatt <noreply@localhost>');
+    expect(loadConfig({ PUBLIC_URL: 'https://railwatt.example.org' }).mailFrom).toBe(
+      'Railwatt <noreply@railwatt.example.org>',
+    );
+    expect(loadConfig({ MAIL_FROM: 'Reports <reports@example.org>' }).mailFrom).toBe('Reports <reports@example.org>');
+    expect(loadConfig({ MAIL_FROM: 'reports@example.org' }).mailFrom).toBe('reports@example.org');
+    expect(() => loadConfig({ MAIL_FROM: 'not an address' })).toThrow(/Invalid MAIL_FROM/);
+    expect(() => loadConfig({ MAIL_FROM: 'a@b.org\r\nBcc: x@y.org' })).toThrow(/Invalid MAIL_FROM/);
+  });
 });

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
-import { hostname } from 'node:os';
-import { dirname, resolve } from 'node:path';
+import { hostname, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllowedHosts, type AllowedHosts } from './modules/interface/allowed-hosts.js';
 
@@ -72,6 +72,21 @@ export interface AppConfig {
    * job attempts, uploads, results being queued; start.ts sweepGoneNodes), PostgreSQL only. Default 10.
    */
   nodeSweepSeconds: number;
+  /**
+   * SMTP_URL: the mail server e-mails (reports to "my email") go through, as
+   * smtp://[user:password@]host[:port] (STARTTLS when the server offers it, its certificate checked)
+   * or smtps://... (TLS from the start, port 465 by default). Unset (the embedded default): nothing is
+   * sent; each message is kept as an .eml file in `sentMailDir` and listed on the administrator's
+   * "sent mail" page (modules/delivery/mail.ts).
+   */
+  smtpUrl: string | undefined;
+  /** MAIL_FROM: the sender of every e-mail, an address or `Name <address>`. Default `Railwatt <noreply@<PUBLIC_URL's host>>`. */
+  mailFrom: string;
+  /**
+   * SENT_MAIL_DIR: where messages are kept when SMTP_URL is unset. Default `<DATA_DIR>/sent-mail`
+   * (with DATA_DIR=memory://, a folder under the system's temporary directory).
+   */
+  sentMailDir: string;
 }
 
 export interface KeycloakAdminConfig {
@@ -140,6 +155,54 @@ export function parseTrustProxy(value: string | undefined): TrustProxy {
   return entries;
 }
 
+/** Longest SMTP_URL accepted. */
+const MAX_SMTP_URL_LENGTH = 2048;
+
+/**
+ * SMTP_URL as nodemailer reads it: smtp: or smtps:, a host, an optional port and credentials;
+ * unset or empty: undefined (messages are kept, not sent). Anything else stops the start.
+ */
+export function parseSmtpUrl(value: string | undefined): string | undefined {
+  const text = value?.trim() ?? '';
+  if (text === '') return undefined;
+  const invalid = (why: string) =>
+    new Error(`Invalid SMTP_URL: ${why} (smtp://[user:password@]host[:port] or smtps://...)`);
+  if (text.length > MAX_SMTP_URL_LENGTH) throw invalid(`longer than ${MAX_SMTP_URL_LENGTH} characters`);
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw invalid('not a URL');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw invalid(`the scheme is ${url.protocol}`);
+  if (url.hostname === '') throw invalid('no host');
+  if (url.pathname !== '' && url.pathname !== '/') throw invalid('a path is not allowed');
+  // nodemailer would read options from the query (tls.rejectUnauthorized=false among them): none are.
+  if (url.search !== '') throw invalid('query parameters are not read');
+  return text;
+}
+
+/** A bare address (local@domain, no spaces or angle brackets) or `Name <address>`; bounded. */
+const MAIL_ADDRESS = /^[^\s@<>]+@[^\s@<>]+$/;
+
+/** MAIL_FROM, or `Railwatt <noreply@host>` with the host of PUBLIC_URL. */
+export function parseMailFrom(value: string | undefined, publicUrl: string): string {
+  const text = value?.trim() ?? '';
+  if (text === '') return `Railwatt <noreply@${new URL(publicUrl).hostname}>`;
+  const address = /<([^<>]*)>$/.exec(text)?.[1] ?? text;
+  if (text.length > 320 || !MAIL_ADDRESS.test(address) || /[\r\n]/.test(text)) {
+    throw new Error(`Invalid MAIL_FROM: ${text.slice(0, 100)} (an address, or Name <address>)`);
+  }
+  return text;
+}
+
+/** SENT_MAIL_DIR, else `<dataDir>/sent-mail`; a memory database keeps its mail under the temporary directory. */
+export function sentMailDirectory(value: string | undefined, dataDir: string): string {
+  const text = value?.trim() ?? '';
+  if (text !== '') return text;
+  return dataDir === 'memory://' ? join(tmpdir(), 'railwatt-sent-mail') : join(dataDir, 'sent-mail');
+}
+
 const parsePositiveInt = (value: string | undefined, fallback: number): number => {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
@@ -179,10 +242,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const oidcIssuer = trimSlash(env.OIDC_ISSUER || embeddedIssuer);
   const databaseUrl = env.DATABASE_URL || undefined;
   const embeddedIdentityProvider = oidcIssuer === embeddedIssuer;
+  const dataDir = env.DATA_DIR || './data';
   return {
     port,
     host: env.HOST || '0.0.0.0',
-    dataDir: env.DATA_DIR || './data',
+    dataDir,
     databaseUrl,
     publicUrl,
     oidcIssuer,
@@ -203,6 +267,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     interfaceAllowedHosts: parseAllowedHosts(env.INTERFACE_ALLOWED_HOSTS),
     nodeName: env.NODE_NAME?.trim() || `${hostname()}:${port}`,
     nodeSweepSeconds: parsePositiveInt(env.NODE_SWEEP_SECONDS, 10),
+    smtpUrl: parseSmtpUrl(env.SMTP_URL),
+    mailFrom: parseMailFrom(env.MAIL_FROM, publicUrl),
+    sentMailDir: sentMailDirectory(env.SENT_MAIL_DIR, dataDir),
   };
 }
 

@@ -21,4 +21,5 @@ export * from './procedure-tasks.js';
 export * from './statistics.js';
 export * from './settlement.js';
 export * from './parameter-overview.js';
+export * from './deliveries.js';
 export * from './calls/index.js';

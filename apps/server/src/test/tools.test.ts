@@ -46,7 +46,7 @@ describe('requireTool: a test that needs a program skips without it, but never o
   });
 
   it('knows the tools the server tests use, each with a way to install it', () => {
-    expect(Object.keys(TOOLS).sort()).toEqual(['sshd', 'xmllint']);
+    expect(Object.keys(TOOLS).sort()).toEqual(['openssl', 'sshd', 'xmllint']);
     for (const t of Object.values(TOOLS)) expect(t.install).toMatch(/^apt-get install /);
   });
 });

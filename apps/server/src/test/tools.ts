@@ -23,6 +23,12 @@ export const TOOLS = {
     install: 'apt-get install openssh-server',
     present: () => existsSync('/usr/sbin/sshd') && existsSync('/usr/bin/ssh-keygen'),
   },
+  openssl: {
+    describe: 'OpenSSL (/usr/bin/openssl), for the certificates of the local TLS peers',
+    // test/delivery-peers.ts makes a self-signed certificate for the FTPS, SMTP and HTTPS peers.
+    install: 'apt-get install openssl',
+    present: () => spawnSync('openssl', ['version'], { stdio: 'ignore' }).status === 0,
+  },
   xmllint: {
     describe: "libxml2's xmllint on PATH",
     install: 'apt-get install libxml2-utils',

@@ -9,6 +9,7 @@ import { parameterOverviewCalls } from './parameter-overview.js';
 import { processingCalls } from './processing.js';
 import { procedureTaskCalls } from './procedure-tasks.js';
 import { processingConfigCalls } from './processing-config.js';
+import { sentMailCalls } from './sent-mail.js';
 import { sftpIntegrationCalls } from './sftp-integration.js';
 import { settlementCalls } from './settlement.js';
 import { statisticsCalls } from './statistics.js';
@@ -28,6 +29,7 @@ export { parameterOverviewCalls } from './parameter-overview.js';
 export { processingCalls } from './processing.js';
 export { procedureTaskCalls } from './procedure-tasks.js';
 export { processingConfigCalls } from './processing-config.js';
+export { sentMailCalls } from './sent-mail.js';
 export { sftpIntegrationCalls } from './sftp-integration.js';
 export { settlementCalls } from './settlement.js';
 export { statisticsCalls } from './statistics.js';
@@ -43,6 +45,7 @@ export const CALL_GROUPS = {
   users: userAdminCalls,
   excel: excelCalls,
   sftpIntegration: sftpIntegrationCalls,
+  sentMail: sentMailCalls,
   timeSeries: timeSeriesCalls,
   dataLog: dataLogCalls,
   processing: processingCalls,

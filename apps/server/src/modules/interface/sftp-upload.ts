@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import type { Readable } from 'node:stream';
 import SftpClient from 'ssh2-sftp-client';
 import { classifySftpError, connectSftp, type SftpTarget } from './sftp-connection.js';
 
@@ -14,7 +15,8 @@ export interface UploadFile {
   /** Directory on the server (absolute), made when missing. */
   dir: string;
   fileName: string;
-  bytes: Buffer;
+  /** The bytes, or a stream of them (a report delivered without being held whole; read once). */
+  bytes: Buffer | Readable;
 }
 
 export type UploadOutcome = { ok: true; remotePath: string } | { ok: false; remotePath: string; error: string };
