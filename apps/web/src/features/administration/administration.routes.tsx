@@ -66,6 +66,7 @@ const DeadLetterQueueAdminPage = lazyScreen(
   () => import('../../components/ui/dead-letter/dead-letter-pages'),
   'DeadLetterQueueAdminPage',
 );
+const SentMailPage = lazyScreen(() => import('./components/sent-mail/sent-mail-page'), 'SentMailPage');
 const ImportPricesPage = lazyScreen(() => import('./components/timeseries/import-prices-page'), 'ImportPricesPage');
 
 /**
@@ -209,6 +210,12 @@ export const administrationRoutes: AppRoute = {
       ...fromPolicy(POLICIES.deadLetterQueues),
       ...nav('operations', 19),
       component: DeadLetterQueueAdminPage,
+    }),
+    // Our addition (issue 20 item 5): the e-mails kept instead of sent when no SMTP server is set.
+    adminOnly('sentmail', 'routes.administration.sentMail', {
+      ...fromPolicy(POLICIES.administratorOnly),
+      ...nav('operations', 20),
+      component: SentMailPage,
     }),
     adminOnly('import-prices', 'routes.administration.importPrices', {
       ...nav('timeSeries', 17),
