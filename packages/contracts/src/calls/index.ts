@@ -9,6 +9,7 @@ import { parameterOverviewCalls } from './parameter-overview.js';
 import { processingCalls } from './processing.js';
 import { procedureTaskCalls } from './procedure-tasks.js';
 import { processingConfigCalls } from './processing-config.js';
+import { reportCalls } from './reports.js';
 import { sftpIntegrationCalls } from './sftp-integration.js';
 import { settlementCalls } from './settlement.js';
 import { statisticsCalls } from './statistics.js';
@@ -28,6 +29,7 @@ export { parameterOverviewCalls } from './parameter-overview.js';
 export { processingCalls } from './processing.js';
 export { procedureTaskCalls } from './procedure-tasks.js';
 export { processingConfigCalls } from './processing-config.js';
+export { reportCalls } from './reports.js';
 export { sftpIntegrationCalls } from './sftp-integration.js';
 export { settlementCalls } from './settlement.js';
 export { statisticsCalls } from './statistics.js';
@@ -53,6 +55,7 @@ export const CALL_GROUPS = {
   statistics: statisticsCalls,
   settlement: settlementCalls,
   parameterOverview: parameterOverviewCalls,
+  reports: reportCalls,
 } as const satisfies Record<string, Record<string, CallDeclaration>>;
 
 /** Every declared call, flat, named `group.name`. */
