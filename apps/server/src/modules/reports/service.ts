@@ -100,15 +100,21 @@ function refKind(type: string): Exclude<ReportRefKind, 'operatingday'> | undefin
   )?.[0];
 }
 
-const zodErrors = (error: z.ZodError, prefix: string): FieldError[] =>
+/** The value at a zod issue's path in what was sent (undefined when absent). */
+const valueAt = (input: unknown, path: readonly PropertyKey[]): unknown =>
+  path.reduce<unknown>(
+    (v, key) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[key] : undefined),
+    input,
+  );
+
+/** zod's issues as the catalogue's field errors; a missing field is "The {field} field is required". */
+const zodErrors = (error: z.ZodError, prefix: string, input: unknown): FieldError[] =>
   error.issues.map((issue) => {
     const field = [prefix, ...issue.path.map(String)].join('.');
     const name = issue.path.map(String).join('.') || prefix;
-    return {
-      code: 'invalid_input',
-      field,
-      message: issue.code === 'invalid_type' && issue.input === undefined ? required(name) : issue.message,
-    };
+    const missing =
+      issue.path.length > 0 && valueAt(input, issue.path) === undefined && issue.code !== 'unrecognized_keys';
+    return { code: 'invalid_input', field, message: missing ? required(name) : issue.message };
   });
 
 const isoDay = z.iso.date();
@@ -160,7 +166,7 @@ export async function orderReport(
   if (!report) throw ApiError.badRequest('invalid_input', `The report ${name} is not available`);
   if (!mayOrder(report, ctx.actor.roles)) throw ApiError.forbidden(NOT_AUTHORIZED);
   const parsedBody = reportOrderBodySchema.safeParse(rawBody);
-  if (!parsedBody.success) throw invalid(zodErrors(parsedBody.error, 'body'));
+  if (!parsedBody.success) throw invalid(zodErrors(parsedBody.error, 'body', rawBody));
   const body = parsedBody.data;
   if (body.procedureName !== undefined && !allowedNames(report).includes(body.procedureName))
     throw invalid([
@@ -175,7 +181,7 @@ export async function orderReport(
   const { operatingDay, ...own } = body.reportSpecificParameters as Record<string, unknown>;
   const takesDay = report.refs.some((r) => r.kind === 'operatingday');
   const parameters = report.parameters.safeParse(own);
-  if (!parameters.success) throw invalid(zodErrors(parameters.error, 'reportSpecificParameters'));
+  if (!parameters.success) throw invalid(zodErrors(parameters.error, 'reportSpecificParameters', own));
   const errors: FieldError[] = [];
   if (operatingDay !== undefined && (!takesDay || !isoDay.safeParse(operatingDay).success))
     errors.push({ code: 'invalid_input', field: 'reportSpecificParameters.operatingDay', message: 'Invalid input' });

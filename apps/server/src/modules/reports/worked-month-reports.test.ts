@@ -259,7 +259,8 @@ describe('reports of the worked month (docs/settlement.md)', () => {
   });
 
   it('refuses bad parameters with the catalogue’s words', async () => {
-    const post = (url: string, payload: unknown) => t.callAs(RESPONSIBLE, { method: 'POST', url, payload });
+    const post = (url: string, payload: Record<string, unknown>) =>
+      t.callAs(RESPONSIBLE, { method: 'POST', url, payload });
     const format = await post('/api/processing/tasks/supplier?year=2026&month=10', { format: 'pdf' });
     expect(format.statusCode).toBe(400);
     expect(format.json()).toMatchObject({ code: 'invalid_input', message: 'Invalid input' });
