@@ -278,8 +278,21 @@ export async function orderReport(
     username: ctx.actor.username,
   };
   const { orderId, dataLogId } = await storeOrder(ctx, order, fileName, renderer.contentType, entryOrganisations);
-  const jobId = await queue(ctx, { orderId, dataLogId });
+  const jobId = await queueOrFail(ctx, queue, { orderId, dataLogId });
   return { reportName: name, jobId, dataLogId, fileName };
+}
+
+/** Queues an order's job; an order that cannot be queued is ERROR at once (never RUNNING forever). */
+async function queueOrFail(ctx: ServiceContext, queue: ReportQueue, order: { orderId: number; dataLogId: number }) {
+  try {
+    return await queue(ctx, order);
+  } catch (error) {
+    await finishFile(ctx.db, ctx.tenant.uuid, order.dataLogId, {
+      status: 'ERROR',
+      text: 'The report could not be queued',
+    });
+    throw error;
+  }
 }
 
 /** The entry (RUNNING, no bytes) and the order, in one transaction. */
@@ -447,7 +460,7 @@ export async function reorderReport(ctx: ServiceContext, queue: ReportQueue, ent
     organisations,
     id,
   );
-  await queue(ctx, { orderId, dataLogId });
+  await queueOrFail(ctx, queue, { orderId, dataLogId });
   return {
     dataLogId,
     messageStatus: 'RETRIED',
