@@ -37,6 +37,9 @@ import { excelRoutes } from './routes/excel/index.js';
 import { jobRoutes } from './routes/jobs/index.js';
 import { timeSeriesRoutes } from './routes/timeseries/index.js';
 import { registerAggregationDelivery } from './modules/settlement/aggregation-delivery.js';
+import { registerReportReorder } from './modules/reports/service.js';
+import { reportQueue } from './jobs/report-order.js';
+import { reportRoutes } from './routes/reports/index.js';
 import { registerIntakeReimporters } from './modules/timeseries/accept.js';
 import { masterDataRoutes } from './routes/masterdata/index.js';
 import { setToErrorRoutes } from './routes/processing/set-to-error.js';
@@ -232,6 +235,7 @@ export async function buildApp({
   // metered-energy-aggregation's files leave over the OUT routes in their own job, queued after a
   // run's chunk committed or by a re-export.
   registerAggregationDelivery(deliveryQueue(jobRunner));
+  registerReportReorder(reportQueue(jobRunner));
   const sftpIntake = sftpIntakeSettings(config, database, importQueue);
   await app.register(timeSeriesRoutes, {
     prefix: API_PREFIX,
@@ -256,6 +260,7 @@ export async function buildApp({
   // Dead letter queues and the task / procedure-result write calls (issue 9 items 1 and 3).
   await app.register(deadLetterQueueRoutes, { prefix: API_PREFIX });
   await app.register(procedureTaskRoutes, { prefix: API_PREFIX });
+  await app.register(reportRoutes, { prefix: API_PREFIX });
   await app.register(processingConfigRoutes, { prefix: API_PREFIX, database });
   await app.register(statisticsRoutes, { prefix: API_PREFIX });
   // Settlement and verification reads (issue 10).

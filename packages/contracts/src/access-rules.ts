@@ -144,6 +144,25 @@ export const DEAD_LETTER_QUEUE_ADMINS: readonly Role[] = ADMINISTRATOR_ONLY;
 export const REPORT_REORDERERS: readonly Role[] = ['erex-administrator', 'erex-settlement-operator'];
 
 /**
+ * Ordering reports (issue 20; product.md §2 "Reports"): the settlement role group without the
+ * train-run data provider (whose pages are the data log and completeness), and the exchange roles
+ * that receive figures: cp-admin and vehicle keeper (product.md §2: users holding only those reaching
+ * the data log go to Reports). The exchange operator moves files and orders none. Which of these may
+ * order which report is each report's definition (apps/server/src/modules/reports); what a role
+ * other than the area-wide ones sees in it is its own organisations (organisation/visibility.ts).
+ */
+export const REPORT_ORDERERS: readonly Role[] = [
+  'erex-administrator',
+  'settlement-area-responsible',
+  'audit-settlement-area-responsible',
+  'erex-settlement-operator',
+  'audit-erex-settlement-operator',
+  'consumer',
+  'cp-admin',
+  'vehicle-keeper',
+];
+
+/**
  * Running and re-running processes (issue 9: "Area responsibles edit and run; audit roles only
  * look"): the administrator, the settlement-area responsible and the settlement operator, the roles
  * that write in the settlement area (ADMINISTRATION_WRITERS).

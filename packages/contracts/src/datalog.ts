@@ -173,7 +173,7 @@ export const dataLogTimeSeriesSchema = z.object({
 });
 export type DataLogTimeSeries = z.infer<typeof dataLogTimeSeriesSchema>;
 
-/** A report a message produced (calls.md §3); none are written yet. */
+/** A report a message produced (calls.md §3): an ordered or scheduled report's order (report_order, migration 0410). */
 export const dataLogReportSchema = z.object({
   startTime: z.string().max(40).nullable(),
   endTime: z.string().max(40).nullable(),

@@ -15,6 +15,7 @@ import { meteredEnergyAggregationScheduleJob } from './metered-energy-aggregatio
 import { meteredEnergyDeliveryJob } from './metered-energy-delivery.js';
 import { procedureFollowUpJob } from './procedure-follow-up.js';
 import { procedureRunJob, procedureRunQueue } from './procedure-run.js';
+import { reportOrderJob } from './report-order.js';
 import { sftpIntakeJob } from './sftp-intake.js';
 import { timeSeriesImportJob } from './timeseries-import.js';
 
@@ -34,6 +35,7 @@ export const ALL_JOBS: readonly JobDefinition<z.ZodType, JobDependencies>[] = [
   delayedTasksJob,
   cebdCheckJob,
   cebdMonthEndJob,
+  reportOrderJob,
 ];
 
 /** The time-series import's queue (uploads, the SFTP intake, the data log's re-import). */

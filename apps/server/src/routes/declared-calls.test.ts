@@ -345,6 +345,18 @@ describe('every declared call', () => {
       'parameterOverview.overview': () => [
         get(`/timeseries/parameterOverview?typeName=on_account_energy&start=${RANGE.start}&end=${RANGE.end}`),
       ],
+      'reports.list': () => [get('/domain/reports')],
+      'reports.locales': () => [get('/domain/reports/settlement')],
+      // No job runner here: orders that reach their job are checked in
+      // modules/reports/worked-month-reports.test.ts (a consumer's report holds its own organisation only).
+      'procedureTasks.task': (s) => [
+        post('/processing/tasks/settlement?year=2026&month=10', { format: 'csv', reportSpecificParameters: { x: 1 } }),
+        post('/processing/tasks/supplier?year=2026&month=10', {
+          format: 'csv',
+          refs: [{ uuid: s.b.uuid, type: 'GridArea' }],
+        }),
+      ],
+      'reports.file': (s) => Object.values(s.entries).map((id) => get(`/eventlog/datalog/reports/${id}/file`)),
     };
 
     const consumerCalls = ALL_CALLS.filter((call) => {

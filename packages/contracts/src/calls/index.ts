@@ -9,6 +9,7 @@ import { parameterOverviewCalls } from './parameter-overview.js';
 import { processingCalls } from './processing.js';
 import { procedureTaskCalls } from './procedure-tasks.js';
 import { processingConfigCalls } from './processing-config.js';
+import { reportCalls } from './reports.js';
 import { sentMailCalls } from './sent-mail.js';
 import { sftpIntegrationCalls } from './sftp-integration.js';
 import { settlementCalls } from './settlement.js';
@@ -29,6 +30,7 @@ export { parameterOverviewCalls } from './parameter-overview.js';
 export { processingCalls } from './processing.js';
 export { procedureTaskCalls } from './procedure-tasks.js';
 export { processingConfigCalls } from './processing-config.js';
+export { reportCalls } from './reports.js';
 export { sentMailCalls } from './sent-mail.js';
 export { sftpIntegrationCalls } from './sftp-integration.js';
 export { settlementCalls } from './settlement.js';
@@ -56,6 +58,7 @@ export const CALL_GROUPS = {
   statistics: statisticsCalls,
   settlement: settlementCalls,
   parameterOverview: parameterOverviewCalls,
+  reports: reportCalls,
 } as const satisfies Record<string, Record<string, CallDeclaration>>;
 
 /** Every declared call, flat, named `group.name`. */

@@ -16,6 +16,7 @@ import {
   PROCESS_RUNNERS,
   PROCESSING_CONFIG_READERS,
   PROCESSING_CONFIG_WRITERS,
+  REPORT_ORDERERS,
   REPORT_REORDERERS,
   TIME_SERIES_IMPORTERS,
   USER_ADMINISTRATORS,
@@ -95,6 +96,17 @@ export const POLICIES = {
   dataLogReorder: { name: 'dataLogReorder', roles: REPORT_REORDERERS, tenant: true },
   /** Running and re-running processes (issue 9): not the audit roles. */
   processingRun: { name: 'processingRun', roles: PROCESS_RUNNERS, tenant: true },
+  /** Reports (issue 20): the reports a user may order, ordering one, and its file. */
+  reportOrder: { name: 'reportOrder', roles: REPORT_ORDERERS, tenant: true },
+  /**
+   * POST /processing/tasks/{procedure}: a procedure's task (processingRun's roles) or a report order
+   * (reportOrder's) on one path; the route holds each reading to its own roles.
+   */
+  processingTaskOrReport: {
+    name: 'processingTaskOrReport',
+    roles: union(PROCESS_RUNNERS, REPORT_ORDERERS),
+    tenant: true,
+  },
   /** Dead letter queues (issue 9), the administration page and combine's dead letter page: the administrator. */
   deadLetterQueues: { name: 'deadLetterQueues', roles: DEAD_LETTER_QUEUE_ADMINS, tenant: true },
   /** Process logs, procedure results and processing events: the runners, the audit roles, the consumer. */

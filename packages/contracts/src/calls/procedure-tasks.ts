@@ -1,10 +1,10 @@
+import { z } from 'zod';
 import { LIST_LIMITS, list } from '../limits.js';
 import {
   approveQuerySchema,
   procedureResultIdParamSchema,
   procedureResultIdsSchema,
   procedureTaskBatchSchema,
-  procedureTaskBodySchema,
   procedureTaskQuerySchema,
   saveProcedureResultSchema,
   setToFailureBodySchema,
@@ -12,6 +12,12 @@ import {
   MAX_BATCH_TASKS,
 } from '../procedure-tasks.js';
 import { procedureParamSchema, procedureResultSchema } from '../processing.js';
+import {
+  reportOrderAnswerSchema,
+  taskOrReportBodySchema,
+  taskOrReportQuerySchema,
+  taskOrReportParamSchema,
+} from '../reports.js';
 import { defineCall } from './define.js';
 import { POLICIES } from './policies.js';
 
@@ -21,15 +27,22 @@ import { POLICIES } from './policies.js';
  * the consumer read (settled consumption) and are refused the rest.
  */
 export const procedureTaskCalls = {
+  /**
+   * calls.md §7 writes this path twice: POST /processing/tasks/{procedureName} (a procedure's run for
+   * the month) and POST /processing/tasks/{reportName} (a report order, with a format; answer: its
+   * job and data-log entry). One route serves both (reports.ts taskOrReportBodySchema says how it
+   * tells them apart); the procedure reading keeps processingRun's roles.
+   */
   task: defineCall({
     method: 'POST',
     path: '/processing/tasks/{procedure}',
-    access: POLICIES.processingRun,
-    summary: 'Start a run of the procedure for the month (query year, month, zoneId); answer: the procedure result',
-    params: procedureParamSchema,
-    query: procedureTaskQuerySchema,
-    body: procedureTaskBodySchema,
-    response: procedureResultSchema,
+    access: POLICIES.processingTaskOrReport,
+    summary:
+      'Start a run of the procedure for the month (query year, month, zoneId; answer: the procedure result), or order a report (path: the report name; body with format; answer: its job and data-log entry)',
+    params: taskOrReportParamSchema,
+    query: taskOrReportQuerySchema,
+    body: taskOrReportBodySchema,
+    response: z.union([procedureResultSchema, reportOrderAnswerSchema]),
   }),
   taskWithoutBody: defineCall({
     method: 'GET',

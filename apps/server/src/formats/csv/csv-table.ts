@@ -18,6 +18,12 @@ function field(value: CsvValue): string {
   return /[";\r\n,]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+/** One record (no line break): a streaming writer's line. */
+export const csvLine = (values: readonly CsvValue[]): string => values.map(field).join(CSV_SEPARATOR);
+
+/** The byte order mark a CSV file starts with. */
+export const CSV_BOM = BOM;
+
 export function writeCsvTable(columns: readonly string[], rows: readonly CsvValue[][]): Buffer {
   const lines = [columns.map(field).join(CSV_SEPARATOR), ...rows.map((row) => row.map(field).join(CSV_SEPARATOR))];
   return Buffer.from(BOM + lines.join('\r\n') + '\r\n', 'utf8');

@@ -87,7 +87,8 @@ export async function findDataLogPage(
   const [row] = await rows<PageRow<DataLogEntry>>(
     ex,
     sql`WITH p AS (SELECT d.id, d.log_time_stamp, d.message_type, d.message_status, d.message_text, d.file_name,
-                          d.username, d.destination, d.base_id, d.train_id, d.response_bytes IS NOT NULL AS has_response
+                          d.username, d.destination, d.base_id, d.train_id, d.response_bytes IS NOT NULL AS has_response,
+                          d.file_size
                      FROM data_log d WHERE ${where}
                     ORDER BY ${order}
                     LIMIT ${filter.size} OFFSET ${filter.page * filter.size})
@@ -104,7 +105,16 @@ export async function findDataLogPage(
                   'baseId', d.base_id,
                   'trainId', d.train_id,
                   'hasResponse', d.has_response,
-                  'reports', '[]'::json,
+                  -- An ordered or scheduled report's start, end, file size, running time (seconds)
+                  -- and the names of its refs (calls.md §3; migration 0410 report_order).
+                  'reports', COALESCE((
+                    SELECT json_agg(json_build_object(
+                             'startTime', ${iso(sql`o.started_at`)},
+                             'endTime', ${iso(sql`o.finished_at`)},
+                             'fileSize', d.file_size,
+                             'runningTime', extract(epoch FROM o.finished_at - o.started_at)::float8,
+                             'reportRefsNames', o.refs_names))
+                      FROM report_order o WHERE o.data_log_id = d.id), '[]'::json),
                   'messageLogTimeSeries', COALESCE((
                     SELECT json_agg(json_build_object(
                              'startTime', ${iso(sql`ts.start_time`)},

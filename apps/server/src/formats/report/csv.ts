@@ -1,0 +1,19 @@
+import { CSV_BOM, csvLine } from '../csv/csv-table.js';
+import { formatValue, type ReportRenderer } from './render.js';
+
+/**
+ * A report as CSV: the house CSV (formats/csv/csv-table.ts: UTF-8 with a byte order mark,
+ * semicolons, formula-escaped text), a header row with units, then a line per row, written a batch
+ * at a time.
+ */
+export const csvRenderer: ReportRenderer = {
+  extension: 'csv',
+  contentType: 'text/csv; charset=utf-8',
+  async *render(spec, batches) {
+    yield Buffer.from(CSV_BOM + csvLine(spec.columns.map((c) => c.header)) + '\r\n', 'utf8');
+    for await (const rows of batches) {
+      const lines = rows.map((row) => csvLine(spec.columns.map((c) => formatValue(row[c.key], c.kind, spec.zone))));
+      yield Buffer.from(lines.join('\r\n') + '\r\n', 'utf8');
+    }
+  },
+};

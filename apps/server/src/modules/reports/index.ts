@@ -1,0 +1,19 @@
+import { customerInvoiceMonthAppendixReport } from './customerinvoicemonthappendix.js';
+import type { ReportDefinition } from './define-report.js';
+import { energyRawDataReport } from './energyrawdata.js';
+import { gridAreaSettlementReport } from './gridarea-settlement.js';
+import { settlementReport } from './settlement.js';
+import { supplierReport } from './supplier.js';
+
+/**
+ * Every report the server makes (issue 20), each one defineReport in its own file of this folder:
+ * an imported list, read by the report calls and the report-order job (nothing registers itself).
+ * contracts REPORT_NAMES lists all 33 of product.md; GET /domain/reports answers the ones here.
+ */
+export const ALL_REPORTS: readonly ReportDefinition[] = [
+  settlementReport,
+  gridAreaSettlementReport,
+  supplierReport,
+  customerInvoiceMonthAppendixReport,
+  energyRawDataReport,
+] as readonly ReportDefinition[];
