@@ -3,6 +3,8 @@ import { areasExcept } from '../../lib/access';
 import { lazyScreen, type AppRoute } from '../../lib/routes';
 
 const ReportsScreen = lazyScreen(() => import('./components/reports-screen'), 'ReportsScreen');
+const ReportsIndexPage = lazyScreen(() => import('./components/reports-index-page'), 'ReportsIndexPage');
+const ReportOrderPage = lazyScreen(() => import('./components/report-order-page'), 'ReportOrderPage');
 
 /**
  * Reports. The spec names no roles: everyone except the train-run-data provider (whose work is the data
@@ -49,27 +51,31 @@ export const REPORTS: readonly { name: string; schedule: boolean; areas?: readon
   { name: '15mindetailed', schedule: true },
 ];
 
-function reportRoute(report: (typeof REPORTS)[number]): AppRoute {
+/**
+ * A report's order page and, when it has one, its schedule page beside it (not nested: the order page
+ * does not show above the schedule page), at /reports/<report> and /reports/<report>/schedule.
+ */
+function reportRoutes(report: (typeof REPORTS)[number]): AppRoute[] {
   const titleArgs = { report: `reports.${report.name}` };
-  const children: AppRoute[] = [];
-  if (report.schedule) {
-    children.push({
-      path: 'schedule',
-      titleKey: 'routes.reports.schedule',
-      titleArgs,
-      roles: REPORT_ROLES,
-      component: ReportsScreen,
-    });
-  }
-  return {
+  const areas = report.areas ? { areas: report.areas } : {};
+  const order: AppRoute = {
     path: report.name,
     titleKey: 'routes.reports.order',
     titleArgs,
     roles: REPORT_ROLES,
-    ...(report.areas ? { areas: report.areas } : {}),
-    component: ReportsScreen,
-    ...(children.length > 0 ? { children } : {}),
+    ...areas,
+    component: ReportOrderPage,
   };
+  if (!report.schedule) return [order];
+  const schedule: AppRoute = {
+    path: `${report.name}/schedule`,
+    titleKey: 'routes.reports.schedule',
+    titleArgs,
+    roles: REPORT_ROLES,
+    ...areas,
+    component: ReportsScreen,
+  };
+  return [order, schedule];
 }
 
 export const reportsRoutes: AppRoute = {
@@ -78,13 +84,13 @@ export const reportsRoutes: AppRoute = {
   roles: REPORT_ROLES,
   areas: areasExcept('administration'),
   children: [
-    { index: true, titleKey: 'routes.reports.section', roles: REPORT_ROLES, component: ReportsScreen },
+    { index: true, titleKey: 'routes.reports.section', roles: REPORT_ROLES, component: ReportsIndexPage },
     {
       path: 'schedules/:report',
       titleKey: 'routes.reports.scheduleOverview',
       roles: REPORT_ROLES,
       component: ReportsScreen,
     },
-    ...REPORTS.map(reportRoute),
+    ...REPORTS.flatMap(reportRoutes),
   ],
 };
