@@ -49,7 +49,7 @@ const supplyCsv = (first: number) =>
   ].join('\n');
 
 describe('settlement', () => {
-  it('settles a month from its files, sees the balance close, approves, and approves a corrected version', async () => {
+  it('settles a month from its files, sees the balance close, approves, approves a corrected version and orders it as a report', async () => {
     const started = Date.now();
     const page = await signedIn(browser, USER, AREA, { viewport: { width: 1400, height: 1100 } });
 
@@ -218,6 +218,31 @@ describe('settlement', () => {
       .poll(() => page.getByTestId('settlement-status').getAttribute('data-status'), { timeout: 30_000 })
       .toBe('corrected');
     expect(second).toBeGreaterThan(first);
+
+    // 9. The approved month as a report (issue 20): ordered on the settlement report's page as CSV,
+    // followed to the end, downloaded; the file holds the report's columns with their units' figures.
+    await page.goto(`${baseUrl()}/reports`);
+    await page.getByRole('link', { name: 'Settlement', exact: true }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/reports/settlement');
+    await page.getByRole('textbox', { name: 'Month' }).click();
+    await page.getByRole('option', { name: 'October' }).click();
+    await page.getByRole('textbox', { name: 'Year' }).fill('2026');
+    await page.getByRole('textbox', { name: 'File format' }).click();
+    await page.getByRole('option', { name: 'CSV' }).click();
+    await page.getByRole('button', { name: 'Order', exact: true }).click();
+    const download = page.getByRole('button', { name: /^Download settlement_2026-10.*\.csv$/ });
+    await download.waitFor({ timeout: WAIT });
+    const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
+    const csv = await new Promise<string>((resolve, reject) => {
+      void file.createReadStream().then((stream) => {
+        const parts: Buffer[] = [];
+        stream.on('data', (part: Buffer) => parts.push(part));
+        stream.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+        stream.on('error', reject);
+      }, reject);
+    });
+    expect(file.suggestedFilename()).toMatch(/^settlement_2026-10.*\.csv$/);
+    expect(csv.split(/\r?\n/)[0]).toContain('Metered energy');
 
     console.info(`settlement journey: ${((Date.now() - started) / 1000).toFixed(1)} s`);
     await page.context().close();
