@@ -2,6 +2,7 @@ import type { Database } from '../db/client.js';
 import type { SftpIntakeDeps } from '../modules/interface/intake-run.js';
 import type { ChainQueue } from '../modules/processing/chain.js';
 import type { Procedures } from '../modules/processing/define-procedure.js';
+import type { DeliverySettings as ReportDeliverySettings } from '../modules/delivery/service.js';
 import type { DeliverySettings } from '../modules/settlement/aggregation-delivery.js';
 import type { ImportQueue } from '../modules/timeseries/accept.js';
 
@@ -22,4 +23,6 @@ export interface JobDependencies {
   sftpIntake: Omit<SftpIntakeDeps, 'log'> & { cron: string };
   /** The OUT routes' settings of metered-energy-aggregation's file delivery. */
   delivery: DeliverySettings;
+  /** Where report files go (e-mail, FTP, SFTP, web service: modules/delivery deliverySettings). */
+  reportDelivery: ReportDeliverySettings;
 }

@@ -7,6 +7,7 @@ import { cebdMonthEndJob } from './cebd-month-end.js';
 import type { JobRunner } from '../modules/jobs/runner.js';
 import type { SftpIntakeDeps } from '../modules/interface/intake-run.js';
 import type { Procedures } from '../modules/processing/define-procedure.js';
+import { deliverySettings } from '../modules/delivery/service.js';
 import type { DeliveryQueue } from '../modules/settlement/aggregation-delivery.js';
 import type { ImportQueue } from '../modules/timeseries/accept.js';
 import { delayedTasksJob } from './delayed-tasks.js';
@@ -80,5 +81,6 @@ export function jobDependencies(
     imports,
     sftpIntake: { ...sftpIntakeSettings(config, database, imports), cron: config.sftpIntakeCron },
     delivery: { credentialsKey: config.interfaceCredentialsKey, allowedHosts: config.interfaceAllowedHosts },
+    reportDelivery: deliverySettings(config),
   };
 }

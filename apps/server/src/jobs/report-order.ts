@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { JobRunner } from '../modules/jobs/runner.js';
+import type { JobDependencies } from './dependencies.js';
 import { defineJob } from '../modules/jobs/define-job.js';
 import { ALL_REPORTS } from '../modules/reports/index.js';
 import { failInterruptedOrder, makeReport, reportTable, type ReportQueue } from '../modules/reports/service.js';
@@ -20,9 +21,10 @@ export const reportOrderJob = defineJob({
   expireInSeconds: 60 * 60,
   interrupted: 'fail',
   onInterrupted: async (ctx, { orderId }, outcome) => failInterruptedOrder(ctx, orderId, outcome.message),
-  handler: async (ctx, { orderId }, run) =>
+  handler: async (ctx, { orderId }, run, { reportDelivery }: JobDependencies) =>
     makeReport(ctx, REPORTS, orderId, {
       embedded: run.embedded,
+      delivery: reportDelivery,
       progress: (fraction, message) => void run.progress(fraction, message),
     }),
 });

@@ -48,6 +48,8 @@ import {
   type ReportOrder,
 } from './repository.js';
 import { countRows, reportRows } from './rows.js';
+import { deliverOrderedReport, deliveryText } from './delivery.js';
+import type { DeliverySettings } from '../delivery/service.js';
 
 /**
  * Reports (issue 20 items 1 and 3): the list a user may order, an order (checked, stored as an
@@ -332,6 +334,8 @@ function destinationText(destinations: readonly unknown[]): string | null {
 export interface MakeOptions {
   /** The embedded database: rows in pages, not a cursor (rows.ts). */
   embedded: boolean;
+  /** Where the order's destinations are delivered through (delivery.ts); none: the file stays in the data log. */
+  delivery?: DeliverySettings;
   progress?: (fraction: number, message: string) => void;
   batchRows?: number;
 }
@@ -418,10 +422,20 @@ export async function makeReport(
       counted(reportRows(ctx.db, query, report.sortKeys, { embedded: options.embedded, batchRows: options.batchRows })),
     );
     await writeFileBytes(ctx.db, ctx.tenant.uuid, order.dataLogId, bytes);
-    const message = `${written} rows${processingId !== null ? ` from result ${processingId}` : ''}`;
-    await finishFile(ctx.db, ctx.tenant.uuid, order.dataLogId, { status: 'OK', text: message });
+    const made = `${written} rows${processingId !== null ? ` from result ${processingId}` : ''}`;
+    // The file is made; a destination that did not take it makes the entry ERROR with the reason
+    // (the file stays downloadable, and a re-order makes and sends it again).
+    const outcomes = options.delivery
+      ? await deliverOrderedReport(ctx, options.delivery, order, {
+          title: report.title[order.language],
+          contentType: renderer.contentType,
+        })
+      : [];
+    const undelivered = outcomes.some((o) => !o.ok);
+    const message = outcomes.length > 0 ? `${made}; ${deliveryText(outcomes)}` : made;
+    await finishFile(ctx.db, ctx.tenant.uuid, order.dataLogId, { status: undelivered ? 'ERROR' : 'OK', text: message });
     await markFinished(ctx.db, ctx.tenant.uuid, order.id, { rowCount: written, processingId });
-    return { status: 'success', message };
+    return { status: undelivered ? 'failure' : 'success', message };
   } catch (error) {
     const reason = userMessage(error);
     if (!(error instanceof UserFacingError)) ctx.log.error({ err: error, orderId }, 'report failed');

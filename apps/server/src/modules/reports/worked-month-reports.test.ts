@@ -131,6 +131,40 @@ describe('reports of the worked month (docs/settlement.md)', () => {
     expect(body.map((r) => r[col('Total (NOK)')])).toEqual(['104.6034', '209.2068', '57.1659']);
   });
 
+  it('delivers an ordered report to its destinations: an e-mail address gets it, an FTP host without credentials is refused by name', async () => {
+    const made = await order(RESPONSIBLE, 'settlement', {
+      format: 'csv',
+      zoneId: 'Europe/Oslo',
+      destinations: [{ type: 'EmailAddress', address: 'invoices@vy.example' }, { host: 'ftp.vy.example' }],
+    });
+    // The file was made and mailed; the FTP host could not take it: ERROR with both outcomes.
+    expect(made.status).toBe('failure');
+    expect(made.message).toMatch(
+      /^3 rows from result \d+; delivered: .*invoices@vy\.example.*; not delivered \(ftp\): FTP to ftp\.vy\.example needs a user and password/,
+    );
+    const file = await download(RESPONSIBLE, made.dataLogId);
+    // Without SMTP_URL the message is kept and listed for the administrator, the file attached.
+    const kept = await get<{ content: { id: number; recipients: string[]; fileNames: string[]; subject: string }[] }>(
+      '/api/administration/sentmail?search=invoices%40vy.example',
+      'erex-administrator',
+    );
+    expect(kept.content).toHaveLength(1);
+    expect(kept.content[0]).toMatchObject({
+      recipients: ['invoices@vy.example'],
+      fileNames: ['settlement_2026-10.csv'],
+      subject: 'Settlement 2026-10 (Norway)',
+    });
+    const eml = await t.callAs('erex-administrator', {
+      method: 'GET',
+      url: `/api/administration/sentmail/${kept.content[0]!.id}/download`,
+    });
+    expect(eml.statusCode).toBe(200);
+    const attached = /\r\n\r\n([A-Za-z0-9+/=\r\n]+)\r\n--/.exec(
+      eml.body.split('filename=settlement_2026-10.csv')[1]!,
+    )![1]!;
+    expect(Buffer.from(attached.replace(/\r\n/g, ''), 'base64').toString('utf8')).toBe(file.body);
+  });
+
   it('customerinvoicemonthappendix: each customer’s lines and a total line equal to the invoice total with VAT', async () => {
     const made = await order(RESPONSIBLE, 'customerinvoicemonthappendix', { format: 'csv', language: 'en' });
     expect(made.status, made.message ?? '').toBe('success');
