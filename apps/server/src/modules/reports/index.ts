@@ -1,3 +1,4 @@
+import { consumptionReport } from './consumption.js';
 import { customerInvoiceMonthAppendixReport } from './customerinvoicemonthappendix.js';
 import type { ReportDefinition } from './define-report.js';
 import { energyRawDataReport } from './energyrawdata.js';
@@ -16,4 +17,5 @@ export const ALL_REPORTS: readonly ReportDefinition[] = [
   supplierReport,
   customerInvoiceMonthAppendixReport,
   energyRawDataReport,
+  consumptionReport,
 ] as readonly ReportDefinition[];
