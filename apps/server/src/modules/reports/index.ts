@@ -4,6 +4,7 @@ import type { ReportDefinition } from './define-report.js';
 import { energyRawDataReport } from './energyrawdata.js';
 import { gridAreaSettlementReport } from './gridarea-settlement.js';
 import { settlementReport } from './settlement.js';
+import { shuntingAndStablingReport } from './shuntingandstabling.js';
 import { supplierReport } from './supplier.js';
 
 /**
@@ -18,4 +19,5 @@ export const ALL_REPORTS: readonly ReportDefinition[] = [
   customerInvoiceMonthAppendixReport,
   energyRawDataReport,
   consumptionReport,
+  shuntingAndStablingReport,
 ] as readonly ReportDefinition[];
