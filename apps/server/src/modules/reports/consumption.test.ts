@@ -3,23 +3,25 @@ import { createTestApp, type TestApp } from '../../test/app.js';
 import { waitForRun } from '../../test/jobs.js';
 
 /**
- * The consumption report (docs/reports.md "consumption") ordered through POST
- * /processing/tasks/consumption on CEBD records of known figures: checked valid records summed per
- * consumption point and Oslo day (the 5 minutes ending at local midnight belong to the day before),
- * unchecked and coded records left out, and a consumer sees the points of its own units only.
+ * The consumption and 15minoverview reports (docs/reports.md) ordered through POST
+ * /processing/tasks/{report} on CEBD records of known figures. consumption: checked valid records
+ * summed per consumption point and Oslo day (the 5 minutes ending at local midnight belong to the day
+ * before), unchecked and coded records left out, and a consumer sees the points of its own units
+ * only. 15minoverview: every record as received, summed per quarter hour with its count and lowest
+ * quality.
  */
 const RESPONSIBLE = 'settlement-area-responsible';
 const CONSUMER = 'consumer';
 
-describe('consumption report', () => {
+describe('consumption and 15minoverview reports', () => {
   let t: TestApp;
   let tenant = '';
   let point = { uuid: '', cpid: '', unit: '', owner: '' };
 
-  const order = async (username: string, named = true) => {
+  const order = async (username: string, named = true, report = 'consumption') => {
     const res = await t.callAs(username, {
       method: 'POST',
-      url: '/api/processing/tasks/consumption?year=2026&month=OCTOBER',
+      url: `/api/processing/tasks/${report}?year=2026&month=OCTOBER`,
       payload: {
         format: 'csv',
         zoneId: 'Europe/Oslo',
@@ -91,6 +93,34 @@ describe('consumption report', () => {
       [point.cpid, point.unit, '2026-10-01', '29.7500', '1.5000', '28.2500', '6.0000', '0.0000', '3'],
       [point.cpid, point.unit, '2026-10-02', '4.0000', '2.0000', '2.0000', '0.5000', '0.0000', '1'],
     ]);
+  });
+
+  it('15minoverview: every record as received, summed per quarter hour', async () => {
+    // An estimated record, not checked, in the first quarter: counted here, and its quality the lowest.
+    await t.allAreas.query(
+      `INSERT INTO cebd_record (tenant, consumption_point_uuid, period_end, active_consumed, active_regenerated,
+                                reactive_consumed, reactive_regenerated, quality)
+       VALUES ($1, $2, '2026-10-01T10:15:00Z', 0.75, 0, 0, 0.25, 56)`,
+      [tenant, point.uuid],
+    );
+    const [header, ...body] = await order(RESPONSIBLE, true, '15minoverview');
+    expect(header!.slice(2)).toEqual([
+      'Period end',
+      'Active energy consumed (kWh)',
+      'Active energy regenerated (kWh)',
+      'Reactive energy consumed (kWh)',
+      'Reactive energy regenerated (kWh)',
+      'Records',
+      'Lowest quality',
+    ]);
+    expect(body.map((r) => r.slice(2))).toEqual([
+      ['2026-10-01T12:15:00+02:00', '23.2500', '1.5000', '5.0000', '0.2500', '3', '56'],
+      ['2026-10-02T00:00:00+02:00', '7.2500', '0.0000', '1.0000', '0.0000', '1', '127'],
+      ['2026-10-02T00:15:00+02:00', '4.0000', '2.0000', '0.5000', '0.0000', '1', '127'],
+      ['2026-10-02T10:00:00+02:00', '100.0000', '0.0000', '0.0000', '0.0000', '1', '127'],
+      ['2026-10-02T10:15:00+02:00', '200.0000', '0.0000', '0.0000', '0.0000', '1', '127'],
+    ]);
+    expect(new Set(body.map((r) => r[0]))).toEqual(new Set([point.cpid]));
   });
 
   it('shows a consumer the points of its own units only', async () => {

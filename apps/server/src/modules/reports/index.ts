@@ -1,3 +1,4 @@
+import { fifteenMinOverviewReport } from './15minoverview.js';
 import { consumptionReport } from './consumption.js';
 import { customerInvoiceMonthAppendixReport } from './customerinvoicemonthappendix.js';
 import type { ReportDefinition } from './define-report.js';
@@ -20,4 +21,5 @@ export const ALL_REPORTS: readonly ReportDefinition[] = [
   energyRawDataReport,
   consumptionReport,
   shuntingAndStablingReport,
+  fifteenMinOverviewReport,
 ] as readonly ReportDefinition[];
