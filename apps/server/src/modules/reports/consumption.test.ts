@@ -18,14 +18,21 @@ describe('consumption and 15minoverview reports', () => {
   let tenant = '';
   let point = { uuid: '', cpid: '', unit: '', owner: '' };
 
-  const order = async (username: string, named = true, report = 'consumption') => {
+  const order = async (
+    username: string,
+    named = true,
+    report = 'consumption',
+    extra: Record<string, unknown> = {},
+    query = 'year=2026&month=OCTOBER',
+  ) => {
     const res = await t.callAs(username, {
       method: 'POST',
-      url: `/api/processing/tasks/${report}?year=2026&month=OCTOBER`,
+      url: `/api/processing/tasks/${report}?${query}`,
       payload: {
         format: 'csv',
         zoneId: 'Europe/Oslo',
         refs: named ? [{ uuid: point.uuid, type: 'ConsumptionPoint' }] : [],
+        ...extra,
       },
     });
     expect(res.statusCode, res.body).toBe(200);
@@ -121,6 +128,36 @@ describe('consumption and 15minoverview reports', () => {
       ['2026-10-02T10:15:00+02:00', '200.0000', '0.0000', '0.0000', '0.0000', '1', '127'],
     ]);
     expect(new Set(body.map((r) => r[0]))).toEqual(new Set([point.cpid]));
+  });
+
+  it('accumulatedenergy: the unit’s net energy per Oslo month from September to October, and its running total', async () => {
+    const [header, ...body] = await order(
+      RESPONSIBLE,
+      false,
+      'accumulatedenergy',
+      { refs: [], reportSpecificParameters: { toYear: 2026, toMonth: 10 } },
+      'year=2026&month=SEPTEMBER',
+    );
+    expect(header).toEqual([
+      'Traction unit',
+      'Month',
+      'Active energy consumed (kWh)',
+      'Active energy regenerated (kWh)',
+      'Net energy (kWh)',
+      'Accumulated net energy (kWh)',
+    ]);
+    // September: the record ending at Oslo midnight of 1 October. October: the four checked valid records.
+    expect(body).toEqual([
+      [point.unit, '2026-09', '50.0000', '0.0000', '50.0000', '50.0000'],
+      [point.unit, '2026-10', '33.7500', '3.5000', '30.2500', '80.2500'],
+    ]);
+    // A range running backwards is a 400.
+    const backwards = await t.callAs(RESPONSIBLE, {
+      method: 'POST',
+      url: '/api/processing/tasks/accumulatedenergy?year=2026&month=10',
+      payload: { format: 'csv', reportSpecificParameters: { toYear: 2026, toMonth: 9 } },
+    });
+    expect(backwards.statusCode).toBe(400);
   });
 
   it('shows a consumer the points of its own units only', async () => {

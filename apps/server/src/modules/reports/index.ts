@@ -1,4 +1,5 @@
 import { fifteenMinOverviewReport } from './15minoverview.js';
+import { accumulatedEnergyReport } from './accumulatedenergy.js';
 import { consumptionReport } from './consumption.js';
 import { customerInvoiceMonthAppendixReport } from './customerinvoicemonthappendix.js';
 import type { ReportDefinition } from './define-report.js';
@@ -22,4 +23,5 @@ export const ALL_REPORTS: readonly ReportDefinition[] = [
   consumptionReport,
   shuntingAndStablingReport,
   fifteenMinOverviewReport,
+  accumulatedEnergyReport,
 ] as readonly ReportDefinition[];
