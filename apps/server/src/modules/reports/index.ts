@@ -8,6 +8,8 @@ import { gridAreaSettlementReport } from './gridarea-settlement.js';
 import { settlementReport } from './settlement.js';
 import { shuntingAndStablingReport } from './shuntingandstabling.js';
 import { supplierReport } from './supplier.js';
+import { totalTrainRunEnergyReport } from './totaltrainrunenergy.js';
+import { trainRunEnergyReport } from './trainrunenergy.js';
 
 /**
  * Every report the server makes (issue 20), each one defineReport in its own file of this folder:
@@ -24,4 +26,6 @@ export const ALL_REPORTS: readonly ReportDefinition[] = [
   shuntingAndStablingReport,
   fifteenMinOverviewReport,
   accumulatedEnergyReport,
+  trainRunEnergyReport,
+  totalTrainRunEnergyReport,
 ] as readonly ReportDefinition[];
