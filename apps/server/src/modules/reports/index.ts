@@ -3,6 +3,7 @@ import { accumulatedEnergyReport } from './accumulatedenergy.js';
 import { consumptionReport } from './consumption.js';
 import { customerInvoiceMonthAppendixReport } from './customerinvoicemonthappendix.js';
 import type { ReportDefinition } from './define-report.js';
+import { energyMarketReport } from './energymarket.js';
 import { energyRawDataReport } from './energyrawdata.js';
 import { gridAreaSettlementReport } from './gridarea-settlement.js';
 import { settlementReport } from './settlement.js';
@@ -28,4 +29,5 @@ export const ALL_REPORTS: readonly ReportDefinition[] = [
   accumulatedEnergyReport,
   trainRunEnergyReport,
   totalTrainRunEnergyReport,
+  energyMarketReport,
 ] as readonly ReportDefinition[];
