@@ -6,6 +6,7 @@ import type { ReportDefinition } from './define-report.js';
 import { energyMarketReport } from './energymarket.js';
 import { energyRawDataReport } from './energyrawdata.js';
 import { gridAreaSettlementReport } from './gridarea-settlement.js';
+import { priceElementsReport } from './priceelements.js';
 import { settlementReport } from './settlement.js';
 import { shuntingAndStablingReport } from './shuntingandstabling.js';
 import { supplierReport } from './supplier.js';
@@ -30,4 +31,5 @@ export const ALL_REPORTS: readonly ReportDefinition[] = [
   trainRunEnergyReport,
   totalTrainRunEnergyReport,
   energyMarketReport,
+  priceElementsReport,
 ] as readonly ReportDefinition[];
