@@ -1,9 +1,17 @@
+import { fifteenMinOverviewReport } from './15minoverview.js';
+import { accumulatedEnergyReport } from './accumulatedenergy.js';
+import { consumptionReport } from './consumption.js';
 import { customerInvoiceMonthAppendixReport } from './customerinvoicemonthappendix.js';
 import type { ReportDefinition } from './define-report.js';
+import { energyMarketReport } from './energymarket.js';
 import { energyRawDataReport } from './energyrawdata.js';
 import { gridAreaSettlementReport } from './gridarea-settlement.js';
+import { priceElementsReport } from './priceelements.js';
 import { settlementReport } from './settlement.js';
+import { shuntingAndStablingReport } from './shuntingandstabling.js';
 import { supplierReport } from './supplier.js';
+import { totalTrainRunEnergyReport } from './totaltrainrunenergy.js';
+import { trainRunEnergyReport } from './trainrunenergy.js';
 
 /**
  * Every report the server makes (issue 20), each one defineReport in its own file of this folder:
@@ -16,4 +24,12 @@ export const ALL_REPORTS: readonly ReportDefinition[] = [
   supplierReport,
   customerInvoiceMonthAppendixReport,
   energyRawDataReport,
+  consumptionReport,
+  shuntingAndStablingReport,
+  fifteenMinOverviewReport,
+  accumulatedEnergyReport,
+  trainRunEnergyReport,
+  totalTrainRunEnergyReport,
+  energyMarketReport,
+  priceElementsReport,
 ] as readonly ReportDefinition[];

@@ -216,3 +216,33 @@ export type ColumnTextKey = keyof typeof COLUMN_TEXTS;
 
 /** The word a total row of an invoice appendix shows where the price area stands. */
 export const TOTAL_ROW: Texts = COLUMN_TEXTS.total;
+
+/** Column headers of the train-run reports (trainrunenergy, totaltrainrunenergy). */
+export const TRAIN_RUN_TEXTS = {
+  operatingDay: {
+    en: 'Operating day',
+    da: 'Driftsdøgn',
+    nb: 'Driftsdøgn',
+    sv: 'Trafikdygn',
+    fi: 'Liikennöintipäivä',
+    es: 'Día de circulación',
+  },
+  trainNumber: {
+    en: 'Train number',
+    da: 'Tognummer',
+    nb: 'Tognummer',
+    sv: 'Tågnummer',
+    fi: 'Junanumero',
+    es: 'Número de tren',
+  },
+  departure: { en: 'Departure', da: 'Afgang', nb: 'Avgang', sv: 'Avgång', fi: 'Lähtö', es: 'Salida' },
+  arrival: { en: 'Arrival', da: 'Ankomst', nb: 'Ankomst', sv: 'Ankomst', fi: 'Saapuminen', es: 'Llegada' },
+  tractionUnits: {
+    en: 'Traction units',
+    da: 'Trækkraftenheder',
+    nb: 'Trekkraftenheter',
+    sv: 'Dragfordon',
+    fi: 'Vetokalustoyksiköt',
+    es: 'Unidades de tracción',
+  },
+} as const satisfies Record<string, Texts>;
