@@ -425,4 +425,3 @@ export async function cebdFileScope(
   if (!found?.first || !found.last || points.length === 0) return null;
   return { consumptionPoints: points, start: found.first, end: found.last };
 }
-
