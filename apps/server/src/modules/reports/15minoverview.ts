@@ -1,6 +1,5 @@
-import { AREA_WIDE_ROLES } from '@railwatt/contracts';
 import { sql } from 'drizzle-orm';
-import { defineReport } from './define-report.js';
+import { defineReport, UNIT_RECORDS_ORDER } from './define-report.js';
 import { organisationFilter } from '../organisation/visibility.js';
 import { refScope } from './sql.js';
 
@@ -24,13 +23,7 @@ export const fifteenMinOverviewReport = defineReport({
     fi: 'Energia 15 minuutin summina',
     es: 'Energía en sumas de 15 minutos',
   },
-  roles: [...AREA_WIDE_ROLES, 'consumer', 'cp-admin', 'vehicle-keeper'],
-  period: 'month',
-  refs: [
-    { kind: 'consumptionpoint', many: true },
-    { kind: 'tractionunit', many: true },
-  ],
-  source: null,
+  ...UNIT_RECORDS_ORDER,
   columns: [
     { key: 'consumptionPoint', kind: 'text' },
     { key: 'tractionUnit', kind: 'text' },

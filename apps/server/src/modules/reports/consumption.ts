@@ -1,6 +1,5 @@
-import { AREA_WIDE_ROLES } from '@railwatt/contracts';
 import { sql } from 'drizzle-orm';
-import { defineReport } from './define-report.js';
+import { defineReport, UNIT_RECORDS_ORDER } from './define-report.js';
 import { organisationFilter } from '../organisation/visibility.js';
 import { refScope } from './sql.js';
 
@@ -22,13 +21,7 @@ export const consumptionReport = defineReport({
     fi: 'Kulutus kulutuspisteittäin ja päivittäin',
     es: 'Consumo por punto de consumo y día',
   },
-  roles: [...AREA_WIDE_ROLES, 'consumer', 'cp-admin', 'vehicle-keeper'],
-  period: 'month',
-  refs: [
-    { kind: 'consumptionpoint', many: true },
-    { kind: 'tractionunit', many: true },
-  ],
-  source: null,
+  ...UNIT_RECORDS_ORDER,
   columns: [
     { key: 'consumptionPoint', kind: 'text' },
     { key: 'tractionUnit', kind: 'text' },

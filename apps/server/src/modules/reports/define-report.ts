@@ -100,6 +100,21 @@ export interface ReportDeclaration<P> {
   query(scope: ReportScope<P>): SQL;
 }
 
+/**
+ * Who may order the reports of units' CEBD records (energyrawdata, consumption, 15minoverview) and
+ * for what: the area's staff every unit; a vehicle keeper, cp-admin or consumer the units its
+ * organisations own. A month of the ordered consumption points or traction units, no result read.
+ */
+export const UNIT_RECORDS_ORDER = {
+  roles: [...AREA_WIDE_ROLES, 'consumer', 'cp-admin', 'vehicle-keeper'],
+  period: 'month',
+  refs: [
+    { kind: 'consumptionpoint', many: true },
+    { kind: 'tractionunit', many: true },
+  ],
+  source: null,
+} as const satisfies Pick<ReportDeclaration<unknown>, 'roles' | 'period' | 'refs' | 'source'>;
+
 export interface ReportDefinition<P = unknown> extends Omit<ReportDeclaration<P>, 'refs' | 'parameters'> {
   refs: readonly ReportRef[];
   parameters: z.ZodType<P>;
