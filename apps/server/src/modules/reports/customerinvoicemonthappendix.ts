@@ -1,7 +1,6 @@
-import { AREA_WIDE_ROLES } from '@railwatt/contracts';
 import { sql } from 'drizzle-orm';
 import { defineReport } from './define-report.js';
-import { SETTLEMENT_COST_COLUMNS, SETTLEMENT_ENERGY_COLUMNS, SETTLEMENT_SUMS } from './settlement.js';
+import { SETTLEMENT_LINES_ORDER, SETTLEMENT_SUMS } from './settlement.js';
 import { organisationScope, periodDays } from './sql.js';
 import { TOTAL_ROW } from './texts.js';
 
@@ -22,18 +21,7 @@ export const customerInvoiceMonthAppendixReport = defineReport({
     fi: 'Asiakkaan kuukauden laskuliite',
     es: 'Anexo de la factura mensual del cliente',
   },
-  roles: [...AREA_WIDE_ROLES, 'consumer'],
-  period: 'month',
-  refs: [{ kind: 'organisation', many: true }],
-  source: { procedure: 'settlement' },
-  columns: [
-    { key: 'organisation', kind: 'text' },
-    { key: 'organisationId', kind: 'text' },
-    { key: 'priceArea', kind: 'text' },
-    ...SETTLEMENT_ENERGY_COLUMNS,
-    ...SETTLEMENT_COST_COLUMNS,
-    { key: 'settlementVersion', kind: 'integer' },
-  ],
+  ...SETTLEMENT_LINES_ORDER,
   // The lines of an organisation by price area, its total line last.
   sortKeys: ['organisation', 'organisationUuid', 'totalLine', 'priceArea'],
   query: (scope) => {

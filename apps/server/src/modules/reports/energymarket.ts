@@ -1,6 +1,6 @@
-import { AREA_WIDE_ROLES } from '@railwatt/contracts';
 import { sql } from 'drizzle-orm';
 import { defineReport } from './define-report.js';
+import { GRID_BALANCE_ORDER } from './gridarea-settlement.js';
 import { eusaScope, refScope } from './sql.js';
 
 /**
@@ -21,13 +21,7 @@ export const energyMarketReport = defineReport({
     fi: 'Energiamarkkinat: toimitus ja kulutus tunneittain hinta-alueittain',
     es: 'Mercado de energía: suministro y consumo horario por zona de precio',
   },
-  roles: AREA_WIDE_ROLES,
-  period: 'month',
-  refs: [
-    { kind: 'gridarea', many: true },
-    { kind: 'energyusesettlementarea', many: true },
-  ],
-  source: { procedure: 'price-and-supply', gridArea: true },
+  ...GRID_BALANCE_ORDER,
   columns: [
     { key: 'priceArea', kind: 'text' },
     { key: 'hour', kind: 'time' },

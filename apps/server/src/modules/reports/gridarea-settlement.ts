@@ -1,7 +1,21 @@
 import { AREA_WIDE_ROLES } from '@railwatt/contracts';
 import { sql } from 'drizzle-orm';
-import { defineReport } from './define-report.js';
+import { defineReport, type ReportDeclaration } from './define-report.js';
 import { eusaScope, refScope } from './sql.js';
+
+/**
+ * Who may order the reports of price-and-supply's hourly balance (gridarea-settlement, energymarket)
+ * and for what: the area's staff, a month of the ordered grid or energy use settlement areas.
+ */
+export const GRID_BALANCE_ORDER = {
+  roles: AREA_WIDE_ROLES,
+  period: 'month',
+  refs: [
+    { kind: 'gridarea', many: true },
+    { kind: 'energyusesettlementarea', many: true },
+  ],
+  source: { procedure: 'price-and-supply', gridArea: true },
+} as const satisfies Pick<ReportDeclaration<unknown>, 'roles' | 'period' | 'refs' | 'source'>;
 
 /**
  * The balance per grid area and hour (docs/reports.md "gridarea-settlement"): supply of the grid
@@ -23,13 +37,7 @@ export const gridAreaSettlementReport = defineReport({
     fi: 'Verkkoalueen selvitys',
     es: 'Liquidación por zona de red',
   },
-  roles: AREA_WIDE_ROLES,
-  period: 'month',
-  refs: [
-    { kind: 'gridarea', many: true },
-    { kind: 'energyusesettlementarea', many: true },
-  ],
-  source: { procedure: 'price-and-supply', gridArea: true },
+  ...GRID_BALANCE_ORDER,
   columns: [
     { key: 'gridArea', kind: 'text' },
     { key: 'priceArea', kind: 'text' },

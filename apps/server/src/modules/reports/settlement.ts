@@ -1,6 +1,6 @@
 import { AREA_WIDE_ROLES } from '@railwatt/contracts';
 import { sql } from 'drizzle-orm';
-import { defineReport, type ReportColumn } from './define-report.js';
+import { defineReport, type ReportColumn, type ReportDeclaration } from './define-report.js';
 import { organisationScope, periodDays } from './sql.js';
 
 /**
@@ -32,6 +32,25 @@ export const SETTLEMENT_COST_COLUMNS: readonly ReportColumn[] = [
 ];
 
 /** The sums of settlement_line alias `l` behind those columns (exact numerics; the renderers round). */
+/**
+ * Who may order the reports of a settlement result's lines (settlement, customerinvoicemonthappendix)
+ * and what they hold: a month of the ordered organisations, one line per organisation and price area.
+ */
+export const SETTLEMENT_LINES_ORDER = {
+  roles: [...AREA_WIDE_ROLES, 'consumer'],
+  period: 'month',
+  refs: [{ kind: 'organisation', many: true }],
+  source: { procedure: 'settlement' },
+  columns: [
+    { key: 'organisation', kind: 'text' },
+    { key: 'organisationId', kind: 'text' },
+    { key: 'priceArea', kind: 'text' },
+    ...SETTLEMENT_ENERGY_COLUMNS,
+    ...SETTLEMENT_COST_COLUMNS,
+    { key: 'settlementVersion', kind: 'integer' },
+  ],
+} as const satisfies Pick<ReportDeclaration<unknown>, 'roles' | 'period' | 'refs' | 'source' | 'columns'>;
+
 export const SETTLEMENT_SUMS = sql`
   sum(l.metered_kwh) AS "meteredEnergy", sum(l.estimated_kwh) AS "estimatedEnergy",
   sum(l.other_kwh) AS "otherEnergy", sum(l.losses_kwh) AS "lossesEnergy",
@@ -59,18 +78,7 @@ export const settlementReport = defineReport({
     fi: 'Selvitys',
     es: 'Liquidación',
   },
-  roles: [...AREA_WIDE_ROLES, 'consumer'],
-  period: 'month',
-  refs: [{ kind: 'organisation', many: true }],
-  source: { procedure: 'settlement' },
-  columns: [
-    { key: 'organisation', kind: 'text' },
-    { key: 'organisationId', kind: 'text' },
-    { key: 'priceArea', kind: 'text' },
-    ...SETTLEMENT_ENERGY_COLUMNS,
-    ...SETTLEMENT_COST_COLUMNS,
-    { key: 'settlementVersion', kind: 'integer' },
-  ],
+  ...SETTLEMENT_LINES_ORDER,
   sortKeys: ['priceArea', 'organisation', 'organisationUuid'],
   query: (scope) => {
     const { first, after } = periodDays(scope);
