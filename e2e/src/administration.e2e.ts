@@ -40,6 +40,10 @@ describe('users in the Administration section', () => {
     await expect.poll(() => page.getByTestId('area-selector').inputValue()).toBe('Administration');
     await expect.poll(() => new URL(page.url()).pathname).toBe('/administration/user/overview');
     await page.getByRole('heading', { name: 'User overview' }).waitFor();
+    // The sent mail (issue 20 item 5) is one click away in the side menu (axe checks it on the way).
+    await page.getByRole('link', { name: 'Sent mail' }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/administration/sentmail');
+    await page.getByRole('heading', { name: 'Sent mail' }).waitFor();
 
     await page.getByTestId('area-selector').click();
     await page.getByRole('option', { name: 'Norway', exact: true }).click();

@@ -35,15 +35,19 @@ export const jobQuery = (id: string) =>
  */
 export function JobProgress({
   jobId,
+  label,
   onFinished,
   onStatus,
 }: {
   jobId: string;
+  /** What the job does ("Report job"); default the import job's label. */
+  label?: string;
   onFinished?: (job: JobRun) => void;
   /** Each status read (undefined before the first answer, 'unknown' when the job cannot be read): the dialog colour. */
   onStatus?: (status: JobStatus | 'unknown' | undefined) => void;
 }) {
   const { t } = useNamespaceT('timeseriesUpload');
+  const name = label ?? t('job.label');
   const { data: job, isError } = useQuery(jobQuery(jobId));
   const seen = isError ? 'unknown' : job?.status;
   useEffect(() => onStatus?.(seen), [seen, onStatus]);
@@ -68,7 +72,7 @@ export function JobProgress({
   return (
     <Stack gap={2} data-testid="job-progress" data-status={status}>
       <Group gap="xs" justify="space-between">
-        <Text size="sm">{t('job.label')}</Text>
+        <Text size="sm">{name}</Text>
         <Badge color={JOB_COLOR[status]} variant="light" data-testid="job-status">
           {t(`job.status.${status}`)}
         </Badge>
@@ -78,7 +82,7 @@ export function JobProgress({
         color={JOB_COLOR[status]}
         striped={!final}
         animated={status === 'running'}
-        aria-label={t('job.label')}
+        aria-label={name}
       />
       {final && job?.message ? (
         <Text size="sm" c={status === 'success' ? 'dimmed' : 'red'} data-testid="job-message">

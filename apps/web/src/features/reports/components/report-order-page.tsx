@@ -16,6 +16,7 @@ import { JobProgress } from '../../../components/ui/upload-dialog/job-progress';
 import { apiErrorMessages } from '../../../lib/errors';
 import type { ScreenProps } from '../../../lib/routes';
 import { useMarketStore } from '../../../lib/stores/market-store';
+import { useFormat } from '../../../lib/use-format';
 import { useNamespaceT } from '../../../lib/use-namespace-t';
 import { downloadReportFile, reportListQuery, useOrderReport } from '../api/reports';
 
@@ -48,6 +49,16 @@ export function ReportOrderPage(props: ScreenProps) {
   const [job, setJob] = useState<JobRun | null>(null);
   const [downloadError, setDownloadError] = useState<string | null>(null);
   const order = useOrderReport();
+  const f = useFormat();
+  // Money in the area's own currency ("NOK", "NOK/MWh"); other units by name.
+  const unitText = (unit: string | null) =>
+    unit === 'currency'
+      ? f.currency
+      : unit === 'currency/MWh'
+        ? f.priceUnit
+        : unit
+          ? t(`unit.${unit}`, { defaultValue: unit })
+          : '';
 
   const months = Array.from({ length: 12 }, (_, i) => ({
     value: String(i + 1),
@@ -121,7 +132,7 @@ export function ReportOrderPage(props: ScreenProps) {
           {ordered && (
             <Stack gap="xs" data-testid="report-ordered">
               <Text>{t('order.ordered', { file: ordered.fileName })}</Text>
-              <JobProgress jobId={ordered.jobId} onFinished={setJob} />
+              <JobProgress jobId={ordered.jobId} label={t('order.job')} onFinished={setJob} />
               {job?.status === 'success' && (
                 <Group>
                   <Button
@@ -152,7 +163,7 @@ export function ReportOrderPage(props: ScreenProps) {
               {report.columns.map((column) => (
                 <Table.Tr key={column.key}>
                   <Table.Td>{column.header}</Table.Td>
-                  <Table.Td>{column.unit ? t(`unit.${column.unit}`, { defaultValue: column.unit }) : ''}</Table.Td>
+                  <Table.Td>{unitText(column.unit)}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
