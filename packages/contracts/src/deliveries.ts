@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  DEFAULT_SFTP_PORT,
   HOST_KEY_FINGERPRINT,
   INTERFACE_ROUTE_MESSAGES,
   safeRemotePath,
@@ -26,7 +27,6 @@ export const ftpProtocolSchema = z.enum(FTP_PROTOCOLS);
 export type FtpProtocol = z.infer<typeof ftpProtocolSchema>;
 
 export const DEFAULT_FTP_PORT = 21;
-export const DEFAULT_SFTP_DELIVERY_PORT = 22;
 
 /** Bounds of a destination's fields (a DNS name is at most 253 characters). */
 export const DESTINATION_LIMITS = {
@@ -100,7 +100,7 @@ const ftp = {
 const sftp = {
   destinationType: z.literal('sftp'),
   host: hostSchema,
-  port: portSchema.default(DEFAULT_SFTP_DELIVERY_PORT),
+  port: portSchema.default(DEFAULT_SFTP_PORT),
   remoteDirectory: remoteDirectorySchema,
   username: usernameSchema,
   hostKeyFingerprint: hostKeyFingerprintSchema,

@@ -2,10 +2,8 @@ import { z } from 'zod';
 import type { JobRunner } from '../modules/jobs/runner.js';
 import type { JobDependencies } from './dependencies.js';
 import { defineJob } from '../modules/jobs/define-job.js';
-import { ALL_REPORTS } from '../modules/reports/index.js';
-import { failInterruptedOrder, makeReport, reportTable, type ReportQueue } from '../modules/reports/service.js';
-
-const REPORTS = reportTable(ALL_REPORTS);
+import { REPORTS } from '../modules/reports/index.js';
+import { failInterruptedOrder, makeReport, type ReportQueue } from '../modules/reports/service.js';
 
 /**
  * Makes an ordered report (issue 20 item 3; modules/reports/service.ts makeReport): its rows

@@ -7,6 +7,8 @@
  * time: modules/datalog/file-store.ts).
  */
 
+import { zoneOffset } from '../timeseries-table/table-times.js';
+
 export type RenderColumnKind = 'text' | 'number' | 'integer' | 'time' | 'day';
 
 export interface RenderColumn {
@@ -73,47 +75,11 @@ function instantMs(value: unknown): number | null {
   return null;
 }
 
-/**
- * The zone's offset at an instant. One Intl formatter per zone and one answer per quarter hour
- * (offsets change on quarter hours at most): a report of a million rows asks a few thousand times,
- * not a million (contracts' instantToWallClock builds a formatter per call).
- */
-const formatters = new Map<string, Intl.DateTimeFormat>();
-const offsets = new Map<string, number>();
-const QUARTER_HOUR = 15 * 60_000;
-
-function offsetMs(ms: number, zone: string): number {
-  const quarter = Math.floor(ms / QUARTER_HOUR);
-  const key = `${zone} ${quarter}`;
-  const known = offsets.get(key);
-  if (known !== undefined) return known;
-  let formatter = formatters.get(zone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-    });
-    formatters.set(zone, formatter);
-  }
-  const at = quarter * QUARTER_HOUR;
-  const parts = formatter.formatToParts(new Date(at));
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  const offset = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute')) - at;
-  if (offsets.size > 100_000) offsets.clear();
-  offsets.set(key, offset);
-  return offset;
-}
-
 /** An instant on the zone's wall clock with its offset: 2026-10-01T10:00:00+02:00. */
 export function formatZoned(value: unknown, zone: string): string {
   const ms = instantMs(value);
   if (ms === null) return '';
-  const wallMs = ms + offsetMs(ms, zone);
+  const wallMs = ms + zoneOffset(ms, zone);
   const wall = new Date(wallMs);
   const offsetMinutes = Math.round((wallMs - ms) / 60_000);
   const sign = offsetMinutes < 0 ? '-' : '+';

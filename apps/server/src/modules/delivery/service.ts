@@ -3,7 +3,7 @@ import type { AppConfig } from '../../config.js';
 import type { AllowedHosts } from '../interface/allowed-hosts.js';
 import type { Executor } from '../domain/sql.js';
 import { decryptDestinationPassword } from './credentials.js';
-import { failed, fileNameProblem, type DeliveryFile, type DeliveryOutcome } from './delivery-file.js';
+import { errorMessage, failed, fileNameProblem, type DeliveryFile, type DeliveryOutcome } from './delivery-file.js';
 import { deliverByFtp, type FtpOptions, type FtpTarget } from './ftp.js';
 import { deliverByMail, type MailMessage, type MailSettings } from './mail.js';
 import { deliverBySftp, type SftpDeliveryTarget } from './sftp.js';
@@ -123,7 +123,7 @@ export function resolveDestination(
         ? undefined
         : decryptDestinationPassword(options.key, options.owner, stored.passwordEncrypted);
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
+    const why = errorMessage(error);
     return {
       ok: false,
       outcome: failed(

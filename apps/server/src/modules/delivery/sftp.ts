@@ -1,7 +1,14 @@
 import type { InterfaceCredentials } from '@railwatt/contracts';
 import type { AllowedHosts } from '../interface/allowed-hosts.js';
 import { SFTP_UPLOAD_CONNECT_TIMEOUT_MS, uploadFiles } from '../interface/sftp-upload.js';
-import { contentOf, delivered, failed, type DeliveryFile, type DeliveryOutcome } from './delivery-file.js';
+import {
+  contentOf,
+  delivered,
+  errorMessage,
+  failed,
+  type DeliveryFile,
+  type DeliveryOutcome,
+} from './delivery-file.js';
 
 /**
  * SFTP through the interface routes' connection path (modules/interface/sftp-upload.ts): the same
@@ -58,7 +65,7 @@ export async function deliverBySftp(
   } catch (error) {
     // uploadFiles answers every failure it knows; this is one it does not (a host key that cannot
     // be stored, say): still an outcome, not a thrown error.
-    return failed('sftp', `The SFTP delivery to ${target.host}:${target.port} failed: ${String(error)}`);
+    return failed('sftp', `The SFTP delivery to ${target.host}:${target.port} failed: ${errorMessage(error)}`);
   } finally {
     // A stream the upload never read (no connection) is closed, not left open.
     if (!Buffer.isBuffer(bytes) && !bytes.readableEnded) bytes.destroy();

@@ -2,6 +2,7 @@ import { fifteenMinOverviewReport } from './15minoverview.js';
 import { accumulatedEnergyReport } from './accumulatedenergy.js';
 import { consumptionReport } from './consumption.js';
 import { customerInvoiceMonthAppendixReport } from './customerinvoicemonthappendix.js';
+import { reportTable } from './service.js';
 import type { ReportDefinition } from './define-report.js';
 import { energyMarketReport } from './energymarket.js';
 import { energyRawDataReport } from './energyrawdata.js';
@@ -33,3 +34,6 @@ export const ALL_REPORTS: readonly ReportDefinition[] = [
   energyMarketReport,
   priceElementsReport,
 ] as readonly ReportDefinition[];
+
+/** ALL_REPORTS by name, built once (the report calls and the report-order job read it). */
+export const REPORTS = reportTable(ALL_REPORTS);

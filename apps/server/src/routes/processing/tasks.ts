@@ -19,8 +19,8 @@ import {
 } from '../../modules/processing/tasks.js';
 import { reportQueue } from '../../jobs/report-order.js';
 import { ApiError } from '../../errors.js';
-import { ALL_REPORTS } from '../../modules/reports/index.js';
-import { orderReport, reportTable } from '../../modules/reports/service.js';
+import { REPORTS } from '../../modules/reports/index.js';
+import { orderReport } from '../../modules/reports/service.js';
 import { route } from '../register-call.js';
 
 /** The fields only a report order has: a procedure's task refuses them rather than ignore them. */
@@ -42,14 +42,13 @@ const isReportOrder = (name: string, body: TaskOrReportBody, procedures: readonl
  */
 export const procedureTaskRoutes: FastifyPluginAsync = async (app) => {
   const queue = procedureRunQueue(app.jobs);
-  const reports = reportTable(ALL_REPORTS);
   const reportOrders = reportQueue(app.jobs);
   route(app, calls.task, async (request) => {
     const name = request.params.procedure;
     const body = request.body;
     const query: TaskOrReportQuery = request.query;
     if (isReportOrder(name, body, PROCEDURE_NAMES))
-      return orderReport(request.ctx, reportOrders, reports, name as never, query, body);
+      return orderReport(request.ctx, reportOrders, REPORTS, name as never, query, body);
     // A procedure's task: its runners only, none of the report's fields.
     if (!request.ctx.actor.roles.some((r) => PROCESS_RUNNERS.includes(r))) throw ApiError.forbidden('Not authorized');
     const extra = [

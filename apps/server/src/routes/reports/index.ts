@@ -1,8 +1,8 @@
 import { reportCalls as calls } from '@railwatt/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { reportFile } from '../../modules/datalog/service.js';
-import { ALL_REPORTS } from '../../modules/reports/index.js';
-import { describeLocales, listReports, reportTable } from '../../modules/reports/service.js';
+import { REPORTS } from '../../modules/reports/index.js';
+import { describeLocales, listReports } from '../../modules/reports/service.js';
 import { sendStoredFile } from '../eventlog/send-file.js';
 import { route } from '../register-call.js';
 
@@ -12,9 +12,8 @@ import { route } from '../register-call.js';
  * (routes/processing/tasks.ts).
  */
 export const reportRoutes: FastifyPluginAsync = async (app) => {
-  const reports = reportTable(ALL_REPORTS);
-  route(app, calls.list, async (request) => listReports(request.ctx, reports, request.query.locale));
-  route(app, calls.locales, async (request) => describeLocales(request.ctx, reports, request.params.report));
+  route(app, calls.list, async (request) => listReports(request.ctx, REPORTS, request.query.locale));
+  route(app, calls.locales, async (request) => describeLocales(request.ctx, REPORTS, request.params.report));
   route(app, calls.file, async (request, reply) =>
     sendStoredFile(reply, await reportFile(request.ctx, request.params.id)),
   );
