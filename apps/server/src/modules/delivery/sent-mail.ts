@@ -1,9 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { EML_CONTENT_TYPE, type SentMail, type SentMailPageQuery } from '@railwatt/contracts';
+import { EML_CONTENT_TYPE, TEXT_LIMITS, type SentMail, type SentMailPageQuery } from '@railwatt/contracts';
 import { sql, type SQL } from 'drizzle-orm';
-import { boundedText } from '../../db/storable-text.js';
+import { boundedText, storableFileName, storableName } from '../../db/storable-text.js';
 import { ApiError } from '../../errors.js';
 import type { DownloadedFile } from '../datalog/service.js';
 import { rows, type Executor } from '../domain/sql.js';
@@ -36,8 +36,9 @@ export async function recordSentMail(ex: Executor, mail: KeptMail): Promise<numb
         VALUES (${mail.tenant}::uuid, ${boundedText(mail.sender, 4000)},
                 ${sql.param(mail.recipients.slice(0, 100).map((r) => boundedText(r, 254)))}::text[],
                 ${boundedText(mail.subject, 4000)},
-                ${sql.param(mail.fileNames.slice(0, 100).map((f) => boundedText(f, 200)))}::text[],
-                ${mail.emlFile}, ${mail.sizeBytes}, ${mail.username}, ${boundedText(mail.node, 200)})
+                ${sql.param(mail.fileNames.slice(0, 100).map((f) => storableFileName(f)))}::text[],
+                ${mail.emlFile}, ${mail.sizeBytes},
+                ${mail.username === null ? null : storableName(mail.username, TEXT_LIMITS.identifier)}, ${boundedText(mail.node, 200)})
         RETURNING id::int AS id`,
   );
   return row!.id;
