@@ -15,21 +15,22 @@ import type { TxExecutor } from '../domain/sql.js';
  *   embedded database holds; the cursor is the server mode's.
  */
 
-export const BATCH_ROWS = 2_000;
+const BATCH_ROWS = 2_000;
 
-export type ReportRow = Record<string, unknown>;
+type ReportRow = Record<string, unknown>;
+
+/**
+ * The column every row carries with the number of rows of the report (the job's progress), counted
+ * by the same statement that makes them: no second run of the query to count it. A column key
+ * cannot clash with it (keys are /^[a-z][A-Za-z0-9]*$/); the renderers write only the columns.
+ */
+export const TOTAL_ROWS = '__total';
 
 const ordered = (query: SQL, sortKeys: readonly string[]): SQL =>
-  sql`SELECT * FROM (${query}) AS report ORDER BY ${sql.join(
+  sql`SELECT *, count(*) OVER () AS ${sql.identifier(TOTAL_ROWS)} FROM (${query}) AS report ORDER BY ${sql.join(
     sortKeys.map((k) => sql.identifier(k)),
     sql`, `,
   )}`;
-
-/** The number of rows the query makes (the job's progress). */
-export async function countRows(ex: TxExecutor, query: SQL): Promise<number> {
-  const result = await ex.execute(sql`SELECT count(*)::int AS n FROM (${query}) AS report`);
-  return Number((result.rows[0] as { n: number } | undefined)?.n ?? 0);
-}
 
 export function reportRows(
   ex: TxExecutor,

@@ -47,7 +47,7 @@ import {
   type NewReportOrder,
   type ReportOrder,
 } from './repository.js';
-import { countRows, reportRows } from './rows.js';
+import { reportRows, TOTAL_ROWS } from './rows.js';
 import { deliverOrderedReport, deliveryText } from './delivery.js';
 import type { DeliverySettings } from '../delivery/service.js';
 
@@ -392,11 +392,12 @@ export async function makeReport(
       parameters: order.parameters,
     };
     const query = report.query(scope);
-    const total = await countRows(ctx.db, query);
     const renderer = REPORT_RENDERERS[order.format];
     let written = 0;
+    let total = 0;
     const counted = async function* (batches: AsyncIterable<RenderRow[]>) {
       for await (const batch of batches) {
+        if (written === 0) total = Number(batch[0]?.[TOTAL_ROWS] ?? 0);
         yield batch;
         written += batch.length;
         options.progress?.(total === 0 ? 1 : written / total, `${written} of ${total} rows`);
