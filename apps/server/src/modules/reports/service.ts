@@ -258,7 +258,11 @@ export async function orderReport(
   const renderer = REPORT_RENDERERS[body.format];
   const month = `${query.year}-${pad(query.month)}`;
   const p = parameters.data as { toYear?: number; toMonth?: number };
-  const to = report.period === 'months' && p.toYear !== undefined ? `_${p.toYear}-${pad(p.toMonth ?? 1)}` : '';
+  // The same rule as orderPeriod: a range only with both toYear and toMonth.
+  const to =
+    report.period === 'months' && p.toYear !== undefined && p.toMonth !== undefined
+      ? `_${p.toYear}-${pad(p.toMonth)}`
+      : '';
   const fileName = `${name}_${month}${to}.${renderer.extension}`;
   const entryOrganisations = named.length > 0 ? named : organisations;
   const order: Omit<NewReportOrder, 'dataLogId'> = {
