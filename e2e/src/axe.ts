@@ -52,11 +52,16 @@ async function runAxe(page: Page): Promise<AxeViolation[]> {
   return page.evaluate(async (tags) => {
     // The e2e project has no DOM types: what this needs of the page's globals.
     const g = globalThis as unknown as {
-      document: unknown;
+      document: { getAnimations(): { finished: Promise<unknown> }[] };
       axe: {
         run(context: unknown, options: unknown): Promise<{ violations: AxeViolation[] }>;
       };
     };
+    // A dialog or menu still fading in has colours part-way to their own: axe would measure the
+    // contrast of a frame no one reads (CI once failed on a confirmation half faded in). The screen
+    // is checked once its transitions have ended, waiting at most 2 s.
+    const settled = Promise.all(g.document.getAnimations().map((a) => a.finished.catch(() => undefined)));
+    await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, 2_000))]);
     const result = await g.axe.run(g.document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
     return result.violations.map(({ id, impact, help, nodes }) => ({
       id,
