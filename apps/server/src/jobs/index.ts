@@ -14,6 +14,7 @@ import { delayedTasksJob } from './delayed-tasks.js';
 import type { JobDependencies } from './dependencies.js';
 import { meteredEnergyAggregationScheduleJob } from './metered-energy-aggregation-schedule.js';
 import { meteredEnergyDeliveryJob } from './metered-energy-delivery.js';
+import { nightlyAllocationJob } from './nightly-allocation.js';
 import { procedureFollowUpJob } from './procedure-follow-up.js';
 import { procedureRunJob, procedureRunQueue } from './procedure-run.js';
 import { reportOrderJob } from './report-order.js';
@@ -36,6 +37,7 @@ export const ALL_JOBS: readonly JobDefinition<z.ZodType, JobDependencies>[] = [
   delayedTasksJob,
   cebdCheckJob,
   cebdMonthEndJob,
+  nightlyAllocationJob,
   reportOrderJob,
 ];
 

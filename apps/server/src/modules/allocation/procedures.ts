@@ -22,6 +22,7 @@ export const shuntingAndStablingProcedure = defineProcedure({
   configuration: ['shunting-and-stabling', 'train-preprocessing'],
   events: [LIMITS_EXCEEDED_CODE],
   followers: ['energy-outside-train-run'],
+  keepsDueDays: true,
   concurrency: DAYS_AT_ONCE,
   async run(ctx, scope, report) {
     const config = await currentConfig(ctx, 'shunting-and-stabling', scope.start);
@@ -62,6 +63,7 @@ export const energyOutsideTrainRunProcedure = defineProcedure({
   events: [NO_PAYER_CODE],
   followers: [],
   concurrency: DAYS_AT_ONCE,
+  keepsDueDays: true,
   async run(ctx, scope, report) {
     const config = await currentConfig(ctx, 'energy-outside-train-run', scope.start);
     const result = await allocateEnergyOutsideTrainRun(

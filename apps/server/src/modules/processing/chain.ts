@@ -102,6 +102,9 @@ export async function queueFollowers(
         start: period.start,
         end: period.end,
         cause: `started by the system after ${result.procedureName} run ${result.id}`,
+        // A run of the due days only (the nightly allocation, the month-end re-check) is followed
+        // on the due days only: each follower skips the days nothing marked (due-days.ts).
+        ...(result.runOptions?.onlyDue ? { runOptions: { onlyDue: true } } : {}),
       });
     }
   }

@@ -82,6 +82,18 @@ export interface ProcedureDefinition {
   /** Further followers its configuration names at the run's start (read when the run succeeded). */
   configuredFollowers?(ctx: ServiceContext, periodStart: string): Promise<readonly ProcedureName[]>;
   /**
+   * Keeps due days (due-days.ts): the engine marks a day for it whenever a step it follows processed
+   * the day, and a run with option onlyDue skips the days neither marked nor processed before (the
+   * nightly allocation, jobs/nightly-allocation.ts, and the month-end re-check's chain).
+   */
+  readonly keepsDueDays?: boolean;
+  /**
+   * Whether a run with option onlyDue processes the chunk, when the procedure decides it itself
+   * (cebd-preprocessing: a re-check mark or an unchecked record). A day found not due is done with
+   * no records and marks nothing.
+   */
+  isDue?(ctx: ServiceContext, scope: ChunkScope): Promise<boolean>;
+  /**
    * How many chunks run at once (default 1). On PostgreSQL a month of a large area may run a few
    * days side by side; embedded PGlite has one session, so more than 1 only queues there.
    */

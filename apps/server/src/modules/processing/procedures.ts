@@ -19,25 +19,21 @@ const CONSUMPTION_POINT = ENTITY_KINDS.consumptionpoint;
 // cebd-preprocessing.ts) with the configuration valid at the chunk's start; one event per code
 // found, its incidents the number of records. A run limited to consumption points (its refs: the
 // check of a file on arrival, chain.ts startArrivalCheck) checks their records alone; the month-end
-// run (option onlyDue) skips a day without a re-check mark or unchecked record (cebd-recheck.ts).
-// A chunk that checked its whole day answers the day's re-check mark.
+// run (option onlyDue) skips a day without a re-check mark or unchecked record (cebd-recheck.ts,
+// isDue). A chunk that checked its whole day answers the day's re-check mark; every chunk that
+// checked marks its day due for combine (due-days.ts), which the nightly allocation runs.
 export const cebdPreprocessingProcedure = defineProcedure({
   name: 'cebd-preprocessing',
   configuration: ['cebd-preprocessing'],
   events: Object.values(CEBD_PREPROCESSING_CODES).map(String),
   followers: ['combine'],
   concurrency: DAYS_AT_ONCE,
+  async isDue(ctx, scope) {
+    await lockCebdDay(ctx, scope);
+    return cebdChunkDue(ctx, scope);
+  },
   async run(ctx, scope, report) {
-    // One chunk of an area day at a time, whichever run it belongs to: a file's check on arrival
-    // runs beside other runs of its days (migration 0376), so the second chunk of a day waits here
-    // for the first to commit and then reads what it wrote. Released with the chunk's transaction.
-    await ctx.db.execute(
-      sql`SELECT pg_advisory_xact_lock(hashtext(${`cebd-preprocessing ${ctx.tenant.uuid} ${scope.start}`}::text))`,
-    );
-    if (scope.run.options.onlyDue && !(await cebdChunkDue(ctx, scope))) {
-      report.records(0);
-      return;
-    }
+    await lockCebdDay(ctx, scope);
     const consumptionPoints = scope.run.refs.filter((r) => r.type === CONSUMPTION_POINT).map((r) => r.uuid);
     const config = await currentConfig(ctx, 'cebd-preprocessing', scope.start);
     const result = await preprocessCebd(
@@ -69,8 +65,21 @@ export const cebdPreprocessingProcedure = defineProcedure({
   },
 });
 
+/**
+ * One chunk of an area day of cebd-preprocessing at a time, whichever run it belongs to: a file's
+ * check on arrival runs beside other runs of its days (migration 0376), so the second chunk of a day
+ * waits here for the first to commit and then reads what it wrote. Released with the chunk's
+ * transaction (taking it twice in one transaction is a no-op).
+ */
+async function lockCebdDay(ctx: Parameters<typeof cebdChunkDue>[0], scope: { start: string }): Promise<void> {
+  await ctx.db.execute(
+    sql`SELECT pg_advisory_xact_lock(hashtext(${`cebd-preprocessing ${ctx.tenant.uuid} ${scope.start}`}::text))`,
+  );
+}
+
 // train-preprocessing: the current train runs of the chunk's operating day checked
-// (modules/processing/train-preprocessing.ts); one event per code, its incidents the runs.
+// (modules/processing/train-preprocessing.ts); one event per code, its incidents the runs. It keeps
+// due days: a train-run file marks the operating days it changed (trainrun/service.ts).
 export const trainPreprocessingProcedure = defineProcedure({
   name: 'train-preprocessing',
   configuration: ['train-preprocessing'],
@@ -79,6 +88,7 @@ export const trainPreprocessingProcedure = defineProcedure({
   // from the runs' reported figures (reported-train-consumption, which names the refinement next).
   followers: ['combine', 'reported-train-consumption'],
   concurrency: DAYS_AT_ONCE,
+  keepsDueDays: true,
   async run(ctx, scope, report) {
     const config = await currentConfig(ctx, 'train-preprocessing', scope.start);
     const result = await preprocessTrainRuns(ctx, scope.chunk.day, config, {
@@ -105,6 +115,8 @@ export const combineProcedure = defineProcedure({
   // Combine replaces the allocation of its period, so the two allocation steps after it run again.
   followers: ['shunting-and-stabling'],
   concurrency: COMBINE_CONCURRENCY,
+  // Marked by each check of a day's records and of its train runs; the nightly allocation runs it.
+  keepsDueDays: true,
   async run(ctx, scope, report) {
     const config = await currentConfig(ctx, 'combine', scope.start);
     const result = await combine(

@@ -1,4 +1,10 @@
-import { UNDER_WAY_STATUSES, type ProcedureRunOptions } from '@railwatt/contracts';
+import {
+  dayStartInZone,
+  nextPeriodStart,
+  UNDER_WAY_STATUSES,
+  type ProcedureName,
+  type ProcedureRunOptions,
+} from '@railwatt/contracts';
 import { sql } from 'drizzle-orm';
 import type { ServiceContext } from '../../context.js';
 import { UserFacingError, userMessage } from '../../errors.js';
@@ -6,7 +12,8 @@ import { rows } from '../domain/sql.js';
 import type { JobResult, JobRunHandle } from '../jobs/define-job.js';
 import { areaDays, type Chunk } from './chunks.js';
 import { queueFollowers, type ChainQueue } from './chain.js';
-import type { ProcedureDefinition, Procedures } from './define-procedure.js';
+import type { ChunkScope, ProcedureDefinition, Procedures } from './define-procedure.js';
+import { markDue, processedBefore, takeDueMark } from './due-days.js';
 import {
   deleteChunkEvents,
   findResult,
@@ -94,6 +101,7 @@ export async function executeRun(
   }
 
   const options = await resultOptions(ctx.db, result.id);
+  const dueFollowers = followersKeepingDueDays(implementation, procedures);
   const chunks = areaDays(result.periodStart, result.periodEnd, ctx.tenant.timeZone);
   let done = await finishedChunks(ctx.db, result.id);
   let remaining = chunks.flatMap((chunk, index) => (done.has(chunk.start) ? [] : [{ ...chunk, index }]));
@@ -119,6 +127,7 @@ export async function executeRun(
     for (;;) {
       const elsewhere = await forEachDay(ctx, implementation, { ...result, options }, remaining, chunks.length, {
         lanes,
+        dueFollowers,
         claim: !run.embedded,
         signal: run.signal,
         onDone: async () => {
@@ -196,12 +205,19 @@ async function forEachDay(
   result: RunRecord,
   days: readonly (Chunk & { index: number })[],
   count: number,
-  options: { lanes: number; claim: boolean; signal: AbortSignal; onDone(): Promise<void> },
+  options: {
+    lanes: number;
+    /** The followers whose due days a chunk that did its work marks (due-days.ts). */
+    dueFollowers: readonly ProcedureName[];
+    claim: boolean;
+    signal: AbortSignal;
+    onDone(): Promise<void>;
+  },
 ): Promise<(Chunk & { index: number })[]> {
   const elsewhere: (Chunk & { index: number })[] = [];
   await forEachLimited(days, options.lanes, async (chunk) => {
     if (options.signal.aborted) throw new UserFacingError('The run was stopped before it finished');
-    const outcome = await runChunk(ctx, implementation, result, chunk, count, options.claim);
+    const outcome = await runChunk(ctx, implementation, result, chunk, count, options);
     if (outcome === 'done') await options.onDone();
     else if (outcome === 'held') elsewhere.push(chunk);
   });
@@ -233,6 +249,7 @@ export async function helpRun(
   try {
     await forEachDay(ctx, implementation, { ...result, options }, remaining, chunks.length, {
       lanes: implementation.concurrency ?? 1,
+      dueFollowers: followersKeepingDueDays(implementation, procedures),
       claim: true,
       signal: run.signal,
       onDone: async () => {
@@ -274,7 +291,7 @@ async function runChunk(
   result: RunRecord,
   chunk: Chunk & { index: number },
   count: number,
-  claim: boolean,
+  { claim, dueFollowers }: { claim: boolean; dueFollowers: readonly ProcedureName[] },
 ): Promise<'done' | 'held' | 'done-elsewhere'> {
   const tenant = ctx.tenant.uuid;
   const afterCommit: ((ctx: ServiceContext) => Promise<void>)[] = [];
@@ -284,41 +301,46 @@ async function runChunk(
       if (state === 'held') return 'held' as const;
       if (state === 'done') return 'done-elsewhere' as const;
     }
+    const chunkCtx = { ...ctx, db: tx };
+    const scope: ChunkScope = {
+      start: chunk.start,
+      end: chunk.end,
+      chunk: { index: chunk.index, count, day: chunk.day },
+      run: {
+        procedureResultId: result.id,
+        period: { start: result.periodStart, end: result.periodEnd },
+        refs: result.entityRefs,
+        refTime: result.refTime,
+        options: result.options,
+      },
+    };
+    if (!(await chunkIsDue(chunkCtx, implementation, scope))) {
+      // Nothing changed for this day since the procedure processed it: done, with no records
+      // (repository SUPERSEDED_EVENT keeps the day's earlier events standing).
+      await markChunkDone(tx, tenant, result.id, chunk, count, 0);
+      return 'done' as const;
+    }
     const events: NewEvent[] = [];
     let records: number | null = null;
     // What this chunk recorded in an earlier attempt is replaced, like the procedure's own writes.
     await deleteChunkEvents(tx, result.id, chunk.start);
-    await implementation.run(
-      { ...ctx, db: tx },
-      {
-        start: chunk.start,
-        end: chunk.end,
-        chunk: { index: chunk.index, count, day: chunk.day },
-        run: {
-          procedureResultId: result.id,
-          period: { start: result.periodStart, end: result.periodEnd },
-          refs: result.entityRefs,
-          refTime: result.refTime,
-          options: result.options,
-        },
+    await implementation.run(chunkCtx, scope, {
+      event: (event) => {
+        // A code the definition does not declare is a programming error, found by the procedure's tests.
+        if (!implementation.events.includes(event.errorCode))
+          throw new Error(`${implementation.name} records an undeclared event code ${event.errorCode}`);
+        events.push(event);
       },
-      {
-        event: (event) => {
-          // A code the definition does not declare is a programming error, found by the procedure's tests.
-          if (!implementation.events.includes(event.errorCode))
-            throw new Error(`${implementation.name} records an undeclared event code ${event.errorCode}`);
-          events.push(event);
-        },
-        afterCommit: (work) => void afterCommit.push(work),
-        records: (count) => void (records = (records ?? 0) + count),
-      },
-    );
+      afterCommit: (work) => void afterCommit.push(work),
+      records: (count) => void (records = (records ?? 0) + count),
+    });
     await insertEvents(
       tx,
       tenant,
       { procedureResultId: result.id, processName: result.procedureName, chunkStart: chunk.start },
       events,
     );
+    await markDue(tx, tenant, dueFollowers, wholeDay(chunk.day, ctx.tenant.timeZone));
     await markChunkDone(tx, tenant, result.id, chunk, count, records);
     return 'done' as const;
   });
@@ -334,4 +356,36 @@ async function runChunk(
     }
   }
   return 'done';
+}
+
+/** The followers of `implementation` that keep due days (due-days.ts): what its chunks mark. */
+function followersKeepingDueDays(implementation: ProcedureDefinition, procedures: Procedures): ProcedureName[] {
+  return implementation.followers.filter((name) => procedures.get(name)?.keepsDueDays === true);
+}
+
+/**
+ * Whether the chunk does its work. A procedure keeping due days takes the day's mark first when the
+ * run covers the whole area (a run limited to some entities leaves the rest of the day due); with
+ * option onlyDue, a day is done only when it was marked, or never processed, or the procedure's own
+ * isDue says so. Without onlyDue every day is done.
+ */
+async function chunkIsDue(
+  ctx: ServiceContext,
+  implementation: ProcedureDefinition,
+  scope: ChunkScope,
+): Promise<boolean> {
+  const tenant = ctx.tenant.uuid;
+  const wholeArea = scope.run.refs.length === 0;
+  const marked =
+    implementation.keepsDueDays && wholeArea ? await takeDueMark(ctx.db, tenant, implementation.name, scope) : false;
+  if (!scope.run.options.onlyDue) return true;
+  if (implementation.isDue) return implementation.isDue(ctx, scope);
+  if (!implementation.keepsDueDays) return true;
+  return marked || !(await processedBefore(ctx.db, tenant, implementation.name, scope.run.procedureResultId, scope));
+}
+
+/** The area day `day` whole, [start, end) (a chunk a run's period clips marks the whole day). */
+function wholeDay(day: string, timeZone: string): { start: string; end: string } {
+  const start = dayStartInZone(day, timeZone);
+  return { start, end: nextPeriodStart(start, 'P1D', timeZone).toISOString() };
 }

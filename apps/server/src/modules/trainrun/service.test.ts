@@ -79,6 +79,13 @@ describe('train-run store', () => {
       ),
     );
     expect(result).toMatchObject({ stored: 1, problems: [] });
+    // Its operating day is due for train-preprocessing: the nightly allocation checks it (due-days.ts).
+    const due = await rows<{ day_start: string; day_end: string }>(
+      ctx().db,
+      sql`SELECT rw_iso(day_start) AS day_start, rw_iso(day_end) AS day_end FROM procedure_due_day
+           WHERE procedure_name = 'train-preprocessing'`,
+    );
+    expect(due).toEqual([{ day_start: '2026-10-04T22:00:00.000Z', day_end: '2026-10-05T22:00:00.000Z' }]);
     // A wagon is not in the fleet: stored without a traction unit, and named once as a warning.
     expect(messages(result.warnings)).toEqual(['Unknown EVN 337654901012']);
     const [run, ...rest] = await listTrainRuns(ctx(), { operatingDayFrom: '2026-10-05', operatingDayTo: '2026-10-05' });

@@ -1,4 +1,5 @@
 import type { ReadContext, ServiceContext } from '../../context.js';
+import { markDaysDue } from '../processing/due-days.js';
 import type { ParsedTrainRun, Problem } from '../../formats/timeseries/format.js';
 import {
   allocateRunIds,
@@ -202,6 +203,13 @@ export async function storeTrainRuns(
     });
     await insertRuns(tx, tenant, dataLogId, inserts);
     await insertVehicles(tx, tenant, vehicles);
+    // Their operating days are checked again by the nightly allocation (due-days.ts).
+    await markDaysDue(
+      tx,
+      ctx.tenant,
+      'train-preprocessing',
+      inserts.map((r) => r.operatingDay),
+    );
     return { stored: resolved.length, problems: [], warnings };
   });
 }
