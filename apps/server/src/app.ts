@@ -33,14 +33,15 @@ import { organisationExtraRoutes } from './routes/domain/organisations-extra.js'
 import { userDomainRoutes } from './routes/domain/users.js';
 import { keycloakDirectory } from './modules/user/keycloak-admin.js';
 import { eventLogRoutes } from './routes/eventlog/index.js';
+import { dataLogActions, type DataLogActionKind, type DataLogActionList } from './modules/datalog/registry.js';
 import { excelRoutes } from './routes/excel/index.js';
 import { jobRoutes } from './routes/jobs/index.js';
 import { timeSeriesRoutes } from './routes/timeseries/index.js';
-import { registerAggregationDelivery } from './modules/settlement/aggregation-delivery.js';
-import { registerReportReorder } from './modules/reports/service.js';
+import { AGGREGATION_REEXPORTERS, registerAggregationDelivery } from './modules/settlement/aggregation-delivery.js';
+import { reportReorderers } from './modules/reports/service.js';
 import { reportQueue } from './jobs/report-order.js';
 import { reportRoutes } from './routes/reports/index.js';
-import { registerIntakeReimporters } from './modules/timeseries/accept.js';
+import { intakeReimporters } from './modules/timeseries/accept.js';
 import { masterDataRoutes } from './routes/masterdata/index.js';
 import { setToErrorRoutes } from './routes/processing/set-to-error.js';
 import { processingRoutes } from './routes/processing/index.js';
@@ -86,6 +87,8 @@ export interface BuildAppOptions {
    * serves starts it (start.ts, test/app.ts).
    */
   jobs?: { define?: readonly JobDefinition[]; pollingIntervalSeconds?: number };
+  /** More data-log actions (a test's own), in place of the app's for the message types they name. */
+  dataLogActions?: Partial<Record<DataLogActionKind, DataLogActionList>>;
 }
 
 const REQUEST_ID = /^[\w.:-]{1,64}$/;
@@ -103,6 +106,7 @@ export async function buildApp({
   logger,
   jobs,
   procedures = ALL_PROCEDURES,
+  dataLogActions: moreDataLogActions,
 }: BuildAppOptions): Promise<FastifyInstance> {
   const { trustProxy } = config;
   const app = Fastify({
@@ -231,11 +235,18 @@ export async function buildApp({
   await app.register(jobRoutes, { prefix: API_PREFIX });
   await app.register(excelRoutes, { prefix: API_PREFIX, database, maxFileBytes: config.excelImportMaxFileBytes });
   const importQueue = jobImportQueue(jobRunner);
-  registerIntakeReimporters(importQueue);
   // metered-energy-aggregation's files leave over the OUT routes in their own job, queued after a
   // run's chunk committed or by a re-export.
   registerAggregationDelivery(deliveryQueue(jobRunner));
-  registerReportReorder(reportQueue(jobRunner));
+  // What the data log's re-import, re-export and re-order run, per message type (a test adds its own).
+  const actions = dataLogActions(
+    {
+      reimport: [intakeReimporters(importQueue)],
+      reexport: [AGGREGATION_REEXPORTERS],
+      reorder: [reportReorderers(reportQueue(jobRunner))],
+    },
+    moreDataLogActions,
+  );
   const sftpIntake = sftpIntakeSettings(config, database, importQueue);
   await app.register(timeSeriesRoutes, {
     prefix: API_PREFIX,
@@ -249,7 +260,7 @@ export async function buildApp({
     credentialsKey: config.interfaceCredentialsKey,
     allowedHosts: config.interfaceAllowedHosts,
   });
-  await app.register(eventLogRoutes, { prefix: API_PREFIX });
+  await app.register(eventLogRoutes, { prefix: API_PREFIX, actions });
   await app.register(setToErrorRoutes, { prefix: API_PREFIX });
   // Processing (issue 9): runs, procedure results, processing events, the list of processes.
   await app.register(processingRoutes, { prefix: API_PREFIX });

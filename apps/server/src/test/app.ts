@@ -1,6 +1,6 @@
 import type { AreaKind } from '@railwatt/contracts';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../app.js';
+import { buildApp, type BuildAppOptions } from '../app.js';
 import { testConfig, type AppConfig } from '../config.js';
 import type { Database } from '../db/client.js';
 import { allAreasDatabase } from '../db/tenant.js';
@@ -55,6 +55,8 @@ export interface TestAppOptions {
   jobs?: { define?: readonly JobDefinition[]; pollingIntervalSeconds?: number };
   /** The procedures the app runs (default ALL_PROCEDURES): a test passes test/procedures.ts withProcedures(...). */
   procedures?: readonly ProcedureDefinition[];
+  /** The test's own data-log actions, in place of the app's for the types they name (BuildAppOptions). */
+  dataLogActions?: BuildAppOptions['dataLogActions'];
 }
 
 /** The whole app on a fresh test database (PGlite, or TEST_DATABASE_URL) with areas and demo users. */
@@ -68,6 +70,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       logger: false,
       jobs: { define: options.jobs?.define ?? [], pollingIntervalSeconds: options.jobs?.pollingIntervalSeconds ?? 0.5 },
       ...(options.procedures ? { procedures: options.procedures } : {}),
+      ...(options.dataLogActions ? { dataLogActions: options.dataLogActions } : {}),
     });
     if (options.jobs) await app.jobs.start();
     await options.beforeReady?.(app);

@@ -3,9 +3,11 @@ import type { StoredEntry } from './repository.js';
 
 /**
  * What the data log's re-import, re-export and re-order calls run, per message type. The intake,
- * the exporters and the report jobs register their functions at start-up; the data log owns the
- * rules (who, which entries: contracts datalog-actions.ts), they own the work. A type without a
- * registered function is answered 400 ('Could not reimport timeseries' and its siblings).
+ * the aggregation's delivery and the reports each export their list (intakeReimporters,
+ * AGGREGATION_REEXPORTERS, reportReorderers); the app builds the table once from them (app.ts,
+ * dataLogActions) and hands it to the data log's routes. The data log owns the rules (who, which
+ * entries: contracts datalog-actions.ts), they own the work. A type without a function is answered
+ * 400 ('Could not reimport timeseries' and its siblings).
  */
 
 /** What the work answers: optionally the entry it wrote and the outcome to show on the original. */
@@ -26,27 +28,28 @@ export type Reimporter = (ctx: ServiceContext, entry: StoredEntry) => Promise<Da
 /** Re-exports or re-orders what `entry` describes (its stored file, if any, through file-store.ts). */
 export type Repeater = (ctx: ServiceContext, entry: StoredEntry) => Promise<DataLogActionOutcome | void>;
 
-type Kind = 'reimport' | 'reexport' | 'reorder';
-const registries: Record<Kind, Map<string, Repeater>> = {
-  reimport: new Map(),
-  reexport: new Map(),
-  reorder: new Map(),
-};
+export type DataLogActionKind = 'reimport' | 'reexport' | 'reorder';
+/** A module's functions for one kind of action: [message type, work]. */
+export type DataLogActionList = readonly (readonly [messageType: string, work: Repeater])[];
+/** The app's table of actions, per kind and message type. */
+export type DataLogActions = Readonly<Record<DataLogActionKind, ReadonlyMap<string, Repeater>>>;
 
-function register(kind: Kind, messageType: string, fn: Repeater): () => void {
-  registries[kind].set(messageType, fn);
-  return () => {
-    if (registries[kind].get(messageType) === fn) registries[kind].delete(messageType);
+/**
+ * The table of the lists given per kind (a type listed twice for one kind is a programming error);
+ * `replacing` (a test's own) takes the place of the lists' functions for the types it names.
+ */
+export function dataLogActions(
+  lists: Partial<Record<DataLogActionKind, readonly DataLogActionList[]>>,
+  replacing: Partial<Record<DataLogActionKind, DataLogActionList>> = {},
+): DataLogActions {
+  const table = (kind: DataLogActionKind) => {
+    const map = new Map<string, Repeater>();
+    for (const [messageType, work] of (lists[kind] ?? []).flat()) {
+      if (map.has(messageType)) throw new Error(`Two ${kind} functions for ${messageType}`);
+      map.set(messageType, work);
+    }
+    for (const [messageType, work] of replacing[kind] ?? []) map.set(messageType, work);
+    return map;
   };
+  return { reimport: table('reimport'), reexport: table('reexport'), reorder: table('reorder') };
 }
-
-/** Registers the re-import of a message type; returns the function that removes it (tests). */
-export const registerReimporter = (messageType: string, fn: Reimporter): (() => void) =>
-  register('reimport', messageType, fn);
-export const registerReexporter = (messageType: string, fn: Repeater): (() => void) =>
-  register('reexport', messageType, fn);
-export const registerReorderer = (messageType: string, fn: Repeater): (() => void) =>
-  register('reorder', messageType, fn);
-
-export const registeredAction = (kind: Kind, messageType: string): Repeater | undefined =>
-  registries[kind].get(messageType);

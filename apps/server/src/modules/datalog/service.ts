@@ -27,7 +27,7 @@ import { ApiError } from '../../errors.js';
 import type { Executor } from '../domain/sql.js';
 import { visibleOrganisations } from '../organisation/visibility.js';
 import { bufferFile, openStoredFile, readFileBytes, storedFileSize, type StoredFile } from './file-store.js';
-import { registeredAction } from './registry.js';
+import type { DataLogActionKind, DataLogActions } from './registry.js';
 import {
   distinctValues,
   findDataLogPage,
@@ -100,15 +100,16 @@ async function entryFor(ctx: ServiceContext, id: number, action: DataLogAction, 
   return entry;
 }
 
-/** Re-import, re-export or re-order: the rules, then the registered work, then the original's outcome. */
+/** Re-import, re-export or re-order: the rules, then the work the app's table names, then the original's outcome. */
 async function repeat(
   ctx: ServiceContext,
-  kind: 'reimport' | 'reexport' | 'reorder',
+  actions: DataLogActions,
+  kind: DataLogActionKind,
   ref: DataLogMessageRef,
   failure: string,
 ) {
   const entry = await entryFor(ctx, ref.id, kind, ref.messageType);
-  const work = registeredAction(kind, entry.messageType);
+  const work = actions[kind].get(entry.messageType);
   // The work reads or copies the entry's bytes itself (file-store.ts); a re-import needs them stored.
   const stored = kind === 'reimport' && (await storedFileSize(ctx.db, ctx.tenant.uuid, entry.id)) !== null;
   if (!work || (kind === 'reimport' && !stored)) throw ApiError.badRequest('invalid_input', failure);
@@ -131,12 +132,12 @@ async function repeat(
   return { id: entry.id, messageStatus, messageText };
 }
 
-export const reimportEntry = (ctx: ServiceContext, ref: DataLogMessageRef) =>
-  repeat(ctx, 'reimport', ref, COULD_NOT_REIMPORT);
-export const reexportEntry = (ctx: ServiceContext, ref: DataLogMessageRef) =>
-  repeat(ctx, 'reexport', ref, COULD_NOT_REEXPORT);
-export const reorderEntry = (ctx: ServiceContext, ref: DataLogMessageRef) =>
-  repeat(ctx, 'reorder', ref, COULD_NOT_REORDER);
+export const reimportEntry = (ctx: ServiceContext, actions: DataLogActions, ref: DataLogMessageRef) =>
+  repeat(ctx, actions, 'reimport', ref, COULD_NOT_REIMPORT);
+export const reexportEntry = (ctx: ServiceContext, actions: DataLogActions, ref: DataLogMessageRef) =>
+  repeat(ctx, actions, 'reexport', ref, COULD_NOT_REEXPORT);
+export const reorderEntry = (ctx: ServiceContext, actions: DataLogActions, ref: DataLogMessageRef) =>
+  repeat(ctx, actions, 'reorder', ref, COULD_NOT_REORDER);
 
 /** POST /processing/tasks/set-to-error/{id}: a report neither ERROR nor OK becomes ERROR. */
 export async function setEntryToError(ctx: ServiceContext, id: number) {

@@ -22,7 +22,7 @@ import { UserFacingError, ApiError, userMessage } from '../../errors.js';
 import { REPORT_RENDERERS, type RenderRow } from '../../formats/report/index.js';
 import { finishFile, recordFile } from '../datalog/datalog-service.js';
 import { removeFileBytes, writeFileBytes } from '../datalog/file-store.js';
-import { registerReorderer } from '../datalog/registry.js';
+import type { DataLogActionList } from '../datalog/registry.js';
 import type { StoredEntry } from '../datalog/repository.js';
 import { monthRange } from '../processing/service.js';
 import { visibleOrganisations } from '../organisation/visibility.js';
@@ -495,13 +495,13 @@ async function entryOrganisations(ctx: ServiceContext, dataLogId: number): Promi
 }
 
 /**
- * Registers the re-order of report entries with the data log (app.ts, with the app's queue);
- * answers the undo (tests). Scheduled reports' entries are made by the same job from the same
- * kind of order, so they re-order the same way.
+ * The re-order of report entries (the app's table of data-log actions, app.ts, with the app's
+ * queue). Scheduled reports' entries are made by the same job from the same kind of order, so they
+ * re-order the same way.
  */
-export function registerReportReorder(queue: ReportQueue): () => void {
-  const undo = [MESSAGE_TYPES.orderedReport, MESSAGE_TYPES.scheduledReport].map((type) =>
-    registerReorderer(type, (ctx, entry) => reorderReport(ctx, queue, entry)),
-  );
-  return () => undo.forEach((u) => u());
+export function reportReorderers(queue: ReportQueue): DataLogActionList {
+  return [MESSAGE_TYPES.orderedReport, MESSAGE_TYPES.scheduledReport].map((type) => [
+    type,
+    (ctx: ServiceContext, entry: StoredEntry) => reorderReport(ctx, queue, entry),
+  ]);
 }

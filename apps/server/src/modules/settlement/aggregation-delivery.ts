@@ -5,7 +5,7 @@ import type { ServiceContext } from '../../context.js';
 import { storableFileName, storableText } from '../../db/storable-text.js';
 import { recordFile, recordFileTimeSeries } from '../datalog/datalog-service.js';
 import { copyFileBytes, readFileBytes, storedFileSize } from '../datalog/file-store.js';
-import { registerReexporter } from '../datalog/registry.js';
+import type { DataLogActionList } from '../datalog/registry.js';
 import type { StoredEntry } from '../datalog/repository.js';
 import { rows, type Executor } from '../domain/sql.js';
 import type { AllowedHosts } from '../interface/allowed-hosts.js';
@@ -59,13 +59,11 @@ export type DeliveryQueue = (ctx: ServiceContext, dataLogIds: number[]) => Promi
 
 let registered: DeliveryQueue | undefined;
 
-/** Registers the app's delivery queue and the re-export of aggregations; answers the undo (tests). */
+/** Registers the app's delivery queue; answers the undo (tests). */
 export function registerAggregationDelivery(queue: DeliveryQueue): () => void {
   registered = queue;
-  const unregister = registerReexporter(MESSAGE_TYPES.meteredEnergyAggregation, reexportAggregation);
   return () => {
     if (registered === queue) registered = undefined;
-    unregister();
   };
 }
 
@@ -239,8 +237,8 @@ export async function deliverAggregationFiles(
 }
 
 /**
- * Re-export (data-log registry): the entry's file again as a new PENDING entry (with its time
- * series), its delivery queued; the original becomes RETRIED naming the new entry.
+ * Re-export (the data log's actions, app.ts): the entry's file again as a new PENDING entry (with its
+ * time series), its delivery queued; the original becomes RETRIED naming the new entry.
  */
 async function reexportAggregation(ctx: ServiceContext, entry: StoredEntry) {
   if ((await storedFileSize(ctx.db, ctx.tenant.uuid, entry.id)) === null)
@@ -346,3 +344,8 @@ export async function attachAggregationResponse(
   );
   return entry.id;
 }
+
+/** The re-export of aggregation files, for the app's table of data-log actions (app.ts). */
+export const AGGREGATION_REEXPORTERS: DataLogActionList = [
+  [MESSAGE_TYPES.meteredEnergyAggregation, reexportAggregation],
+];

@@ -4,7 +4,7 @@ import type { FormatName } from '../../formats/timeseries/format.js';
 import { extensionOf, FORMAT_EXTENSIONS, INTAKE_FORMATS } from '../../formats/timeseries/registry.js';
 import { finishFile, startFile } from '../datalog/datalog-service.js';
 import { copyFileBytes, type StoredUpload } from '../datalog/file-store.js';
-import { registerReimporter } from '../datalog/registry.js';
+import type { DataLogActionList } from '../datalog/registry.js';
 
 /** Data-log message types of the intake, per format (contracts MESSAGE_TYPES). */
 export const FORMAT_MESSAGE_TYPES: Record<FormatName, string> = {
@@ -72,12 +72,14 @@ export async function acceptFiles(
 }
 
 /**
- * The data log's re-import (calls.md §4) of an intake file: its stored bytes become a new entry,
- * imported like an upload; the original is marked RETRIED, naming the new entry.
+ * The data log's re-import (calls.md §4) of an intake file, for each intake format's message type:
+ * its stored bytes become a new entry, imported like an upload; the original is marked RETRIED,
+ * naming the new entry. The app puts them in its table of data-log actions (app.ts).
  */
-export function registerIntakeReimporters(queue: ImportQueue): void {
-  for (const [format, messageType] of Object.entries(FORMAT_MESSAGE_TYPES) as [FormatName, string][]) {
-    registerReimporter(messageType, async (ctx, entry) => {
+export function intakeReimporters(queue: ImportQueue): DataLogActionList {
+  return (Object.entries(FORMAT_MESSAGE_TYPES) as [FormatName, string][]).map(([format, messageType]) => [
+    messageType,
+    async (ctx, entry) => {
       const id = await startFile(ctx.db, {
         tenant: ctx.tenant.uuid,
         username: ctx.actor.username,
@@ -96,6 +98,6 @@ export function registerIntakeReimporters(queue: ImportQueue): void {
         messageStatus: 'RETRIED',
         messageText: `Re-imported by ${ctx.actor.username} as entry ${id}`,
       };
-    });
-  }
+    },
+  ]);
 }

@@ -1,12 +1,33 @@
 import { MESSAGE_TYPES as T, type DataLogPage } from '@railwatt/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordFile, recordFileTimeSeries, type FileRecord } from '../../modules/datalog/datalog-service.js';
-import { registerReexporter, registerReimporter, registerReorderer } from '../../modules/datalog/registry.js';
+import type { DataLogActionKind, Repeater } from '../../modules/datalog/registry.js';
 import { readFileBytes } from '../../modules/datalog/file-store.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 
 const ADMIN = 'erex-administrator';
 const LIST = '/api/eventlog/datalog';
+
+/**
+ * The test's own data-log work, set per test: the app is built with one function per kind and type
+ * below (createTestApp dataLogActions) that runs what the test set, and fails without it.
+ */
+const work = new Map<string, Repeater>();
+const dispatch = (kind: DataLogActionKind, type: string): readonly [string, Repeater] => [
+  type,
+  async (ctx, entry) => {
+    const fn = work.get(`${kind} ${type}`);
+    if (!fn) throw new Error(`No ${kind} work for ${type} in this test`);
+    return fn(ctx, entry);
+  },
+];
+const setWork = (kind: DataLogActionKind, type: string, fn: Repeater) => {
+  work.set(`${kind} ${type}`, fn);
+  return () => void work.delete(`${kind} ${type}`);
+};
+const registerReimporter = (type: string, fn: Repeater) => setWork('reimport', type, fn);
+const registerReexporter = (type: string, fn: Repeater) => setWork('reexport', type, fn);
+const registerReorderer = (type: string, fn: Repeater) => setWork('reorder', type, fn);
 
 /** calls.md §7 "Data log, settlement": filters, paging, sorting, the §4 actions, downloads, RLS. */
 describe('settlement data log (/api/eventlog/datalog)', () => {
@@ -40,7 +61,13 @@ describe('settlement data log (/api/eventlog/datalog)', () => {
     t.callAs(username, { method: 'POST', url, ...(payload ? { payload } : {}) }, kind);
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({
+      dataLogActions: {
+        reimport: [dispatch('reimport', T.sdvImport)],
+        reexport: [dispatch('reexport', T.trainRunOutput), dispatch('reexport', T.meteredEnergyAggregation)],
+        reorder: [dispatch('reorder', T.orderedReport)],
+      },
+    });
     norway = t.areaUuid('norway');
     // Oldest first: log_time_stamp is set explicitly below so sorting is deterministic.
     const cebd = await add('cebd', { messageType: T.cebdImport, status: 'ERROR', baseId: 'B1' });
