@@ -358,6 +358,12 @@ describe('UTILTS intake: Nordic Ediel messages (E66 monthly readings, E30/E31 ho
         ['segment 61 (QTY), line 62: The consumption 10 does not match the meter readings (5011 - 5000 = 11)'],
       ],
       [
+        hourly.replace('DTM+597:202610010400:203', 'DTM+597:202610010430:203'),
+        [
+          'segment 56 (QTY), line 57: The meter reading at 2026-10-01T03:30:00.000Z is not at the start or the end of a PT1H interval of the period',
+        ],
+      ],
+      [
         hourly.replace(/SEQ\+\+3'\nQTY\+136:2\.5'[^]*?(?=UNT\+)/, ''),
         [
           'segment 56 (QTY), line 57: The meter readings at 2026-09-30T23:00:00.000Z and 2026-10-01T03:00:00.000Z span 4 PT1H intervals: give their consumption (QTY+136)',
