@@ -17,6 +17,11 @@ export interface ObservationDraft {
   location: SourceLocation;
   qtyLocation?: SourceLocation;
   position?: number;
+  /** The SEQ segment that gave the position. */
+  positionLocation?: SourceLocation;
+  /** RFF+AES: the register a reading (QTY+220) is of; RFF+MG: the meter. */
+  register?: string;
+  meter?: string;
   qualifier?: string;
   valueText?: string;
   unit?: string;
@@ -34,6 +39,10 @@ export interface SeriesDraft {
   meteringPoint?: string;
   /** The LOC+172 segment: what a message about the metering point (unknown to the area) names. */
   meteringPointLocation?: SourceLocation;
+  /** LOC+239: the grid area (Nordic Ediel), read and checked but not stored. */
+  gridArea?: string;
+  /** STS+7 before the observations: the reason for the transaction (E88 ...), read but not stored. */
+  reason?: string;
   /** invalid: a DTM of it was refused already (its problem told). */
   period?: { start?: EdiInstant; end?: EdiInstant; location: SourceLocation; invalid?: boolean };
   resolution?: Resolution;
@@ -98,8 +107,16 @@ export function buildSeries(draft: SeriesDraft): { series: ParsedSeries[]; probl
 
   const points: ParsedPoint[] = [];
   const seen = new Set<number>();
-  intervals.forEach(({ obs, value, quality }, index) => {
-    let k = obs.position !== undefined ? obs.position - 1 : index;
+  /** Interval index -> its value, for the readings' check. */
+  const placed = new Map<number, Valued>();
+  // Nordic Ediel (E66) numbers every observation with SEQ, register readings included (SEQ++1 and
+  // SEQ++2 the readings, SEQ++3 the month's consumption): there the SEQ number is no interval position.
+  const seqNumbersReadings = readings.some((r) => r.obs.position !== undefined);
+  if (seqNumbersReadings) checkSequenceNumbers(draft.observations, fail);
+  intervals.forEach((valued, index) => {
+    const { obs, value, quality } = valued;
+    const position = seqNumbersReadings ? undefined : obs.position;
+    let k = position !== undefined ? position - 1 : index;
     if (obs.start) {
       const s = obs.start.ms;
       k = step ? (s - start.ms) / step : indexOfMonth(s, startOf, total);
@@ -107,8 +124,8 @@ export function buildSeries(draft: SeriesDraft): { series: ParsedSeries[]; probl
         fail(obs.location, `The observation's interval ${iso(s)}–${iso(obs.end.ms)} is not one ${resolution} interval`);
         return;
       }
-      if (obs.position !== undefined && k !== obs.position - 1 && Number.isInteger(k)) {
-        fail(obs.location, `Position ${obs.position} does not match the observation's date ${iso(s)}`);
+      if (position !== undefined && k !== position - 1 && Number.isInteger(k)) {
+        fail(obs.location, `Position ${position} does not match the observation's date ${iso(s)}`);
         return;
       }
     }
@@ -123,12 +140,20 @@ export function buildSeries(draft: SeriesDraft): { series: ParsedSeries[]; probl
       return;
     }
     seen.add(s);
+    placed.set(k, valued);
     points.push({ start: iso(s), value, quality });
   });
 
   if (readings.length > 0) {
-    const point = checkReadings(resolution, start.ms, end.ms, total, intervals, readings, fail);
-    if (point) points.push({ ...point, start: iso(start.ms) });
+    const boundary = (ms: number): number => {
+      const b = step ? (ms - start.ms) / step : indexOfMonth(ms, startOf, total);
+      return Number.isInteger(b) && b >= 0 && b <= total ? b : NaN;
+    };
+    for (const point of checkReadings({ resolution, total, startOf, boundary, placed, readings, fail })) {
+      const s = Date.parse(point.start);
+      if (!seen.has(s)) points.push(point);
+      seen.add(s);
+    }
   }
   // A refused observation (its problem told) would only be counted missing here.
   const refused = draft.observations.some((o) => o.broken);
@@ -211,57 +236,159 @@ function deriveResolution(
   return BY_LENGTH.get(length);
 }
 
-/**
- * Monthly meter-reading messages: the register readings at the start and end of the period must
- * differ by the consumption (within READING_TOLERANCE); without a consumption quantity the
- * difference is the month's value (its quality the lower of the two readings').
- */
-function checkReadings(
-  resolution: Resolution,
-  start: number,
-  end: number,
-  total: number,
-  intervals: Valued[],
-  readings: Valued[],
-  fail: (l: SourceLocation, m: string) => void,
-): Omit<ParsedPoint, 'start'> | undefined {
-  if (resolution !== 'P1M') {
-    fail(readings[0]?.obs.location ?? {}, 'Meter readings (QTY+220) are read only in monthly series');
-    return undefined;
+/** In a series whose SEQ numbers the observations, each number is given once. */
+function checkSequenceNumbers(observations: ObservationDraft[], fail: (l: SourceLocation, m: string) => void): void {
+  const numbers = new Set<number>();
+  for (const obs of observations) {
+    if (obs.position === undefined || obs.positionLocation === undefined) continue;
+    if (numbers.has(obs.position)) {
+      fail(obs.positionLocation, `Sequence number ${obs.position} is given twice in the time series`);
+    }
+    numbers.add(obs.position);
   }
-  let first: Valued | undefined;
-  let last: Valued | undefined;
+}
+
+interface ReadingCheck {
+  resolution: Resolution;
+  total: number;
+  startOf: (k: number) => number;
+  /** The interval boundary (0 = the period start, total = its end) an instant is at, or NaN. */
+  boundary: (ms: number) => number;
+  placed: Map<number, Valued>;
+  readings: Valued[];
+  fail: (l: SourceLocation, m: string) => void;
+}
+
+interface Read {
+  at: number;
+  value: number;
+  valued: Valued;
+}
+
+/**
+ * Register readings (QTY+220), as monthly meter-reading messages (Nordic Ediel E66) send them: each
+ * register's readings lie on interval boundaries of the period (its start and end, for a month),
+ * grouped by register (RFF+AES; one register when none is named). Between two consecutive readings
+ * the register advanced by their difference; summed over the registers, that must equal the
+ * consumption (QTY+136) of the intervals between them within READING_TOLERANCE. Where no
+ * consumption is given for a single interval, the difference is its value (quality: the lower of the
+ * two readings'). The readings themselves are not stored: ParsedSeries holds interval values only.
+ */
+function checkReadings(c: ReadingCheck): ParsedPoint[] {
+  const { resolution, total, startOf, boundary, placed, readings, fail } = c;
+  const where = (v: Valued): SourceLocation => v.obs.qtyLocation ?? v.obs.location;
+  const registers = new Map<string, Read[]>();
+  const meters = new Map<string, string>();
+  let valid = true;
   for (const r of readings) {
     const at = r.obs.at ?? r.obs.start ?? r.obs.end;
-    const where = r.obs.qtyLocation ?? r.obs.location;
-    if (!at) fail(where, 'The meter reading has no date (DTM)');
-    else if (r.value === null) fail(where, 'The meter reading has no value');
-    else if (at.ms === start && !first) first = r;
-    else if (at.ms === end && !last) last = r;
-    else if (at.ms === start || at.ms === end) fail(where, `The meter reading at ${iso(at.ms)} is given twice`);
-    else fail(where, `The meter reading at ${iso(at.ms)} is neither the start nor the end of the period`);
-  }
-  if (!first || !last || first.value === null || last.value === null) {
-    if (intervals.length === 0) {
+    if (!at) {
+      fail(where(r), 'The meter reading has no date (DTM)');
+      valid = false;
+      continue;
+    }
+    if (r.value === null) {
+      fail(where(r), 'The meter reading has no value');
+      valid = false;
+      continue;
+    }
+    const register = r.obs.register ?? '';
+    const meter = r.obs.meter;
+    const known = meters.get(register);
+    if (meter !== undefined && known !== undefined && known !== meter) {
       fail(
-        readings[0]?.obs.location ?? {},
-        'A monthly series needs the start and the end reading, or a consumption (QTY+136)',
+        where(r),
+        `Register ${register || '(unnamed)'} is read on two meters (${known}, ${meter}): a meter change within the period is not supported`,
+      );
+      valid = false;
+      continue;
+    }
+    if (meter !== undefined) meters.set(register, meter);
+    const b = boundary(at.ms);
+    const list = registers.get(register) ?? [];
+    if (Number.isNaN(b)) {
+      fail(
+        where(r),
+        total === 1
+          ? `The meter reading at ${iso(at.ms)} is neither the start nor the end of the period`
+          : `The meter reading at ${iso(at.ms)} is not at the start or the end of a ${resolution} interval of the period`,
+      );
+      valid = false;
+    } else if (list.some((x) => x.at === b)) {
+      fail(where(r), `The meter reading at ${iso(at.ms)} is given twice`);
+      valid = false;
+    } else {
+      list.push({ at: b, value: r.value, valued: r });
+      registers.set(register, list);
+    }
+  }
+  if (!valid || registers.size === 0) return [];
+
+  const groups = [...registers.entries()].map(([register, list]) => ({
+    register,
+    list: list.sort((a, b) => a.at - b.at),
+  }));
+  const [first] = groups;
+  if (!first) return [];
+  const times = (list: Read[]) => list.map((x) => x.at).join(',');
+  for (const g of groups.slice(1)) {
+    if (times(g.list) !== times(first.list)) {
+      fail(
+        where(g.list[0]?.valued ?? first.list[0]!.valued),
+        `Register ${g.register || '(unnamed)'} is read at other times than register ${first.register || '(unnamed)'}`,
+      );
+      return [];
+    }
+  }
+  if (first.list.length < 2) {
+    if (placed.size === 0) {
+      fail(
+        where(first.list[0]!.valued),
+        'The time series needs a start and an end reading of each register (QTY+220), or a consumption (QTY+136)',
       );
     }
-    return undefined;
+    return [];
   }
-  const difference = Math.round((last.value - first.value) * 1e6) / 1e6;
-  if (intervals.length === 0) {
-    if (total !== 1) fail(readings[0]?.obs.location ?? {}, 'Readings alone give one month: the period is longer');
-    return { value: difference, quality: Math.min(first.quality, last.quality) as QualityCode };
+
+  const derived: ParsedPoint[] = [];
+  for (let i = 1; i < first.list.length; i++) {
+    const from = first.list[i - 1]!.at;
+    const to = first.list[i]!.at;
+    let difference = 0;
+    let quality: number = QUALITY_CODES.measured;
+    for (const g of groups) {
+      const a = g.list[i - 1]!;
+      const b = g.list[i]!;
+      difference += b.value - a.value;
+      quality = Math.min(quality, a.valued.quality, b.valued.quality);
+    }
+    difference = Math.round(difference * 1e6) / 1e6;
+    const formula =
+      groups.length === 1
+        ? `${first.list[i]!.value} - ${first.list[i - 1]!.value} = ${difference}`
+        : `the ${groups.length} registers advanced ${difference}`;
+    const given: Valued[] = [];
+    for (let k = from; k < to; k++) {
+      const v = placed.get(k);
+      if (v) given.push(v);
+    }
+    if (given.length === to - from) {
+      const sum = given.reduce((acc, v) => acc + (v.value ?? 0), 0);
+      if (Math.abs(sum - difference) > READING_TOLERANCE + 1e-9) {
+        fail(
+          where(given[0]!),
+          `The consumption ${Math.round(sum * 1e6) / 1e6} does not match the meter readings (${formula})`,
+        );
+      }
+    } else if (given.length === 0 && to - from === 1) {
+      derived.push({ start: iso(startOf(from)), value: difference, quality: quality as QualityCode });
+    } else if (given.length === 0) {
+      fail(
+        where(first.list[i]!.valued),
+        `The meter readings at ${iso(startOf(from))} and ${iso(startOf(to))} span ${to - from} ${resolution} intervals: give their consumption (QTY+136)`,
+      );
+    }
+    // Some intervals given and some not: the count of observations tells what is missing.
   }
-  const sum = intervals.reduce((acc, v) => acc + (v.value ?? 0), 0);
-  if (Math.abs(sum - difference) > READING_TOLERANCE + 1e-9) {
-    const q = intervals[0]?.obs;
-    fail(
-      q?.qtyLocation ?? q?.location ?? {},
-      `The consumption ${Math.round(sum * 1e6) / 1e6} does not match the meter readings (${last.value} - ${first.value} = ${difference})`,
-    );
-  }
-  return undefined;
+  return derived;
 }

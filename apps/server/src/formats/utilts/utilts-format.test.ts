@@ -7,7 +7,7 @@ const read = (name: string) => fixture(new URL('./', import.meta.url), name);
 const parse = (input: string | Buffer, options?: { chunkSize?: number; maxProblems?: number }) =>
   parseWith(utiltsFormat, input, options);
 
-const hourly = (start: string, values: [number | null, number][]) =>
+const hourlyPoints = (start: string, values: [number | null, number][]) =>
   values.map(([value, quality], i) => ({
     start: new Date(Date.parse(start) + i * 3_600_000).toISOString(),
     value,
@@ -25,7 +25,7 @@ describe('UTILTS intake: valid files', () => {
         resolution: 'PT1H',
         unit: 'kWh',
         location: { segment: 8, tag: 'LOC', line: 1 },
-        points: hourly('2026-10-01T00:00:00Z', [
+        points: hourlyPoints('2026-10-01T00:00:00Z', [
           [812.5, 127],
           [790, 127],
           [801.25, 56],
@@ -149,6 +149,230 @@ describe('UTILTS intake: valid files', () => {
     expect(utiltsFormat.detect('october.edi', Buffer.from(''))).toBe(true);
     expect(utiltsFormat.detect('upload.txt', read('one-line.edi'))).toBe(true);
     expect(utiltsFormat.detect('upload.txt', Buffer.from('<xml/>'))).toBe(false);
+  });
+});
+
+/** Sets every UNT to the count of its message's segments (the fixtures hold one segment per line). */
+function recount(text: string): string {
+  let unh = 0;
+  return text
+    .split('\n')
+    .map((line, i) => {
+      if (line.startsWith('UNH+')) unh = i;
+      return line.startsWith('UNT+') ? line.replace(/^UNT\+\d+/, `UNT+${i - unh + 1}`) : line;
+    })
+    .join('\n');
+}
+
+describe('UTILTS intake: Nordic Ediel messages (E66 monthly readings, E30/E31 hourly series)', () => {
+  const e66 = read('ediel-e66-monthly.edi').toString('utf8');
+  const hourly = read('ediel-e31-e30-hourly.edi').toString('utf8');
+  const problemsOf = async (text: string) => (await parse(recount(text))).problems;
+
+  it('reads E66 with MKS, LOC+172 beside LOC+239, DTM+597, the series STS+7, CCI/CAV and SEQ numbering readings', async () => {
+    for (const chunkSize of [undefined, 1, 13]) {
+      const { series, problems } = await parse(e66, { chunkSize });
+      expect(problems).toEqual([]);
+      expect(
+        series.map((s) => ({ id: s.identifier, resolution: s.resolution, line: s.location.line, points: s.points })),
+      ).toEqual([
+        // SEQ++1 and SEQ++2 the readings of register 101 (10000 and 11000.5 at the month's ends), SEQ++3 the
+        // consumption: 1000.5 = 11000.5 - 10000. DTM+735 +0100 puts October's start at 23:00Z.
+        {
+          id: '735999888000013017',
+          resolution: 'P1M',
+          line: 12,
+          points: [{ start: '2026-09-30T23:00:00.000Z', value: 1000.5, quality: 127 }],
+        },
+        // LOC+239 before LOC+172; registers 101 (1486 -> 3016) and 102 (16080 -> 16500.25), readings only:
+        // the month is what both advanced, 1530 + 420.25.
+        {
+          id: '735999888000013024',
+          resolution: 'P1M',
+          line: 39,
+          points: [{ start: '2026-09-30T23:00:00.000Z', value: 1950.25, quality: 127 }],
+        },
+        // The consumption alone, in MWh.
+        {
+          id: '735999888000013031',
+          resolution: 'P1M',
+          line: 75,
+          points: [{ start: '2026-09-30T23:00:00.000Z', value: 12125, quality: 127 }],
+        },
+      ]);
+    }
+  });
+
+  it('reads E31 and E30 hourly series: positions from SEQ, QTY+31 as estimated, hourly consumption beside the readings', async () => {
+    const { series, problems } = await parse(hourly);
+    expect(problems).toEqual([]);
+    expect(series.map((s) => [s.identifier, s.resolution, s.points])).toEqual([
+      [
+        '735999888000013017',
+        'PT1H',
+        hourlyPoints('2026-09-30T23:00:00Z', [
+          [41.5, 127],
+          [40, 127],
+          [39.75, 56],
+          [42.25, 127],
+        ]),
+      ],
+      // SEQ++1 and ++2 the readings 5000 and 5010 at 00:00 and 04:00, SEQ++3..6 the hours: 10 in all.
+      [
+        '735999888000013024',
+        'PT1H',
+        hourlyPoints('2026-09-30T23:00:00Z', [
+          [2.5, 127],
+          [2.25, 127],
+          [2.75, 127],
+          [2.5, 127],
+        ]),
+      ],
+    ]);
+  });
+
+  it('derives each hour from consecutive register readings when the series gives no consumption', async () => {
+    const readings = [5000, 5002.5, 5004.75, 5007.5, 5010]
+      .map(
+        (value, i) =>
+          `SEQ++${i + 1}'\nRFF+AES:101'\nQTY+220:${value}'\nDTM+597:202610010${i}00:203'\n` +
+          (i === 2 ? "STS+++Z03'\n" : '') +
+          "CCI+++E22::260'\nCAV+E27::260'\n",
+      )
+      .join('');
+    const text = hourly.replace(/SEQ\+\+1'\nRFF\+AES:101'\nQTY\+220:5000'[^]*?(?=UNT\+)/, readings);
+    const { series, problems } = await parse(recount(text));
+    expect(problems).toEqual([]);
+    // The third reading is estimated (Z03): both hours it bounds are.
+    expect(series[1]?.points).toEqual(
+      hourlyPoints('2026-09-30T23:00:00Z', [
+        [2.5, 127],
+        [2.25, 56],
+        [2.75, 56],
+        [2.5, 127],
+      ]),
+    );
+  });
+
+  it('writes and reads back the Ediel layout', async () => {
+    const text = writeUtilts({
+      sender: '91100',
+      receiver: '92165',
+      reference: 'E1',
+      created: '2026-11-02T06:00:00Z',
+      offsetHours: 1,
+      ediel: { gridArea: 'TES' },
+      series: [{ meteringPoint: 'MP1', start: '2026-09-30T23:00:00Z', resolution: 'PT1H', values: [1, null, 3] }],
+      monthly: [
+        {
+          meteringPoint: 'MP2',
+          start: '2026-09-30T23:00:00Z',
+          end: '2026-10-31T23:00:00Z',
+          startReading: 100,
+          endReading: 350.5,
+          consumption: 250.5,
+        },
+      ],
+    });
+    expect(text).toContain("MKS+23+E02::260'");
+    expect(text).toContain("LOC+239+TES:SVK:260'");
+    expect(text).toContain("SEQ++3'\nQTY+136:250.5'");
+    const { series, problems } = await parse(text);
+    expect(problems).toEqual([]);
+    expect(series.map((s) => [s.identifier, s.points.map((p) => p.value)])).toEqual([
+      ['MP1', [1, null, 3]],
+      ['MP2', [250.5]],
+    ]);
+  });
+
+  it('still refuses what the guides do not allow, naming the segment', async () => {
+    const firstSeries = "IDE+24+E261102000002'\n";
+    const cases: [string, string[]][] = [
+      [
+        e66.replace("QTY+136:1000.5'", "QTY+136:1000'"),
+        [
+          'segment 35 (QTY), line 36: The consumption 1000 does not match the meter readings (11000.5 - 10000 = 1000.5)',
+        ],
+      ],
+      [
+        e66.replace(firstSeries, `${firstSeries}MKS+23+E02::260'\n`),
+        ['segment 11 (MKS), line 12: Segment MKS is not supported in a time series'],
+      ],
+      [
+        e66.replace('LOC+239+TES:SVK:260', 'LOC+90+TES:SVK:260'),
+        ['segment 12 (LOC), line 13: LOC qualifier 90 is not supported (172, 239)'],
+      ],
+      [
+        e66.replace("LOC+239+TES:SVK:260'\n", "LOC+239+TES:SVK:260'\nLOC+239+TES2:SVK:260'\n"),
+        ['segment 13 (LOC), line 14: The time series names a second grid area (LOC+239)'],
+      ],
+      [
+        e66.replace('LOC+239+TES:SVK:260', 'LOC+239+:SVK:260'),
+        ['segment 12 (LOC), line 13: LOC+239 names no grid area'],
+      ],
+      [
+        e66.replace('STS+7++E88::260', 'STS+8++E88::260'),
+        ['segment 17 (STS), line 18: STS before any observation (SEQ or QTY)'],
+      ],
+      [e66.replace('STS+7++E88::260', 'STS+7'), ['segment 17 (STS), line 18: STS+7 names no transaction reason']],
+      [
+        e66.replace("STS+7++E88::260'\n", "STS+7++E88::260'\nSTS+7++E64::260'\n"),
+        ['segment 18 (STS), line 19: The time series gives a second transaction reason (STS+7)'],
+      ],
+      [e66.replace("CCI+++E12::260'\n", ''), ['segment 19 (CAV), line 20: CAV without a CCI before it']],
+      [
+        e66.replace('DTM+597:202611010000:203', 'DTM+597:202613010000:203'),
+        ['segment 15 (DTM), line 16: Date 202613010000 (format 203) is invalid'],
+      ],
+      [
+        e66.replace('DTM+597:202610010000:203', 'DTM+597:2026100100:203'),
+        ['segment 25 (DTM), line 26: Date 2026100100 (format 203) is invalid'],
+      ],
+      [
+        e66.replace("SEQ++2'", "SEQ++1'"),
+        ['segment 28 (SEQ), line 29: Sequence number 1 is given twice in the time series'],
+      ],
+      [
+        e66.replace("QTY+220:11000.5'\nDTM+597:202611010000", "QTY+220:11000.5'\nDTM+597:202610150000"),
+        [
+          'segment 30 (QTY), line 31: The meter reading at 2026-10-14T23:00:00.000Z is neither the start nor the end of the period',
+        ],
+      ],
+      [
+        e66.replace(/SEQ\+\+4'\nRFF\+AES:102'[^]*?(?=IDE\+24\+E261102000004)/, ''),
+        ['segment 63 (QTY), line 64: Register 102 is read at other times than register 101'],
+      ],
+      [
+        e66.replace("SEQ++4'\nRFF+AES:102'\n", "SEQ++4'\nRFF+AES:102'\nRFF+MG:M-0999'\n"),
+        [
+          'segment 70 (QTY), line 71: Register 102 is read on two meters (M-0132, M-0999): a meter change within the period is not supported',
+        ],
+      ],
+      // E31 per grid area only (no LOC+172): the intake stores series per metering point.
+      [
+        hourly.replace("LOC+172+735999888000013017::9'\n", ''),
+        ['segment 10 (IDE), line 11: The time series has no metering point (LOC+172)'],
+      ],
+      [
+        hourly.replace('QTY+220:5010', 'QTY+220:5011'),
+        ['segment 61 (QTY), line 62: The consumption 10 does not match the meter readings (5011 - 5000 = 11)'],
+      ],
+      [
+        hourly.replace('DTM+597:202610010400:203', 'DTM+597:202610010430:203'),
+        [
+          'segment 56 (QTY), line 57: The meter reading at 2026-10-01T03:30:00.000Z is not at the start or the end of a PT1H interval of the period',
+        ],
+      ],
+      [
+        hourly.replace(/SEQ\+\+3'\nQTY\+136:2\.5'[^]*?(?=UNT\+)/, ''),
+        [
+          'segment 56 (QTY), line 57: The meter readings at 2026-09-30T23:00:00.000Z and 2026-10-01T03:00:00.000Z span 4 PT1H intervals: give their consumption (QTY+136)',
+        ],
+      ],
+    ];
+    const got: string[][] = [];
+    for (const [text] of cases) got.push(await problemsOf(text));
+    expect(got).toEqual(cases.map(([, expected]) => expected));
   });
 });
 

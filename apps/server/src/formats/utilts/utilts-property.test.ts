@@ -50,6 +50,7 @@ const utiltsInput: fc.Arbitrary<UtiltsFileInput> = fc
       unit: fc.constant(unit),
       offsetHours: fc.constant(offsetHours),
       oneLine: fc.boolean(),
+      ediel: fc.option(fc.record({ gridArea: fc.stringMatching(/^[A-Z0-9?:+']{1,5}$/) }), { nil: undefined }),
     }),
   )
   .filter((input) => (input.series?.length ?? 0) + (input.monthly?.length ?? 0) > 0);

@@ -12,8 +12,10 @@ import {
 
 /**
  * The UTILTS/MSCONS structure over the segments: interchange (UNB/UNZ), messages (UNH/UNT), the
- * message header (BGM, DTM, NAD ...) and the time series (IDE, LOC, DTM, MEA, then SEQ/QTY/DTM/STS
- * observations). Each segment goes in through feed(); items come out as they are complete.
+ * message header (BGM, DTM, MKS, NAD ...) and the time series (IDE, LOC+172 and LOC+239, DTM, STS+7,
+ * MEA, CCI/CAV, then SEQ/RFF/QTY/DTM/STS/CCI/CAV observations), as Nordic Ediel writes them (E66
+ * monthly readings, E30/E31 series). Each segment goes in through feed(); items come out as they
+ * are complete. Only the current series is held in memory.
  */
 
 /** STS codes (any of its first three data elements) -> quality. Our mapping, see docs/formats/utilts.md. */
@@ -31,8 +33,10 @@ export const STATUS_QUALITY: Record<string, QualityCode> = {
 const NO_ITEMS: ParseItem[] = [];
 export const MESSAGE_TYPES = ['UTILTS', 'MSCONS'];
 /** Segments read and passed over: in the message header, and inside a time series. */
-const HEADER_SEGMENTS = new Set(['BGM', 'DTM', 'NAD', 'RFF', 'CTA', 'COM', 'FTX', 'CUX', 'UNS']);
-const IGNORED_IN_SERIES = new Set(['RFF', 'CCI', 'CAV', 'PIA', 'LIN', 'FTX', 'NAD', 'UNS']);
+const HEADER_SEGMENTS = new Set(['BGM', 'DTM', 'MKS', 'NAD', 'RFF', 'CTA', 'COM', 'FTX', 'CUX', 'UNS']);
+const IGNORED_IN_SERIES = new Set(['PIA', 'LIN', 'FTX', 'NAD', 'UNS']);
+/** STS category 7: the reason for the transaction (Ediel STS+7++E88::260), not a quality. */
+const TRANSACTION_REASON = '7';
 
 /** DTM+354 durations: unit codes (MIN/HUR/DAY/MON/ANN and UN 2379 806/805/804/802/801) as minutes or a code. */
 const DURATION_UNITS: Record<string, number | Resolution> = {
@@ -68,6 +72,8 @@ export class UtiltsReader {
   private defaults: SeriesDraft = { location: {}, observations: [] };
   private observation: ObservationDraft | undefined;
   private seriesCount = 0;
+  /** The previous segment of the message was a CCI (or a CAV after one): a CAV may follow. */
+  private afterCci = false;
   private last: Segment | undefined;
   private out: ParseItem[] = [];
 
@@ -177,6 +183,8 @@ export class UtiltsReader {
   }
 
   private messageSegment(seg: Segment, at: SourceLocation): void {
+    const afterCci = this.afterCci;
+    this.afterCci = seg.tag === 'CCI' || (seg.tag === 'CAV' && afterCci);
     if (seg.tag === 'IDE') {
       this.flushSeries();
       this.series = { location: at, seriesId: component(seg, 1), observations: [] };
@@ -194,13 +202,30 @@ export class UtiltsReader {
       if (!this.series.meteringPoint) this.problem(at, 'LOC+172 names no metering point');
       return;
     }
+    if (seg.tag === 'LOC' && this.series) return this.gridArea(this.series, seg, at);
     if (!this.series) {
       if (seg.tag === 'DTM') this.headerDate(seg, at);
       else if (!HEADER_SEGMENTS.has(seg.tag))
         this.problem(at, `Segment ${seg.tag} is not supported in the message header`);
       return;
     }
-    this.seriesSegment(this.series, seg, at);
+    this.seriesSegment(this.series, seg, at, afterCci);
+  }
+
+  /** LOC+239: the grid area of the series (Nordic Ediel writes it beside LOC+172, before or after it). */
+  private gridArea(series: SeriesDraft, seg: Segment, at: SourceLocation): void {
+    const qualifier = component(seg, 0);
+    if (qualifier !== '239')
+      return this.problem(at, `LOC qualifier ${qualifier || '(none)'} is not supported (172, 239)`);
+    // MSCONS names each metering point without an IDE: a grid area after the observations starts the next.
+    if (series.seriesId === undefined && (series.observations.length > 0 || this.observation)) {
+      this.flushSeries();
+      this.series = { location: at, observations: [] };
+      return this.gridArea(this.series, seg, at);
+    }
+    if (series.gridArea !== undefined) return this.problem(at, 'The time series names a second grid area (LOC+239)');
+    series.gridArea = component(seg, 1).trim();
+    if (!series.gridArea) this.problem(at, 'LOC+239 names no grid area');
   }
 
   /**
@@ -215,7 +240,7 @@ export class UtiltsReader {
     }
   }
 
-  private seriesSegment(series: SeriesDraft, seg: Segment, at: SourceLocation): void {
+  private seriesSegment(series: SeriesDraft, seg: Segment, at: SourceLocation, afterCci: boolean): void {
     switch (seg.tag) {
       case 'DTM':
         return this.observation || this.isObservationDate(seg)
@@ -233,9 +258,20 @@ export class UtiltsReader {
         const position = Number(text);
         this.observation = { location: at };
         if (!/^\d{1,9}$/.test(text) || position < 1) this.problem(at, `Sequence number ${text || '(none)'} is invalid`);
-        else this.observation.position = position;
+        else Object.assign(this.observation, { position, positionLocation: at });
         return;
       }
+      case 'RFF':
+        return this.reference(seg);
+      case 'CCI':
+        // Characteristics (CCI+++E12::260 with CAV+E17::260, a reading's CCI+++E22 with CAV+E27):
+        // checked for their form, not stored.
+        if (!seg.elements.some((e) => e.some((c) => c.trim() !== ''))) this.problem(at, 'CCI names no characteristic');
+        return;
+      case 'CAV':
+        if (!afterCci) this.problem(at, 'CAV without a CCI before it');
+        else if (!component(seg, 0).trim()) this.problem(at, 'CAV names no value');
+        return;
       case 'QTY':
         return this.quantity(seg, at);
       case 'STS':
@@ -281,6 +317,10 @@ export class UtiltsReader {
       const offsetValue = parseOffset(value);
       if (offsetValue === undefined) return this.problem(at, `UTC offset ${value} is invalid`);
       this.message.offset = offsetValue;
+    } else if (qualifier === '597') {
+      // Nordic Ediel: the series' registration time, checked, not stored.
+      if (!parseEdiDate(value, format, offset))
+        this.problem(at, `Date ${value} (format ${format || 'none'}) is invalid`);
     } else if (qualifier !== '137') {
       this.problem(at, `DTM qualifier ${qualifier || '(none)'} is not supported in a time series`);
     }
@@ -296,7 +336,7 @@ export class UtiltsReader {
       [obs.start, obs.end] = range;
       return;
     }
-    if (!['163', '164', '7', '9'].includes(qualifier)) {
+    if (!['163', '164', '7', '9', '597'].includes(qualifier)) {
       return this.brokenObservation(
         obs,
         at,
@@ -329,7 +369,23 @@ export class UtiltsReader {
     if (unit) obs.unit = unit;
   }
 
+  /** RFF inside an observation: RFF+AES names a reading's register, RFF+MG its meter; others pass. */
+  private reference(seg: Segment): void {
+    if (!this.observation) return;
+    const [qualifier = '', value = ''] = seg.elements[0] ?? [];
+    if (qualifier === 'AES' && value.trim()) this.observation.register = value.trim();
+    if (qualifier === 'MG' && value.trim()) this.observation.meter = value.trim();
+  }
+
   private status(seg: Segment, at: SourceLocation): void {
+    if (!this.observation && this.series && component(seg, 0) === TRANSACTION_REASON) {
+      // The series' own status before its observations: the reason for the transaction.
+      if (this.series.reason !== undefined)
+        return this.problem(at, 'The time series gives a second transaction reason (STS+7)');
+      this.series.reason = component(seg, 2) || component(seg, 1);
+      if (!this.series.reason) this.problem(at, 'STS+7 names no transaction reason');
+      return;
+    }
     if (!this.observation) return this.problem(at, 'STS before any observation (SEQ or QTY)');
     const codes = [component(seg, 2), component(seg, 1), component(seg, 0)].filter((c) => c !== '');
     const code = codes.find((c) => STATUS_QUALITY[c] !== undefined);

@@ -44,6 +44,12 @@ export interface UtiltsFileInput {
   offsetHours?: number;
   /** Everything on one line (default: one segment per line). */
   oneLine?: boolean;
+  /**
+   * Write the series as Nordic Ediel does (docs/formats/utilts.md "Nordic Ediel"): MKS in the header,
+   * LOC+239 with this grid area beside LOC+172, DTM+597, the series' STS+7, CCI/CAV, and SEQ numbering
+   * every observation, the monthly readings (with DTM+597 and RFF+AES) included.
+   */
+  ediel?: { gridArea: string };
 }
 
 const STEP_MS = { PT15M: 900_000, PT1H: 3_600_000 } as const;
@@ -75,38 +81,58 @@ export function writeUtilts(input: UtiltsFileInput): string {
   const offset = input.offsetHours ?? 0;
   const created = stamp(input.created, offset);
   const ref = releaseText(input.reference);
+  const ediel = input.ediel;
   const body: string[] = [
-    `UNH+1+UTILTS:D:02B:UN:E5NO01`,
-    `BGM+E66::260+${ref}+9`,
+    `UNH+1+UTILTS:D:02B:UN:${ediel ? 'E5SE1B' : 'E5NO01'}`,
+    `BGM+E66::260+${ref}+9${ediel ? '+AB' : ''}`,
     `DTM+137:${created}:203`,
+    ...(ediel ? ['MKS+23+E02::260'] : []),
     `NAD+MS+${releaseText(input.sender)}::9`,
     `NAD+MR+${releaseText(input.receiver)}::9`,
   ];
+  /** The series' head: Nordic Ediel adds the grid area, the registration time, the reason and a characteristic. */
+  const head = (id: string, meteringPoint: string, start: string, end: string, duration: string, plain: string) => {
+    body.push(`IDE+24+${id}`, `LOC+172+${releaseText(meteringPoint)}::9`);
+    if (ediel) body.push(`LOC+239+${releaseText(ediel.gridArea)}:SVK:260`);
+    body.push(`DTM+324:${stamp(start, offset)}${stamp(end, offset)}:719`);
+    if (ediel) body.push(`DTM+597:${created}:203`, `DTM+354:${duration}`, 'STS+7++E88::260');
+    else body.push(`DTM+354:${plain}`);
+    body.push(`MEA+AAZ++${unit}`);
+    if (ediel) body.push('CCI+++E12::260', 'CAV+E17::260');
+  };
   let n = 0;
   for (const s of input.series ?? []) {
     const end = new Date(Date.parse(s.start) + s.values.length * STEP_MS[s.resolution]).toISOString();
-    body.push(
-      `IDE+24+S${++n}`,
-      `LOC+172+${releaseText(s.meteringPoint)}::9`,
-      `DTM+324:${stamp(s.start, offset)}${stamp(end, offset)}:719`,
-      `DTM+354:${s.resolution === 'PT1H' ? 60 : 15}:MIN`,
-      `MEA+AAZ++${unit}`,
-    );
+    const minutes = s.resolution === 'PT1H' ? 60 : 15;
+    head(`S${++n}`, s.meteringPoint, s.start, end, `${minutes}:806`, `${minutes}:MIN`);
     s.values.forEach((value, i) => {
       const quality = value === null ? 46 : (s.qualities?.[i] ?? 127);
-      body.push(`SEQ+++${i + 1}`);
+      body.push(ediel ? `SEQ++${i + 1}` : `SEQ+++${i + 1}`);
       if (value !== null) body.push(`QTY+136:${toUnit(value, unit)}`);
       if (quality !== 127) body.push(`STS+++${STATUS[quality]}`);
     });
   }
   for (const m of input.monthly ?? []) {
-    body.push(
-      `IDE+24+M${++n}`,
-      `LOC+172+${releaseText(m.meteringPoint)}::9`,
-      `DTM+324:${stamp(m.start, offset)}${stamp(m.end, offset)}:719`,
-      `DTM+354:1:MON`,
-      `MEA+AAZ++${unit}`,
-    );
+    head(`M${++n}`, m.meteringPoint, m.start, m.end, '1:802', '1:MON');
+    if (ediel) {
+      // SEQ numbers the readings first, then the month's consumption.
+      body.push(
+        'SEQ++1',
+        'RFF+AES:101',
+        `QTY+220:${toUnit(m.startReading, unit)}`,
+        `DTM+597:${stamp(m.start, offset)}:203`,
+      );
+      body.push('CCI+++E22::260', 'CAV+E27::260');
+      body.push(
+        'SEQ++2',
+        'RFF+AES:101',
+        `QTY+220:${toUnit(m.endReading, unit)}`,
+        `DTM+597:${stamp(m.end, offset)}:203`,
+      );
+      body.push('CCI+++E22::260', 'CAV+E27::260');
+      if (m.consumption !== undefined) body.push('SEQ++3', `QTY+136:${toUnit(m.consumption, unit)}`);
+      continue;
+    }
     if (m.consumption !== undefined) body.push(`SEQ+++1`, `QTY+136:${toUnit(m.consumption, unit)}`);
     body.push(`QTY+220:${toUnit(m.startReading, unit)}`, `DTM+7:${stamp(m.start, offset)}:203`);
     body.push(`QTY+220:${toUnit(m.endReading, unit)}`, `DTM+7:${stamp(m.end, offset)}:203`);

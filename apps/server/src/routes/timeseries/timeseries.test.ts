@@ -136,6 +136,53 @@ describe('time-series upload and import', () => {
     ]);
   });
 
+  it('stores a Nordic Ediel file: E66 monthly readings (MKS, LOC+239, DTM+597, SEQ numbering the readings) and an hourly series', async () => {
+    const norway = t.areaUuid('norway');
+    await tenantExecutor(t.database, norway).transaction((tx) =>
+      saveEntities(
+        tx,
+        norway,
+        ADMIN_ACTOR,
+        ['SMP-EDIEL-1', 'SMP-EDIEL-2'].map((name) => ({
+          type: 'SupplyMeteringPoint',
+          name,
+          supplyMeteringPointTypeRef: seedUuid('norway:supplymeteringpointtype:main'),
+          gridAreaRef: seedUuid('norway:grid:NO1'),
+        })),
+      ),
+    );
+    const utilts = writeUtilts({
+      sender: '91100',
+      receiver: '92165',
+      reference: 'E66REF1',
+      created: '2026-11-02T06:00:00Z',
+      offsetHours: 1,
+      ediel: { gridArea: 'NO1' },
+      series: [{ meteringPoint: 'SMP-EDIEL-2', start: '2026-09-30T23:00:00Z', resolution: 'PT1H', values: [4, 5, 6] }],
+      monthly: [
+        {
+          meteringPoint: 'SMP-EDIEL-1',
+          start: '2026-09-30T23:00:00Z',
+          end: '2026-10-31T23:00:00Z',
+          startReading: 10000,
+          endReading: 11000.5,
+          consumption: 1000.5,
+        },
+      ],
+    });
+    expect(utilts).toContain("LOC+239+NO1:SVK:260'");
+    const res = await upload(PROVIDER, '/api/timeseries/import/edi', 'e66.edi', utilts);
+    const answer = res.json<TimeSeriesUploadResult>();
+    const run = await waitForRun(t.database, answer.jobIds![0]!, { until: ['failure', 'success', 'dead'] });
+    expect(run.status).toBe('success');
+    const ok = await entry(answer.dataLogIds![0]!);
+    expect(ok.messageStatus).toBe('OK');
+    expect(ok.messageLogTimeSeries?.map((s) => [s.timeSeriesType, s.entityIdentifier, s.valuesCount]).sort()).toEqual([
+      ['supply_energy', 'SMP-EDIEL-1', 1],
+      ['supply_energy', 'SMP-EDIEL-2', 3],
+    ]);
+  });
+
   it('exports the stored values as exportedtimeseries.xlsx, and answers No timeseries to download for none', async () => {
     const res = await t.callAs(RESPONSIBLE, {
       method: 'POST',
