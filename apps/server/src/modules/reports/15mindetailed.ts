@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { defineReport, UNIT_RECORDS_ORDER } from './define-report.js';
 import { organisationFilter } from '../organisation/visibility.js';
+import { allocatable } from '../processing/allocated-energy.js';
 import { refScope } from './sql.js';
 
 /** The end of the quarter hour a 5-minute record's period lies in (as 15minoverview). */
@@ -10,9 +11,9 @@ const QUARTER_END = sql`date_bin('15 minutes', r.period_end - interval '1 micros
  * The CEBD records in 15-minute sums, in detail (docs/reports.md "15minoverview" gives the plain
  * sums; this "15mindetailed"): every record of the month as received, summed per consumption point,
  * quarter hour and where cebd-preprocessing placed it (grid area, price area, traction system), with
- * how many records the part holds, how many of them the check rejected (codes) or has not checked
- * yet, the valid active energy (checked, no codes, quality not 46: what is allocated) and the lowest
- * quality. A quarter whose records lie in two grid areas is two rows. Who sees which: as
+ * how many records the part holds, how many of them the check found not allocatable (no unit, or
+ * codes 54, 59, 60: allocated-energy.ts), allocated with a warning (codes 55-58) or has not checked
+ * yet (codes NULL), the allocatable net energy (what the allocation takes) and the lowest quality. A quarter whose records lie in two grid areas is two rows. Who sees which: as
  * energyrawdata (the unit's owner).
  */
 export const fifteenMinDetailedReport = defineReport({
@@ -39,16 +40,16 @@ export const fifteenMinDetailedReport = defineReport({
     { key: 'reactiveConsumed', kind: 'number', unit: 'kWh' },
     { key: 'reactiveRegenerated', kind: 'number', unit: 'kWh' },
     {
-      key: 'validNetEnergy',
+      key: 'allocatableNetEnergy',
       kind: 'number',
       unit: 'kWh',
       texts: {
-        en: 'Valid net energy',
-        da: 'Gyldig nettoenergi',
-        nb: 'Gyldig nettoenergi',
-        sv: 'Giltig nettoenergi',
-        fi: 'Kelvollinen nettoenergia',
-        es: 'Energía neta válida',
+        en: 'Allocatable net energy',
+        da: 'Fordelbar nettoenergi',
+        nb: 'Fordelbar nettoenergi',
+        sv: 'Fördelbar nettoenergi',
+        fi: 'Kohdistettava nettoenergia',
+        es: 'Energía neta asignable',
       },
     },
     { key: 'records', kind: 'integer' },
@@ -62,6 +63,18 @@ export const fifteenMinDetailedReport = defineReport({
         sv: 'Avvisade poster',
         fi: 'Hylätyt tietueet',
         es: 'Registros rechazados',
+      },
+    },
+    {
+      key: 'warnedRecords',
+      kind: 'integer',
+      texts: {
+        en: 'Records with warnings',
+        da: 'Poster med advarsler',
+        nb: 'Poster med advarsler',
+        sv: 'Poster med varningar',
+        fi: 'Tietueet, joissa varoituksia',
+        es: 'Registros con avisos',
       },
     },
     {
@@ -103,12 +116,12 @@ export const fifteenMinDetailedReport = defineReport({
            min(g.name) AS "gridArea", min(p.name) AS "priceArea", r.traction_system AS "tractionSystem",
            sum(r.active_consumed) AS "activeConsumed", sum(r.active_regenerated) AS "activeRegenerated",
            sum(r.reactive_consumed) AS "reactiveConsumed", sum(r.reactive_regenerated) AS "reactiveRegenerated",
-           coalesce(sum(r.active_consumed - r.active_regenerated)
-                      FILTER (WHERE r.checked_at IS NOT NULL AND r.codes = '{}' AND r.quality <> 46), 0)
-             AS "validNetEnergy",
+           coalesce(sum(r.active_consumed - r.active_regenerated) FILTER (WHERE r.codes IS NOT NULL AND ${allocatable(sql`r`)}), 0)
+             AS "allocatableNetEnergy",
            count(*)::int AS "records",
-           (count(*) FILTER (WHERE r.checked_at IS NOT NULL AND r.codes <> '{}'))::int AS "rejectedRecords",
-           (count(*) FILTER (WHERE r.checked_at IS NULL))::int AS "uncheckedRecords",
+           (count(*) FILTER (WHERE r.codes IS NOT NULL AND NOT (${allocatable(sql`r`)})))::int AS "rejectedRecords",
+           (count(*) FILTER (WHERE r.codes <> '{}' AND ${allocatable(sql`r`)}))::int AS "warnedRecords",
+           (count(*) FILTER (WHERE r.codes IS NULL))::int AS "uncheckedRecords",
            min(r.quality)::int AS "lowestQuality",
            r.grid_area_uuid AS "gridAreaUuid", r.price_area_uuid AS "priceAreaUuid"
       FROM cebd_record r

@@ -100,7 +100,7 @@ describe('the second ten reports on the worked month (docs/settlement.md)', () =
     expect(dependency.statuses).toEqual(['approved']);
   });
 
-  it('15mindetailed: the quarter hours of the metered unit where they were placed, 30 kWh valid each', async () => {
+  it('15mindetailed: the quarter hours of the metered unit where they were placed, 30 kWh allocatable each', async () => {
     const rows = await made('15mindetailed', { zoneId: 'UTC' });
     // 24 records from 08:05 to 10:00 UTC: eight quarters of three.
     expect(rows.map((r) => r['Period end'])).toEqual([
@@ -119,13 +119,13 @@ describe('the second ten reports on the worked month (docs/settlement.md)', () =
         r['Price area'],
         r['Active energy consumed (kWh)'],
         r['Active energy regenerated (kWh)'],
-        r['Valid net energy (kWh)'],
+        r['Allocatable net energy (kWh)'],
         r['Records'],
         r['Rejected records'],
         r['Unchecked records'],
       ]).toEqual(['Elvia Viken', 'NO1', '33.0000', '3.0000', '30.0000', '3', '0', '0']);
-    // Their valid energy is Vy's metered energy of the settlement.
-    expect(round4(rows.reduce((s, r) => s + Number(r['Valid net energy (kWh)']), 0))).toBe(
+    // Their allocatable energy is Vy's metered energy of the settlement.
+    expect(round4(rows.reduce((s, r) => s + Number(r['Allocatable net energy (kWh)']), 0))).toBe(
       sum(lines, (l) => l.meteredEnergy),
     );
   });
