@@ -244,5 +244,42 @@ describe('the second ten reports on the worked month (docs/settlement.md)', () =
     // The overview now reads the approved version.
     const overview = await made('settlementoverview', {});
     expect(overview.map((r) => r['Version status'])).toEqual(['approved', 'approved', 'approved']);
+
+    // A consumer of Vy reads Vy's own lines and runs only.
+    await t.allAreas.query(`INSERT INTO user_organisation (tenant, username, organisation_uuid) VALUES ($1, $2, $3)`, [
+      month.norway(),
+      'consumer',
+      month.ids['VY'],
+    ]);
+    const asConsumer = async (report: string) => {
+      const res = await t.callAs('consumer', {
+        method: 'POST',
+        url: `/api/processing/tasks/${report}?year=2026&month=10`,
+        payload: { format: 'csv' },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const { jobId, dataLogId } = res.json<{ jobId: string; dataLogId: number }>();
+      const run = await waitForRun(t.database, jobId, { until: ['success', 'failure', 'dead'], timeoutMs: 60_000 });
+      expect(run.status, run.message ?? '').toBe('success');
+      const file = await t.callAs('consumer', {
+        method: 'GET',
+        url: `/api/eventlog/datalog/reports/${dataLogId}/file`,
+      });
+      return file.body
+        .split('\r\n')
+        .slice(1)
+        .filter((l) => l !== '');
+    };
+    const own = await asConsumer('settlementoverview');
+    expect(own).toHaveLength(1);
+    expect(own[0]).toContain('Vy Tog AS');
+    expect(await asConsumer('trainrunenergysettlementdependency')).toHaveLength(1);
+    // The summary of the whole area is not the consumer's to order.
+    const summary = await t.callAs('consumer', {
+      method: 'POST',
+      url: '/api/processing/tasks/settlementsummary?year=2026&month=10',
+      payload: { format: 'csv' },
+    });
+    expect(summary.statusCode).toBe(403);
   });
 });
