@@ -244,14 +244,15 @@ export async function orderReport(
       !report.source ||
       !result ||
       result.procedure !== report.source.procedure ||
-      !statuses.includes(result.status as never)
+      !statuses.includes(result.status as never) ||
+      result.tpa !== (report.source.tpa ?? false)
     )
       throw invalid([
         {
           code: 'invalid_input',
           field: 'processingId',
           message: report.source
-            ? `Result ${query.processingId} is not a ${report.source.procedure} result with status ${statuses.join(' or ')}`
+            ? `Result ${query.processingId} is not a ${report.source.tpa ? 'TPA ' : ''}${report.source.procedure} result with status ${statuses.join(' or ')}`
             : `The report ${name} reads no procedure result`,
         },
       ]);

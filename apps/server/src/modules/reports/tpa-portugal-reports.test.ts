@@ -166,6 +166,25 @@ describe('TPA and Portugal reports', () => {
       ['DB Cargo Nederland', 'DBC', '300.0000', '36.3000', String(results['tpa'])],
       ['NS Reizigers', 'NSR', '1200.0000', '145.2000', String(results['tpa'])],
     ]);
+    // Naming the plain settlement's version is refused, and the other way round.
+    for (const [report, id, words] of [
+      ['tpa-settlement', results['plain'], 'TPA settlement'],
+      ['settlement', results['tpa'], 'settlement'],
+    ] as const) {
+      const named = await t.callAs(
+        RESPONSIBLE,
+        {
+          method: 'POST',
+          url: `/api/processing/tasks/${report}?year=2026&month=10&processingId=${id}`,
+          payload: { format: 'csv' },
+        },
+        'netherlands',
+      );
+      expect(named.statusCode).toBe(400);
+      expect(named.json().errors[0].message).toBe(
+        `Result ${id} is not a ${words} result with status approved or success`,
+      );
+    }
     const plain = await order('netherlands', 'settlement', { format: 'xml' }, 'year=2026&month=OCTOBER');
     expect(plain.map((r) => [r['organisation'], r['supplyEnergy'], r['settlementVersion']])).toEqual([
       ['NS Reizigers', '999.0000', String(results['plain'])],
