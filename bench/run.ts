@@ -25,6 +25,7 @@ for (const [file, fn] of [
   ['./timeseries-tables.ts', 'benchTimeSeriesTables'],
   ['./timeseries-demo.ts', 'benchTimeSeriesDemo'],
   ['./upload-memory.ts', 'benchUploadMemory'],
+  ['./report-15mindetailed.ts', 'benchReport15minDetailed'],
 ] as const) {
   if (!wanted(file) || !existsSync(new URL(file, import.meta.url))) continue;
   const mod = (await import(file)) as Record<string, () => Promise<void>>;

@@ -54,6 +54,13 @@ export interface ReportSource {
   gridArea?: boolean;
   /** The TPA settlement's versions (netherlands), not the plain ones. */
   tpa?: boolean;
+  /** Approved versions only, whoever orders (the *settlementdependency reports). */
+  approvedOnly?: boolean;
+  /**
+   * The query picks a version per month of the period itself (a range of months, each settled on
+   * its own): the order resolves no single result; scope.resultId is the one processingId names, or null.
+   */
+  perMonth?: boolean;
 }
 
 /** What a report's query is given: the order, resolved. */
@@ -86,6 +93,8 @@ export interface ReportDeclaration<P> {
   /** Who may order it (within contracts REPORT_ORDERERS). */
   roles: readonly Role[];
   period: 'month' | 'months';
+  /** The area kinds it is made in (contracts TPA_SETTLEMENT_AREAS, 'portugal'); absent: every area. */
+  areas?: readonly string[];
   refs?: readonly ReportRef[];
   /** Its reportSpecificParameters (contracts: named scalars), parsed; a bad one is a 400. */
   parameters?: z.ZodType<P>;
@@ -169,6 +178,16 @@ export function reportStatuses(roles: readonly Role[], gridAreaReport: boolean):
   return ['approved', 'success'];
 }
 
+/** The statuses a source report reads for `roles`: approved only where the report says so, else by role. */
+export function sourceStatuses(source: ReportSource | null, roles: readonly Role[]): ProcedureResultStatus[] {
+  if (!source) return [];
+  return source.approvedOnly ? ['approved'] : reportStatuses(roles, source.gridArea ?? false);
+}
+
+/** Is the report made in an area of `kind` (its `areas`, default every one)? */
+export const offeredIn = (report: Pick<ReportDefinition, 'areas'>, kind: string | null | undefined): boolean =>
+  !report.areas || report.areas.includes(kind ?? '');
+
 /** The names of a zod object's keys and whether each is required (for GET /domain/reports). */
 function parameterList(schema: z.ZodType): { name: string; required: boolean }[] {
   if (!(schema instanceof z.ZodObject)) return [];
@@ -192,7 +211,7 @@ export function describeReport(
     period: report.period,
     refs: report.refs.map((r) => ({ kind: r.kind, required: r.required ?? false, many: r.many ?? false })),
     parameters: parameterList(report.parameters),
-    statuses: report.source ? reportStatuses(roles, report.source.gridArea ?? false) : [],
+    statuses: sourceStatuses(report.source, roles),
     formats: [...REPORT_FORMATS],
     roles: [...report.roles],
     columns: report.columns.map((c) => ({

@@ -13,6 +13,17 @@ import { shuntingAndStablingReport } from './shuntingandstabling.js';
 import { supplierReport } from './supplier.js';
 import { totalTrainRunEnergyReport } from './totaltrainrunenergy.js';
 import { trainRunEnergyReport } from './trainrunenergy.js';
+// issue 20, the second ten (branch reports-a)
+import { fifteenMinDetailedReport } from './15mindetailed.js';
+import { accumulatedEnergySettlementDependencyReport } from './accumulatedenergysettlementdependency.js';
+import { agressoExportSettlementReport } from './agressoexportsettlement.js';
+import { erpSettlementTotalReport } from './erpsettlementtotal.js';
+import { portugalSettlementOverviewReport } from './portugal-settlementoverview.js';
+import { settlementOverviewReport } from './settlementoverview.js';
+import { settlementSummaryReport } from './settlementsummary.js';
+import { tpaSettlementReport } from './tpa-settlement.js';
+import { tpaSupplierReport } from './tpa-supplier.js';
+import { trainRunEnergySettlementDependencyReport } from './trainrunenergysettlementdependency.js';
 
 /**
  * Every report the server makes (issue 20), each one defineReport in its own file of this folder:
@@ -33,6 +44,17 @@ export const ALL_REPORTS: readonly ReportDefinition[] = [
   totalTrainRunEnergyReport,
   energyMarketReport,
   priceElementsReport,
+  // issue 20, the second ten (branch reports-a)
+  fifteenMinDetailedReport,
+  trainRunEnergySettlementDependencyReport,
+  accumulatedEnergySettlementDependencyReport,
+  settlementSummaryReport,
+  settlementOverviewReport,
+  portugalSettlementOverviewReport,
+  tpaSettlementReport,
+  tpaSupplierReport,
+  erpSettlementTotalReport,
+  agressoExportSettlementReport,
 ] as readonly ReportDefinition[];
 
 /** ALL_REPORTS by name, built once (the report calls and the report-order job read it). */

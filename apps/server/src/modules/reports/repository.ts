@@ -137,15 +137,16 @@ export async function newestResult(
   return row ? Number(row.id) : null;
 }
 
-/** A named result: its procedure and status, if it is the area's. */
+/** A named result: its procedure, status and whether it is a TPA settlement version, if it is the area's. */
 export async function resultOf(
   ex: Executor,
   tenant: string,
   id: number,
-): Promise<{ procedure: string; status: string } | null> {
-  const [row] = await rows<{ procedure: string; status: string }>(
+): Promise<{ procedure: string; status: string; tpa: boolean } | null> {
+  const [row] = await rows<{ procedure: string; status: string; tpa: boolean }>(
     ex,
-    sql`SELECT procedure_name AS procedure, status FROM procedure_result WHERE tenant = ${tenant}::uuid AND id = ${id}`,
+    sql`SELECT procedure_name AS procedure, status, coalesce(run_options ->> 'tpa', 'false') = 'true' AS tpa
+          FROM procedure_result WHERE tenant = ${tenant}::uuid AND id = ${id}`,
   );
   return row ?? null;
 }

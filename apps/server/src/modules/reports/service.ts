@@ -30,8 +30,9 @@ import {
   columnHeader,
   describeReport,
   mayOrder,
+  offeredIn,
   reportLocales,
-  reportStatuses,
+  sourceStatuses,
   type ReportDefinition,
   type ReportScope,
 } from './define-report.js';
@@ -82,14 +83,14 @@ const invalid = (errors: FieldError[]) => ApiError.badRequestMany(errors);
 export function listReports(ctx: ServiceContext, reports: ReportTable, language: ReportLanguage): ReportDescription[] {
   const currency = areaCurrency(ctx.tenant.kind);
   return [...reports.values()]
-    .filter((r) => mayOrder(r, ctx.actor.roles))
+    .filter((r) => mayOrder(r, ctx.actor.roles) && offeredIn(r, ctx.tenant.kind))
     .map((r) => describeReport(r, ctx.actor.roles, language, currency));
 }
 
 /** GET /domain/reports/{report}: its texts in every language; a report the user may not order is 403. */
 export function describeLocales(ctx: ServiceContext, reports: ReportTable, name: ReportName): ReportLocales {
   const report = reports.get(name);
-  if (!report) throw ApiError.notFound(`The report ${name} is not available`);
+  if (!report || !offeredIn(report, ctx.tenant.kind)) throw ApiError.notFound(`The report ${name} is not available`);
   if (!mayOrder(report, ctx.actor.roles)) throw ApiError.forbidden(NOT_AUTHORIZED);
   return reportLocales(report);
 }
@@ -165,7 +166,8 @@ export async function orderReport(
   rawBody: TaskOrReportBody,
 ): Promise<ReportOrderAnswer> {
   const report = reports.get(name);
-  if (!report) throw ApiError.badRequest('invalid_input', `The report ${name} is not available`);
+  if (!report || !offeredIn(report, ctx.tenant.kind))
+    throw ApiError.badRequest('invalid_input', `The report ${name} is not available`);
   if (!mayOrder(report, ctx.actor.roles)) throw ApiError.forbidden(NOT_AUTHORIZED);
   const parsedBody = reportOrderBodySchema.safeParse(rawBody);
   if (!parsedBody.success) throw invalid(zodErrors(parsedBody.error, 'body', rawBody));
@@ -235,21 +237,22 @@ export async function orderReport(
 
   const zone = body.zoneId ?? query.zoneId ?? ctx.tenant.timeZone;
   const period = orderPeriod(report, query, zone, parameters.data);
-  const statuses = report.source ? reportStatuses(ctx.actor.roles, report.source.gridArea ?? false) : [];
+  const statuses = sourceStatuses(report.source, ctx.actor.roles);
   if (query.processingId !== undefined) {
     const result = await resultOf(ctx.db, ctx.tenant.uuid, query.processingId);
     if (
       !report.source ||
       !result ||
       result.procedure !== report.source.procedure ||
-      !statuses.includes(result.status as never)
+      !statuses.includes(result.status as never) ||
+      result.tpa !== (report.source.tpa ?? false)
     )
       throw invalid([
         {
           code: 'invalid_input',
           field: 'processingId',
           message: report.source
-            ? `Result ${query.processingId} is not a ${report.source.procedure} result with status ${statuses.join(' or ')}`
+            ? `Result ${query.processingId} is not a ${report.source.tpa ? 'TPA ' : ''}${report.source.procedure} result with status ${statuses.join(' or ')}`
             : `The report ${name} reads no procedure result`,
         },
       ]);
@@ -363,7 +366,7 @@ export async function makeReport(
   try {
     const report = reports.get(order.reportName);
     if (!report) throw new UserFacingError(`The report ${order.reportName} is not available`);
-    if (report.source && processingId === null) {
+    if (report.source && !report.source.perMonth && processingId === null) {
       processingId = await newestResult(ctx.db, ctx.tenant.uuid, {
         procedure: report.source.procedure,
         statuses: order.statuses,
