@@ -13,6 +13,16 @@ import { shuntingAndStablingReport } from './shuntingandstabling.js';
 import { supplierReport } from './supplier.js';
 import { totalTrainRunEnergyReport } from './totaltrainrunenergy.js';
 import { trainRunEnergyReport } from './trainrunenergy.js';
+import { accumulatedMeteredTrainEnergyInTaxAreaReport } from './accumulatedmeteredtrainenergyintaxarea.js';
+import { agressoOnAccountReport } from './agressoonaccount.js';
+import { energyCorrectionReport } from './energycorrection.js';
+import { energySupplyAndCostReport } from './energysupplyandcost.js';
+import { expenseReport } from './expense.js';
+import { nonMeteredTractionUnitsReport } from './nonmeteredtractionunits.js';
+import { onAccountAppendixReport } from './onaccountappendix.js';
+import { overviewOfInvoicedCostReport } from './overviewofinvoicedcost.js';
+import { settlementOverviewOnAccountReport } from './settlementoverviewonaccount.js';
+import { surveillanceAreaReport } from './surveillancearea.js';
 
 /**
  * Every report the server makes (issue 20), each one defineReport in its own file of this folder:
@@ -33,6 +43,17 @@ export const ALL_REPORTS: readonly ReportDefinition[] = [
   totalTrainRunEnergyReport,
   energyMarketReport,
   priceElementsReport,
+  // Issue 20, the on-account, correction, area and cost reports.
+  onAccountAppendixReport,
+  agressoOnAccountReport,
+  settlementOverviewOnAccountReport,
+  energyCorrectionReport,
+  surveillanceAreaReport,
+  nonMeteredTractionUnitsReport,
+  energySupplyAndCostReport,
+  expenseReport,
+  overviewOfInvoicedCostReport,
+  accumulatedMeteredTrainEnergyInTaxAreaReport,
 ] as readonly ReportDefinition[];
 
 /** ALL_REPORTS by name, built once (the report calls and the report-order job read it). */
