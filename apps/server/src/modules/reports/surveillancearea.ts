@@ -1,5 +1,6 @@
 import { AREA_WIDE_ROLES } from '@railwatt/contracts';
 import { sql } from 'drizzle-orm';
+import { allocatable } from '../processing/allocated-energy.js';
 import { defineReport } from './define-report.js';
 import { refScope } from './sql.js';
 import type { Texts } from './texts.js';
@@ -9,12 +10,15 @@ import type { Texts } from './texts.js';
  * inside each of the area's surveillance areas, per day of the order's zone. Surveillance areas are
  * polygons that overlay the other areas (DOMAIN.md "Areas and tenants"); no grid area or record
  * names one, so a record belongs to the surveillance areas whose polygon holds the position it was
- * measured at (its lat/lon), tested in SQL by ray casting (even-odd over every ring of the area's
- * Polygon or MultiPolygon: holes and parts count right). Each distinct position of the month is
- * tested once against the areas' edges, then the records are summed per area and day.
+ * measured at (its lat/lon), tested as cebd-preprocessing places records in grid areas: the area's
+ * bounding box, then rw_point_in_geometry (even-odd ray casting over every ring of the Polygon or
+ * MultiPolygon, migration 0150). Each distinct position of the month is tested once, then the
+ * records are summed per area and day.
  *
- * The records are those cebd-preprocessing checked and found valid, as consumption reads them
- * (`checked_at` set, no code, quality not 46); a record belongs to the day its 5 minutes lie in.
+ * The records are those settlement bills: checked by cebd-preprocessing and allocatable (a traction
+ * unit, none of the codes 54, 59, 60: allocated-energy.ts `allocatable`, the rule combine and the
+ * allocation steps read; 55-58 are warnings and their energy is still drawn), quality not 46; a
+ * record belongs to the day its 5 minutes lie in.
  * The area's staff order it (it is the whole area's energy, every organisation's).
  */
 const TEXTS = {
@@ -63,43 +67,28 @@ export const surveillanceAreaReport = defineReport({
   sortKeys: ['surveillanceArea', 'areaUuid', 'day'],
   query: (scope) => sql`
     WITH records AS (
-      SELECT r.lat, r.lon, r.active_consumed, r.active_regenerated,
-             coalesce(r.traction_unit_uuid, cp.unit_uuid) AS unit,
+      SELECT r.lat, r.lon, r.active_consumed, r.active_regenerated, r.traction_unit_uuid AS unit,
              to_char((r.period_end - interval '1 microsecond') AT TIME ZONE ${scope.zone}, 'YYYY-MM-DD') AS day
         FROM cebd_record r
-        JOIN entity_latest cp ON cp.entity_uuid = r.consumption_point_uuid
        WHERE r.tenant = ${scope.tenant}::uuid
          AND r.period_end > ${scope.period.start}::timestamptz AND r.period_end <= ${scope.period.end}::timestamptz
-         AND r.checked_at IS NOT NULL AND r.codes = '{}' AND r.quality <> 46
+         AND r.codes IS NOT NULL AND ${allocatable(sql`r`)} AND r.quality <> 46
          AND r.lat IS NOT NULL AND r.lon IS NOT NULL
-         AND ${refScope(sql`coalesce(r.traction_unit_uuid, cp.unit_uuid)`, scope.refs.tractionunit)}
-    ), polygons AS (
-      SELECT s.entity_uuid AS area,
-             CASE WHEN s.attributes #>> '{geometry,type}' = 'Polygon'
-                  THEN jsonb_build_array(s.attributes #> '{geometry,coordinates}')
-                  ELSE s.attributes #> '{geometry,coordinates}' END AS parts
+         AND ${refScope(sql`r.traction_unit_uuid`, scope.refs.tractionunit)}
+    ), areas AS (
+      SELECT s.entity_uuid AS area, s.attributes -> 'geometry' AS geom,
+             rw_geometry_bbox(s.attributes -> 'geometry') AS bb
         FROM entity_latest s
        WHERE s.tenant = ${scope.tenant}::uuid AND s.type = 'surveillancearea'
-         AND jsonb_typeof(s.attributes #> '{geometry,coordinates}') = 'array'
-    ), edges AS (
-      -- Every edge of every ring: the point at i and the one after it (a ring is closed).
-      SELECT pg.area, (v.pt ->> 0)::float8 AS x1, (v.pt ->> 1)::float8 AS y1,
-             (ring.pts -> v.i::int ->> 0)::float8 AS x2, (ring.pts -> v.i::int ->> 1)::float8 AS y2
-        FROM polygons pg
-        CROSS JOIN LATERAL jsonb_array_elements(pg.parts) AS part(rings)
-        CROSS JOIN LATERAL jsonb_array_elements(part.rings) AS ring(pts)
-        CROSS JOIN LATERAL jsonb_array_elements(ring.pts) WITH ORDINALITY AS v(pt, i)
-       WHERE v.i < jsonb_array_length(ring.pts)
+         AND jsonb_typeof(s.attributes -> 'geometry') = 'object'
     ), positions AS (
       SELECT DISTINCT lat, lon FROM records
     ), inside AS (
-      -- A position is inside when a ray from it towards +lon crosses the area's edges an odd number of times.
-      SELECT e.area, q.lat, q.lon
+      -- The bounding box first, then the polygon (rw_point_in_geometry, as cebd-preprocessing places records).
+      SELECT a.area, q.lat, q.lon
         FROM positions q
-        JOIN edges e ON (e.y1 > q.lat) <> (e.y2 > q.lat)
-                    AND q.lon < e.x1 + (q.lat - e.y1) * (e.x2 - e.x1) / (e.y2 - e.y1)
-       GROUP BY e.area, q.lat, q.lon
-      HAVING count(*) % 2 = 1
+        JOIN areas a ON q.lon BETWEEN a.bb[1] AND a.bb[3] AND q.lat BETWEEN a.bb[2] AND a.bb[4]
+                    AND rw_point_in_geometry(a.geom, q.lon, q.lat)
     )
     SELECT a.name AS "surveillanceArea", i.area AS "areaUuid", r.day AS "day",
            sum(r.active_consumed) AS "activeConsumed", sum(r.active_regenerated) AS "activeRegenerated",

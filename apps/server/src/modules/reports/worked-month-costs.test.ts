@@ -1,5 +1,6 @@
 import type { SettlementLine } from '@railwatt/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCsvTable } from '../../formats/csv/csv-table.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { waitForRun } from '../../test/jobs.js';
 import { HIRED_EVN, RESPONSIBLE, workedMonth } from '../../test/worked-month.js';
@@ -48,12 +49,9 @@ describe('on-account, cost and area reports of the worked month (docs/settlement
       return [...file.body.matchAll(/<Row>(.*?)<\/Row>/g)].map((m) =>
         Object.fromEntries([...m[1]!.matchAll(/<(\w+)>([^<]*)<\/\1>/g)].map((c) => [c[1]!, c[2]!])),
       );
-    const [header, ...lines] = file.body
-      .replace(/^\uFEFF/, '')
-      .split('\r\n')
-      .filter((l) => l !== '')
-      .map((l) => l.split(';'));
-    return lines.map((cells) => Object.fromEntries(header!.map((h, i) => [h, cells[i] ?? ''])));
+    // The house CSV's reader (quoted fields such as "Elavgift, redusert sats (bane)"); an empty cell as ''.
+    const table = readCsvTable(file.body);
+    return table.rows.map((r) => Object.fromEntries(table.columns.map((c) => [c, r.cells[c] ?? ''])));
   };
   const approve = async (id: number) => {
     const res = await t.callAs(RESPONSIBLE, {
@@ -135,8 +133,8 @@ describe('on-account, cost and area reports of the worked month (docs/settlement
       expect(round4(own.filter((r) => r !== total).reduce((s, r) => s + Number(r['Total (NOK)']), 0))).toBe(
         Number(total['Total (NOK)']),
       );
-      expect(round4(Number(total['Amount excl. VAT (NOK)']) + Number(total['VAT (NOK)']))).toBe(
-        Number(total['Total (NOK)']),
+      expect(cents(Number(total['Amount excl. VAT (NOK)']) + Number(total['VAT (NOK)']))).toBe(
+        cents(total['Total (NOK)']),
       );
       expect(Number(total['Based on settlement version'])).toBe(october);
     }
@@ -163,7 +161,7 @@ describe('on-account, cost and area reports of the worked month (docs/settlement
     );
     const total = rows.reduce((s, r) => s + Number(r['total']), 0);
     expect(cents(total)).toBe(cents(novemberLines.reduce((s, l) => s + l.onAccountCost, 0)));
-    for (const r of rows) expect(round4(Number(r['amountExclVat']) + Number(r['vat']))).toBe(Number(r['total']));
+    for (const r of rows) expect(cents(Number(r['amountExclVat']) + Number(r['vat']))).toBe(cents(r['total']));
     // Not a consumer's to order.
     const refused = await t.callAs(CONSUMER, {
       method: 'POST',
@@ -259,7 +257,7 @@ describe('on-account, cost and area reports of the worked month (docs/settlement
         .filter((l) => l.organisation.name === organisation)
         .reduce((s, l) => s + l.totalCost, 0);
       expect(Number(row['Total (NOK)'])).toBe(round4(invoiced));
-      expect(round4(Number(row['Amount excl. VAT (NOK)']) + Number(row['VAT (NOK)']))).toBe(Number(row['Total (NOK)']));
+      expect(cents(Number(row['Amount excl. VAT (NOK)']) + Number(row['VAT (NOK)']))).toBe(cents(row['Total (NOK)']));
     }
   });
 
