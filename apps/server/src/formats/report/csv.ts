@@ -1,4 +1,4 @@
-import { CSV_BOM, csvLine } from '../csv/csv-table.js';
+import { CSV_BOM, CSV_SEPARATOR, csvLine } from '../csv/csv-table.js';
 import { formatValue, type ReportRenderer } from './render.js';
 
 /**
@@ -12,7 +12,17 @@ export const csvRenderer: ReportRenderer = {
   async *render(spec, batches) {
     yield Buffer.from(CSV_BOM + csvLine(spec.columns.map((c) => c.header)) + '\r\n', 'utf8');
     for await (const rows of batches) {
-      const lines = rows.map((row) => csvLine(spec.columns.map((c) => formatValue(row[c.key], c.kind, spec.zone))));
+      // Text is formula-escaped and quoted as the house CSV does; a number, time or day is written as
+      // formatted (digits, sign, point, colon: nothing to quote), so a negative amount stays a number
+      // (-118.8675, not '-118.8675).
+      const lines = rows.map((row) =>
+        spec.columns
+          .map((c) => {
+            const value = formatValue(row[c.key], c.kind, spec.zone);
+            return c.kind === 'text' ? csvLine([value]) : value;
+          })
+          .join(CSV_SEPARATOR),
+      );
       yield Buffer.from(lines.join('\r\n') + '\r\n', 'utf8');
     }
   },

@@ -82,6 +82,20 @@ describe('report renderers', () => {
     ]);
   });
 
+  it('csv: a negative amount stays a number; only text is formula-escaped', async () => {
+    const text = (
+      await bytesOf(
+        csvRenderer.render(
+          spec,
+          batches([
+            { organisation: '-credit', hour: null, day: null, meteredEnergy: '-118.86750', settlementVersion: -1 },
+          ]),
+        ),
+      )
+    ).toString('utf8');
+    expect(text.slice(1).split('\r\n')[1]).toBe("'-credit;;;-118.8675;-1");
+  });
+
   it('xlsx: read back with exceljs, numbers as numbers, text formula-escaped', async () => {
     const bytes = await bytesOf(xlsxRenderer.render(spec, batches(rows)));
     const workbook = new ExcelJS.Workbook();

@@ -13,7 +13,6 @@ import { shuntingAndStablingReport } from './shuntingandstabling.js';
 import { supplierReport } from './supplier.js';
 import { totalTrainRunEnergyReport } from './totaltrainrunenergy.js';
 import { trainRunEnergyReport } from './trainrunenergy.js';
-// issue 20, the second ten (branch reports-a)
 import { fifteenMinDetailedReport } from './15mindetailed.js';
 import { accumulatedEnergySettlementDependencyReport } from './accumulatedenergysettlementdependency.js';
 import { agressoExportSettlementReport } from './agressoexportsettlement.js';
@@ -24,6 +23,16 @@ import { settlementSummaryReport } from './settlementsummary.js';
 import { tpaSettlementReport } from './tpa-settlement.js';
 import { tpaSupplierReport } from './tpa-supplier.js';
 import { trainRunEnergySettlementDependencyReport } from './trainrunenergysettlementdependency.js';
+import { accumulatedMeteredTrainEnergyInTaxAreaReport } from './accumulatedmeteredtrainenergyintaxarea.js';
+import { agressoOnAccountReport } from './agressoonaccount.js';
+import { energyCorrectionReport } from './energycorrection.js';
+import { energySupplyAndCostReport } from './energysupplyandcost.js';
+import { expenseReport } from './expense.js';
+import { nonMeteredTractionUnitsReport } from './nonmeteredtractionunits.js';
+import { onAccountAppendixReport } from './onaccountappendix.js';
+import { overviewOfInvoicedCostReport } from './overviewofinvoicedcost.js';
+import { settlementOverviewOnAccountReport } from './settlementoverviewonaccount.js';
+import { surveillanceAreaReport } from './surveillancearea.js';
 
 /**
  * Every report the server makes (issue 20), each one defineReport in its own file of this folder:
@@ -44,7 +53,7 @@ export const ALL_REPORTS: readonly ReportDefinition[] = [
   totalTrainRunEnergyReport,
   energyMarketReport,
   priceElementsReport,
-  // issue 20, the second ten (branch reports-a)
+  // The settlement versions, their overviews and the ERP exports.
   fifteenMinDetailedReport,
   trainRunEnergySettlementDependencyReport,
   accumulatedEnergySettlementDependencyReport,
@@ -55,6 +64,17 @@ export const ALL_REPORTS: readonly ReportDefinition[] = [
   tpaSupplierReport,
   erpSettlementTotalReport,
   agressoExportSettlementReport,
+  // Issue 20, the on-account, correction, area and cost reports.
+  onAccountAppendixReport,
+  agressoOnAccountReport,
+  settlementOverviewOnAccountReport,
+  energyCorrectionReport,
+  surveillanceAreaReport,
+  nonMeteredTractionUnitsReport,
+  energySupplyAndCostReport,
+  expenseReport,
+  overviewOfInvoicedCostReport,
+  accumulatedMeteredTrainEnergyInTaxAreaReport,
 ] as readonly ReportDefinition[];
 
 /** ALL_REPORTS by name, built once (the report calls and the report-order job read it). */
