@@ -16,7 +16,8 @@ import { meteredEnergyAggregationScheduleJob } from './metered-energy-aggregatio
 import { meteredEnergyDeliveryJob } from './metered-energy-delivery.js';
 import { procedureFollowUpJob } from './procedure-follow-up.js';
 import { procedureRunJob, procedureRunQueue } from './procedure-run.js';
-import { reportOrderJob } from './report-order.js';
+import { reportOrderJob, reportQueue } from './report-order.js';
+import { reportScheduleJob } from './report-schedule.js';
 import { sftpIntakeJob } from './sftp-intake.js';
 import { timeSeriesImportJob } from './timeseries-import.js';
 
@@ -37,6 +38,7 @@ export const ALL_JOBS: readonly JobDefinition<z.ZodType, JobDependencies>[] = [
   cebdCheckJob,
   cebdMonthEndJob,
   reportOrderJob,
+  reportScheduleJob,
 ];
 
 /** The time-series import's queue (uploads, the SFTP intake, the data log's re-import). */
@@ -82,5 +84,6 @@ export function jobDependencies(
     sftpIntake: { ...sftpIntakeSettings(config, database, imports), cron: config.sftpIntakeCron },
     delivery: { credentialsKey: config.interfaceCredentialsKey, allowedHosts: config.interfaceAllowedHosts },
     reportDelivery: deliverySettings(config),
+    reportQueue: reportQueue(jobs),
   };
 }
