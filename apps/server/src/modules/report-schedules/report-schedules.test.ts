@@ -10,6 +10,8 @@ import { parseAllowedHosts } from '../interface/allowed-hosts.js';
 import { REPORTS } from '../reports/index.js';
 import { nextRunAfter, reportedMonth } from './due.js';
 import { runDueSchedules } from './service.js';
+import { REPORT_SCHEDULE_CRON, reportScheduleJob } from '../../jobs/report-schedule.js';
+import { waitForRun } from '../../test/jobs.js';
 
 /**
  * Report schedules (issue 20 item 4) through GET/POST /processing/scheduledreports, .../with-credentials
@@ -308,4 +310,27 @@ describe('report schedules', () => {
     expect(run.error).toMatch(/may no longer order the report priceelements/);
     expect(await entry(run.dataLogId!)).toMatchObject({ status: 'ERROR', type: 'SCHEDULED_REPORT' });
   });
+
+  it('the report-schedule job is scheduled every minute and its round orders what is due', async () => {
+    expect(await t.app.jobs.applySchedules()).toContainEqual({
+      job: reportScheduleJob.name,
+      cron: REPORT_SCHEDULE_CRON,
+    });
+    const res = await save(OPERATOR, body({ name: 'Due now', destination: { destinationType: 'my email' } }));
+    expect(res.statusCode, res.body).toBe(200);
+    const saved = res.json<ReportSchedule>();
+    await t.allAreas.query(`UPDATE report_schedule SET next_run_at = now() - interval '1 minute' WHERE uuid = $1`, [
+      saved.id,
+    ]);
+    const [schedule] = await t.app.jobs.schedules(reportScheduleJob);
+    const id = await t.app.jobs.boss!.send(reportScheduleJob.name, schedule!.envelope);
+    const run = await waitForRun(t.database, id!, { until: ['success', 'failure', 'dead'] });
+    expect(run.status, run.message ?? '').toBe('success');
+    const after = (await list(OPERATOR)).find((s) => s.id === saved.id)!;
+    expect(after.lastDataLogId).not.toBeNull();
+    const made = await settled(after.lastDataLogId!);
+    // "My email" is the owner's address; the embedded default keeps the message (SMTP_URL unset).
+    expect(made).toMatchObject({ type: 'SCHEDULED_REPORT', username: OPERATOR, status: 'OK' });
+    expect(made.text).toMatch(/delivered: /);
+  }, 120_000);
 });

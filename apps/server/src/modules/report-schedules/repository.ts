@@ -118,12 +118,13 @@ export async function dueSchedules(ex: Executor, tenant: string, now: Date): Pro
 }
 
 /**
- * Claims a due run: moves next_run_at from what was read to `next` and records the run. Only one
- * node's round wins a run (the row still holding the old instant); answers whether this one did.
+ * Claims a due run: moves next_run_at (still due at `now`) to `next`, after `now`, and records the
+ * run. Only one node's round wins a run (the other finds the row no longer due); answers whether
+ * this one did.
  */
 export async function claimRun(
   ex: Executor,
-  s: Pick<StoredSchedule, 'tenant' | 'uuid' | 'nextRunAt'>,
+  s: Pick<StoredSchedule, 'tenant' | 'uuid'>,
   now: Date,
   next: Date,
 ): Promise<boolean> {
@@ -131,7 +132,7 @@ export async function claimRun(
     ex,
     sql`UPDATE report_schedule SET next_run_at = ${next.toISOString()}::timestamptz,
                                    last_run_at = ${now.toISOString()}::timestamptz
-         WHERE tenant = ${s.tenant}::uuid AND uuid = ${s.uuid}::uuid AND next_run_at = ${s.nextRunAt}::timestamptz
+         WHERE tenant = ${s.tenant}::uuid AND uuid = ${s.uuid}::uuid AND next_run_at <= ${now.toISOString()}::timestamptz
         RETURNING uuid`,
   );
   return claimed.length > 0;
