@@ -4,6 +4,8 @@ import {
   MESSAGE_TYPES,
   REPORT_FORMATS,
   SCHEDULE_MESSAGES,
+  deliveryDestinationSchema,
+  storedDeliveryDestinationSchema,
   rolesInArea,
   type ReportName,
   type ReportSchedule,
@@ -143,24 +145,31 @@ export async function saveSchedule(
   if (destination.destinationType === 'my email') stored = destination;
   else if (password !== undefined) {
     const key = await deliveryCredentialsKey(ctx.db, credentialsKey);
-    stored = storableDestination(key, scheduleCredentialsOwner(uuid), { ...destination, password } as never);
+    stored = storableDestination(key, scheduleCredentialsOwner(uuid), deliveryDestinationSchema.parse(destination));
   } else {
+    // No password sent: the one stored for the same kind of destination stays (never shown again).
     const kept =
       existing && existing.destination.destinationType === destination.destinationType
         ? (existing.destination as { passwordEncrypted?: string }).passwordEncrypted
         : undefined;
-    const { password: _none, ...rest } = destination as typeof destination & { password?: string };
     if (kept === undefined && destination.destinationType !== 'webservice')
       throw invalid('destination.password', SCHEDULE_MESSAGES.passwordRequired);
-    stored = (kept === undefined ? rest : { ...rest, passwordEncrypted: kept }) as StoredDeliveryDestination;
+    stored = storedDeliveryDestinationSchema.parse(
+      kept === undefined ? destination : { ...destination, passwordEncrypted: kept },
+    );
   }
 
   const parameters = body.reportSpecificParameters;
   if ('toYear' in parameters || 'toMonth' in parameters)
     throw invalid('reportSpecificParameters.toMonth', SCHEDULE_MESSAGES.oneMonth);
-  const timing = { ...body, dayOfWeek: body.frequency === 'weekly' ? body.dayOfWeek : null };
-  const monthly = body.frequency === 'monthly' ? body.dayOfMonth : null;
-  const nextRunAt = nextRunAfter({ ...timing, dayOfMonth: monthly }, new Date(), ctx.tenant.timeZone);
+  // Only the day its frequency reads is kept (a weekly schedule has no day of month).
+  const timing = {
+    frequency: body.frequency,
+    time: body.time,
+    dayOfWeek: body.frequency === 'weekly' ? body.dayOfWeek : null,
+    dayOfMonth: body.frequency === 'monthly' ? body.dayOfMonth : null,
+  };
+  const nextRunAt = nextRunAfter(timing, new Date(), ctx.tenant.timeZone);
   // The order the next run makes, checked now as the saver: a wrong ref or parameter is a 400 today,
   // not an ERROR entry next month.
   const period = reportedMonth(nextRunAt, ctx.tenant.timeZone, body);
@@ -178,10 +187,7 @@ export async function saveSchedule(
     tenant: ctx.tenant.uuid,
     name: body.name,
     reportName: body.reportName,
-    frequency: body.frequency,
-    time: body.time,
-    dayOfWeek: timing.dayOfWeek,
-    dayOfMonth: monthly,
+    ...timing,
     daysAfterPeriod: body.daysAfterPeriod,
     monthsAfterPeriod: body.monthsAfterPeriod,
     format: body.format,
