@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { entityRefSchema } from './domain/entity.js';
 import { deliveryDestinationEntrySchema, deliveryDestinationViewSchema } from './deliveries.js';
 import { LIST_LIMITS, TEXT_LIMITS, list, serverText, text } from './limits.js';
+import { isSchedulable } from './report-schedule-names.js';
 import {
   reportFormatSchema,
   reportLanguageSchema,
   reportNameSchema,
   reportSpecificParametersSchema,
-  type ReportName,
 } from './reports.js';
 
 /**
@@ -22,18 +22,6 @@ import {
 /** product.md §3 "frequency (daily, weekly, monthly)". */
 export const SCHEDULE_FREQUENCIES = ['daily', 'weekly', 'monthly'] as const;
 export type ScheduleFrequency = (typeof SCHEDULE_FREQUENCIES)[number];
-
-/**
- * product.md §2 "order pages (some with schedule pages)": the 29 with one. The invoice appendices and
- * ERP exports are made per billing run, not on a clock; the server refuses to schedule them.
- */
-export const UNSCHEDULED_REPORTS: readonly ReportName[] = [
-  'onaccountappendix',
-  'agressoexportsettlement',
-  'customerinvoicemonthappendix',
-  'agressoonaccount',
-];
-export const isSchedulable = (name: ReportName): boolean => !UNSCHEDULED_REPORTS.includes(name);
 
 export const SCHEDULE_LIMITS = {
   /** Days after the period's end before it is reported (a month at most). */
