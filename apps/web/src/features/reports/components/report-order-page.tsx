@@ -70,7 +70,7 @@ export function ReportOrderPage(props: ScreenProps) {
   return (
     <Stack gap="md">
       <PageTitle {...props} />
-      {reports.isPending && <Loader size="sm" aria-label={t('loading')} />}
+      {reports.isPending && <Loader size="sm" role="status" aria-label={t('loading')} />}
       {reports.isError && <Alert color="red">{apiErrorMessages(reports.error, tRoot).join(' ')}</Alert>}
       {isSchedulable(name) && (REPORT_NAMES as readonly string[]).includes(name) && (
         <Anchor component={Link} to={`/reports/schedules/${name}`}>

@@ -166,7 +166,7 @@ export function ReportSchedulePage(props: ScreenProps) {
   const id = useSearchParams()[0].get('id');
   const schedules = useQuery({ ...reportSchedulesQuery(report), enabled: id !== null });
   const existing = id ? (schedules.data?.find((s) => s.id === id) ?? null) : null;
-  if (id && schedules.isPending) return <Loader size="sm" aria-label={t('loading')} />;
+  if (id && schedules.isPending) return <Loader size="sm" role="status" aria-label={t('loading')} />;
   return (
     <Stack gap="md">
       <PageTitle {...props} />

@@ -75,7 +75,7 @@ export function ReportSchedulesPage(props: ScreenProps) {
           </Anchor>
         </Group>
       )}
-      {schedules.isPending && known && <Loader size="sm" aria-label={t('loading')} />}
+      {schedules.isPending && known && <Loader size="sm" role="status" aria-label={t('loading')} />}
       {schedules.isError && <Alert color="red">{apiErrorMessages(schedules.error, tRoot).join(' ')}</Alert>}
       {schedules.data && schedules.data.length === 0 && <Text>{t('list.none')}</Text>}
       {schedules.data && schedules.data.length > 0 && (

@@ -26,7 +26,7 @@ export function ReportsIndexPage(props: ScreenProps) {
     <Stack gap="md">
       <PageTitle {...props} />
       <Text>{t('index.intro')}</Text>
-      {reports.isPending && <Loader size="sm" aria-label={t('loading')} />}
+      {reports.isPending && <Loader size="sm" role="status" aria-label={t('loading')} />}
       {reports.isError && <Alert color="red">{apiErrorMessages(reports.error, tRoot).join(' ')}</Alert>}
       {reports.data && reports.data.length === 0 && <Text>{t('index.none')}</Text>}
       <SimpleGrid cols={{ base: 1, md: 2 }}>
