@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cebdXml } from '../../apps/server/src/formats/cebd/generate.js';
+import { expectAccessible } from './axe.js';
 import { api, baseUrl, launch, newest, runProcedure, signedIn, succeeded, uploadFile, type Result } from './browser.js';
 
 /*
@@ -243,6 +244,23 @@ describe('settlement', () => {
     });
     expect(file.suggestedFilename()).toMatch(/^settlement_2026-10.*\.csv$/);
     expect(csv.split(/\r?\n/)[0]).toContain('Metered energy');
+
+    // 10. The report on a schedule (issue 20 items 4 and 6): from the reports index to the settlement
+    // report's schedules, a new monthly schedule to "my email", saved and listed; the list is checked
+    // with axe.
+    await page.goto(`${baseUrl()}/reports`);
+    await page.getByRole('link', { name: 'Schedules of Settlement' }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/reports/schedules/settlement');
+    await page.getByRole('link', { name: 'New schedule' }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/reports/settlement/schedule');
+    const scheduleName = `Month end ${stamp}`;
+    await page.getByRole('textbox', { name: 'Name' }).fill(scheduleName);
+    await page.getByRole('button', { name: 'Save schedule' }).click();
+    await expect.poll(() => new URL(page.url()).pathname, { timeout: WAIT }).toBe('/reports/schedules/settlement');
+    const row = page.getByTestId('report-schedules').getByRole('row').filter({ hasText: scheduleName });
+    await row.waitFor({ timeout: WAIT });
+    expect(await row.textContent()).toContain('My email');
+    await expectAccessible(page, '/reports/schedules/settlement');
 
     console.info(`settlement journey: ${((Date.now() - started) / 1000).toFixed(1)} s`);
     await page.context().close();

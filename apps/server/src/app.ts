@@ -41,6 +41,7 @@ import { AGGREGATION_REEXPORTERS, registerAggregationDelivery } from './modules/
 import { reportReorderers } from './modules/reports/service.js';
 import { reportQueue } from './jobs/report-order.js';
 import { reportRoutes } from './routes/reports/index.js';
+import { reportScheduleRoutes } from './routes/processing/report-schedules.js';
 import { intakeReimporters } from './modules/timeseries/accept.js';
 import { masterDataRoutes } from './routes/masterdata/index.js';
 import { setToErrorRoutes } from './routes/processing/set-to-error.js';
@@ -272,6 +273,7 @@ export async function buildApp({
   await app.register(deadLetterQueueRoutes, { prefix: API_PREFIX });
   await app.register(procedureTaskRoutes, { prefix: API_PREFIX });
   await app.register(reportRoutes, { prefix: API_PREFIX });
+  await app.register(reportScheduleRoutes, { prefix: API_PREFIX, credentialsKey: config.interfaceCredentialsKey });
   await app.register(processingConfigRoutes, { prefix: API_PREFIX, database });
   await app.register(statisticsRoutes, { prefix: API_PREFIX });
   // Settlement and verification reads (issue 10).

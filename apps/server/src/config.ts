@@ -87,6 +87,12 @@ export interface AppConfig {
    * (with DATA_DIR=memory://, a folder under the system's temporary directory).
    */
   sentMailDir: string;
+  /**
+   * REPORT_DELIVERY_ATTEMPTS (default 3) and REPORT_DELIVERY_RETRY_SECONDS (default 30): a scheduled
+   * report's failed delivery is tried this many times in all, waiting the pause, then twice it ...
+   * between attempts, before its entry is ERROR (modules/reports/delivery.ts).
+   */
+  scheduledDeliveryRetry: { attempts: number; delayMs: number };
 }
 
 export interface KeycloakAdminConfig {
@@ -270,6 +276,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     smtpUrl: parseSmtpUrl(env.SMTP_URL),
     mailFrom: parseMailFrom(env.MAIL_FROM, publicUrl),
     sentMailDir: sentMailDirectory(env.SENT_MAIL_DIR, dataDir),
+    scheduledDeliveryRetry: {
+      attempts: Math.min(parsePositiveInt(env.REPORT_DELIVERY_ATTEMPTS, 3), 10),
+      delayMs: parsePositiveInt(env.REPORT_DELIVERY_RETRY_SECONDS, 30) * 1000,
+    },
   };
 }
 

@@ -126,6 +126,21 @@ export const deliveryDestinationSchema = z.discriminatedUnion('destinationType',
 export type DeliveryDestination = z.output<typeof deliveryDestinationSchema>;
 export type DeliveryDestinationInput = z.input<typeof deliveryDestinationSchema>;
 
+/**
+ * A destination as a schedule's form sends it (issue 20 item 4): the fields of
+ * deliveryDestinationSchema with the password optional, since an edit that leaves it empty keeps the
+ * stored one (never shown again). Sent on POST /processing/scheduledreports/with-credentials when a
+ * password is typed; the server holds a new FTP or SFTP destination to having one.
+ */
+export const deliveryDestinationEntrySchema = z.discriminatedUnion('destinationType', [
+  z.object(myEmail).strict(),
+  z.object({ ...ftp, password: passwordSchema.optional() }).strict(),
+  z.object({ ...sftp, password: passwordSchema.optional() }).strict(),
+  z.object({ ...webservice, password: passwordSchema.optional() }).strict(),
+]);
+export type DeliveryDestinationEntry = z.output<typeof deliveryDestinationEntrySchema>;
+export type DeliveryDestinationEntryInput = z.input<typeof deliveryDestinationEntrySchema>;
+
 /** A destination as stored: the password encrypted (never in an answer). */
 export const storedDeliveryDestinationSchema = z.discriminatedUnion('destinationType', [
   z.object(myEmail).strict(),

@@ -19,6 +19,8 @@ export * from './processing-config.js';
 export * from './dead-letter-queues.js';
 export * from './procedure-tasks.js';
 export * from './reports.js';
+export * from './report-schedules.js';
+export * from './report-schedule-names.js';
 export * from './statistics.js';
 export * from './settlement.js';
 export * from './parameter-overview.js';

@@ -70,6 +70,8 @@ export const CONSTRAINT_ERRORS: Readonly<Record<string, ConstraintError>> = {
     code: 'process_already_running',
     message: ERROR_CODES.process_already_running,
   },
+  // migration 0420: report schedules' names per area (modules/report-schedules checks first)
+  report_schedule_name_unique: { code: 'uniquename', message: MESSAGES.scheduleNameExists, field: 'name' },
   // migration 0350: one approved result per scope (modules/processing/tasks.ts checks first)
   procedure_result_one_approved: {
     code: 'approved-settlement-exists',

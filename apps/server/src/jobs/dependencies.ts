@@ -5,6 +5,7 @@ import type { Procedures } from '../modules/processing/define-procedure.js';
 import type { DeliverySettings as ReportDeliverySettings } from '../modules/delivery/service.js';
 import type { DeliverySettings } from '../modules/settlement/aggregation-delivery.js';
 import type { ImportQueue } from '../modules/timeseries/accept.js';
+import type { ReportQueue } from '../modules/reports/service.js';
 
 /**
  * What the jobs of this folder work with besides their context, made once by the app (app.ts, from
@@ -25,4 +26,6 @@ export interface JobDependencies {
   delivery: DeliverySettings;
   /** Where report files go (e-mail, FTP, SFTP, web service: modules/delivery deliverySettings). */
   reportDelivery: ReportDeliverySettings;
+  /** The report orders' queue (the report-schedule round orders its due schedules here). */
+  reportQueue: ReportQueue;
 }

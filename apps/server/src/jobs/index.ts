@@ -17,7 +17,8 @@ import { meteredEnergyDeliveryJob } from './metered-energy-delivery.js';
 import { nightlyAllocationJob } from './nightly-allocation.js';
 import { procedureFollowUpJob } from './procedure-follow-up.js';
 import { procedureRunJob, procedureRunQueue } from './procedure-run.js';
-import { reportOrderJob } from './report-order.js';
+import { reportOrderJob, reportQueue } from './report-order.js';
+import { reportScheduleJob } from './report-schedule.js';
 import { sftpIntakeJob } from './sftp-intake.js';
 import { timeSeriesImportJob } from './timeseries-import.js';
 
@@ -39,6 +40,7 @@ export const ALL_JOBS: readonly JobDefinition<z.ZodType, JobDependencies>[] = [
   cebdMonthEndJob,
   nightlyAllocationJob,
   reportOrderJob,
+  reportScheduleJob,
 ];
 
 /** The time-series import's queue (uploads, the SFTP intake, the data log's re-import). */
@@ -84,5 +86,6 @@ export function jobDependencies(
     sftpIntake: { ...sftpIntakeSettings(config, database, imports), cron: config.sftpIntakeCron },
     delivery: { credentialsKey: config.interfaceCredentialsKey, allowedHosts: config.interfaceAllowedHosts },
     reportDelivery: deliverySettings(config),
+    reportQueue: reportQueue(jobs),
   };
 }

@@ -9,6 +9,7 @@ import {
 } from './metered-energy-aggregation-schedule.js';
 import { SFTP_INTAKE_ACTOR, sftpIntakeJob } from './sftp-intake.js';
 import { NIGHTLY_ALLOCATION_CRON, nightlyAllocationJob } from './nightly-allocation.js';
+import { REPORT_SCHEDULE_CRON, reportScheduleJob } from './report-schedule.js';
 
 /**
  * The schedule of the automatic intake, declared on its job and put in place by start.ts after
@@ -30,6 +31,7 @@ describe('the sftp-intake schedule', () => {
       { job: delayedTasksJob.name, cron: DELAYED_TASKS_CRON },
       { job: cebdMonthEndJob.name, cron: CEBD_MONTH_END_CRON },
       { job: nightlyAllocationJob.name, cron: NIGHTLY_ALLOCATION_CRON },
+      { job: reportScheduleJob.name, cron: REPORT_SCHEDULE_CRON },
     ];
     expect(await t.app.jobs.applySchedules()).toEqual(expected);
     // The next start: still one schedule per job, replaced.

@@ -256,6 +256,13 @@ describe('every declared call', () => {
     const get = (url: string): InjectOptions => ({ method: 'GET', url: `/api${url}` });
     const post = (url: string, payload: object): InjectOptions => ({ method: 'POST', url: `/api${url}`, payload });
     const month = 'startYear=2026&startMonth=10';
+    const schedule = {
+      reportName: 'settlement',
+      frequency: 'daily',
+      time: '06:00',
+      format: 'csv',
+      destination: { destinationType: 'my email' },
+    };
     const download = (id: number) =>
       post('/eventlog/datalog/download', { id, messageType: MESSAGE_TYPES.meteredEnergyAggregation });
 
@@ -357,6 +364,22 @@ describe('every declared call', () => {
         }),
       ],
       'reports.file': (s) => Object.values(s.entries).map((id) => get(`/eventlog/datalog/reports/${id}/file`)),
+      // A schedule runs as its owner (modules/report-schedules): its answer is the consumer's own
+      // schedules, and its runs see what the owner sees then.
+      'reportSchedules.list': () => [get('/processing/scheduledreports')],
+      'reportSchedules.save': () => [
+        post('/processing/scheduledreports', { ...schedule, name: `Own ${Math.random()}` }),
+      ],
+      'reportSchedules.saveWithCredentials': () => [
+        post('/processing/scheduledreports/with-credentials', {
+          ...schedule,
+          name: `Own by FTP ${Math.random()}`,
+          destination: { destinationType: 'ftp', host: 'ftp.example.org', username: 'u', password: 'p' },
+        }),
+      ],
+      'reportSchedules.remove': () => [
+        { method: 'DELETE', url: '/api/processing/scheduledreports/00000000-0000-4000-8000-000000000001' },
+      ],
     };
 
     const consumerCalls = ALL_CALLS.filter((call) => {

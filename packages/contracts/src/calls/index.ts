@@ -10,6 +10,7 @@ import { processingCalls } from './processing.js';
 import { procedureTaskCalls } from './procedure-tasks.js';
 import { processingConfigCalls } from './processing-config.js';
 import { reportCalls } from './reports.js';
+import { reportScheduleCalls } from './report-schedules.js';
 import { sentMailCalls } from './sent-mail.js';
 import { sftpIntegrationCalls } from './sftp-integration.js';
 import { settlementCalls } from './settlement.js';
@@ -31,6 +32,7 @@ export { processingCalls } from './processing.js';
 export { procedureTaskCalls } from './procedure-tasks.js';
 export { processingConfigCalls } from './processing-config.js';
 export { reportCalls } from './reports.js';
+export { reportScheduleCalls } from './report-schedules.js';
 export { sentMailCalls } from './sent-mail.js';
 export { sftpIntegrationCalls } from './sftp-integration.js';
 export { settlementCalls } from './settlement.js';
@@ -59,6 +61,7 @@ export const CALL_GROUPS = {
   settlement: settlementCalls,
   parameterOverview: parameterOverviewCalls,
   reports: reportCalls,
+  reportSchedules: reportScheduleCalls,
 } as const satisfies Record<string, Record<string, CallDeclaration>>;
 
 /** Every declared call, flat, named `group.name`. */

@@ -99,6 +99,11 @@ export const POLICIES = {
   /** Reports (issue 20): the reports a user may order, ordering one, and its file. */
   reportOrder: { name: 'reportOrder', roles: REPORT_ORDERERS, tenant: true },
   /**
+   * Report schedules (issue 20 item 4): the roles that order reports; which report each may schedule
+   * is the report's own rule (who may order it), and a schedule shows to its owner and the area-wide roles.
+   */
+  reportSchedule: { name: 'reportSchedule', roles: REPORT_ORDERERS, tenant: true },
+  /**
    * POST /processing/tasks/{procedure}: a procedure's task (processingRun's roles) or a report order
    * (reportOrder's) on one path; the route holds each reading to its own roles.
    */

@@ -102,6 +102,14 @@ export async function finishFile(
   );
 }
 
+/** A RUNNING entry's text while it works (a scheduled report waiting to try its delivery again). */
+export async function noteRunningFile(ex: Executor, tenant: string, id: number, text: string): Promise<void> {
+  await ex.execute(
+    sql`UPDATE data_log SET message_text = ${entryText(text)}
+         WHERE tenant = ${tenant}::uuid AND id = ${id} AND message_status = 'RUNNING'`,
+  );
+}
+
 export const INTERRUPTED_TEXT = 'The server stopped while the file was being processed; nothing of it was stored';
 
 /**

@@ -1,6 +1,7 @@
 import { emailAddressSchema, type StoredDeliveryDestination } from '@railwatt/contracts';
 import type { AppConfig } from '../../config.js';
 import type { AllowedHosts } from '../interface/allowed-hosts.js';
+import type { CredentialsKeySource } from '../interface/credentials.js';
 import type { Executor } from '../domain/sql.js';
 import { decryptDestinationPassword } from './credentials.js';
 import { errorMessage, failed, fileNameProblem, type DeliveryFile, type DeliveryOutcome } from './delivery-file.js';
@@ -35,13 +36,34 @@ export interface DeliverySettings {
   sftp?: { timeoutMs?: number };
   /** Timeout, attempts, pause and trust anchors of the web service (defaults in webservice.ts). */
   webservice?: Omit<WebserviceOptions, 'allowedHosts'>;
+  /** INTERFACE_CREDENTIALS_KEY (absent: the stored key): decrypts a schedule's destination password. */
+  credentialsKey?: CredentialsKeySource;
+  /**
+   * A scheduled report's delivery that failed is tried again: `attempts` in all, waiting `delayMs`,
+   * then twice that ... between them (DEFAULT_SCHEDULED_RETRY).
+   */
+  scheduledRetry?: { attempts: number; delayMs: number };
 }
+
+/** Three attempts, 30 s and 60 s apart: a peer restarting or a full disk for a minute is not an ERROR (config's defaults). */
+export const DEFAULT_SCHEDULED_RETRY = { attempts: 3, delayMs: 30_000 } as const;
 
 /** The settings of the configuration: SMTP_URL, MAIL_FROM, SENT_MAIL_DIR, NODE_NAME, INTERFACE_ALLOWED_HOSTS. */
 export const deliverySettings = (
-  config: Pick<AppConfig, 'smtpUrl' | 'mailFrom' | 'sentMailDir' | 'nodeName' | 'interfaceAllowedHosts'>,
+  config: Pick<
+    AppConfig,
+    | 'smtpUrl'
+    | 'mailFrom'
+    | 'sentMailDir'
+    | 'nodeName'
+    | 'interfaceAllowedHosts'
+    | 'interfaceCredentialsKey'
+    | 'scheduledDeliveryRetry'
+  >,
 ): DeliverySettings => ({
   allowedHosts: config.interfaceAllowedHosts,
+  credentialsKey: config.interfaceCredentialsKey,
+  scheduledRetry: config.scheduledDeliveryRetry,
   mail: { smtpUrl: config.smtpUrl, from: config.mailFrom, sentMailDir: config.sentMailDir, node: config.nodeName },
 });
 

@@ -22,6 +22,9 @@ export interface ReportOrder {
   statuses: ProcedureResultStatus[];
   organisations: string[] | null;
   username: string;
+  /** A scheduled report's schedule (the stored destination's password is encrypted for it) and its owner. */
+  scheduleUuid: string | null;
+  scheduleOwner: string | null;
 }
 
 export type NewReportOrder = Omit<ReportOrder, 'id'> & { reorderOf?: number | null };
@@ -33,13 +36,14 @@ export async function insertOrder(ex: Executor, order: NewReportOrder): Promise<
     ex,
     sql`INSERT INTO report_order (tenant, data_log_id, report_name, format, language, zone_id, period_start, period_end,
                                   refs, refs_names, parameters, destinations, processing_id, ref_time, statuses,
-                                  organisation_uuids, username, reorder_of)
+                                  organisation_uuids, username, reorder_of, schedule_uuid, schedule_owner)
         VALUES (${order.tenant}::uuid, ${order.dataLogId}, ${order.reportName}, ${order.format}, ${order.language},
                 ${order.zoneId}, ${order.periodStart}::timestamptz, ${order.periodEnd}::timestamptz, ${json(order.refs)},
                 ${json(order.refsNames)}, ${json(order.parameters)}, ${json(order.destinations)},
                 ${order.processingId}::bigint, ${order.refTime}::timestamptz, ${sql.param([...order.statuses])}::text[],
                 ${order.organisations === null ? null : sql`${sql.param([...order.organisations])}::uuid[]`},
-                ${order.username}, ${order.reorderOf ?? null}::bigint)
+                ${order.username}, ${order.reorderOf ?? null}::bigint, ${order.scheduleUuid}::uuid,
+                ${order.scheduleOwner})
         RETURNING id`,
   );
   return Number(row!.id);
@@ -51,7 +55,8 @@ const SELECT_ORDER = sql`SELECT id, tenant, data_log_id AS "dataLogId", report_n
        to_char(period_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "periodEnd",
        refs, refs_names AS "refsNames", parameters, destinations, processing_id AS "processingId",
        to_char(ref_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "refTime",
-       statuses, organisation_uuids::text[] AS organisations, username
+       statuses, organisation_uuids::text[] AS organisations, username,
+       schedule_uuid::text AS "scheduleUuid", schedule_owner AS "scheduleOwner"
   FROM report_order`;
 
 function order(row: ReportOrder): ReportOrder {

@@ -20,7 +20,7 @@ import { z } from 'zod';
 import type { ServiceContext } from '../../context.js';
 import { UserFacingError, ApiError, userMessage } from '../../errors.js';
 import { REPORT_RENDERERS, type RenderRow } from '../../formats/report/index.js';
-import { finishFile, recordFile } from '../datalog/datalog-service.js';
+import { finishFile, noteRunningFile, recordFile } from '../datalog/datalog-service.js';
 import { removeFileBytes, writeFileBytes } from '../datalog/file-store.js';
 import type { DataLogActionList } from '../datalog/registry.js';
 import type { StoredEntry } from '../datalog/repository.js';
@@ -165,6 +165,34 @@ export async function orderReport(
   query: ReportOrderQuery,
   rawBody: TaskOrReportBody,
 ): Promise<ReportOrderAnswer> {
+  const prepared = await prepareOrder(ctx, reports, name, query, rawBody);
+  const { orderId, dataLogId } = await storeOrder(ctx, prepared, MESSAGE_TYPES.orderedReport);
+  const jobId = await queueOrFail(ctx, queue, { orderId, dataLogId });
+  return { reportName: name, jobId, dataLogId, fileName: prepared.fileName };
+}
+
+/** An order checked and resolved, ready to be stored (prepareOrder). */
+export interface PreparedOrder {
+  order: Omit<NewReportOrder, 'dataLogId'>;
+  fileName: string;
+  contentType: string;
+  /** The organisations the entry holds (the named ones, else what the orderer may see; null: all). */
+  organisations: readonly string[] | null;
+}
+
+/**
+ * Checks an order against the report's definition as `ctx.actor` (who: 403; refs, parameters and the
+ * named result: 400 in the catalogue's words) and resolves it (period, names, statuses, the
+ * organisations the orderer may see, the file's name). The order call and a schedule (its save, and
+ * each run as the owner: modules/report-schedules) check orders here and nowhere else.
+ */
+export async function prepareOrder(
+  ctx: ServiceContext,
+  reports: ReportTable,
+  name: ReportName,
+  query: ReportOrderQuery,
+  rawBody: TaskOrReportBody,
+): Promise<PreparedOrder> {
   const report = reports.get(name);
   if (!report || !offeredIn(report, ctx.tenant.kind))
     throw ApiError.badRequest('invalid_input', `The report ${name} is not available`);
@@ -285,14 +313,18 @@ export async function orderReport(
     statuses,
     organisations: organisations === null ? null : [...organisations],
     username: ctx.actor.username,
+    scheduleUuid: null,
+    scheduleOwner: null,
   };
-  const { orderId, dataLogId } = await storeOrder(ctx, order, fileName, renderer.contentType, entryOrganisations);
-  const jobId = await queueOrFail(ctx, queue, { orderId, dataLogId });
-  return { reportName: name, jobId, dataLogId, fileName };
+  return { order, fileName, contentType: renderer.contentType, organisations: entryOrganisations };
 }
 
 /** Queues an order's job; an order that cannot be queued is ERROR at once (never RUNNING forever). */
-async function queueOrFail(ctx: ServiceContext, queue: ReportQueue, order: { orderId: number; dataLogId: number }) {
+export async function queueOrFail(
+  ctx: ServiceContext,
+  queue: ReportQueue,
+  order: { orderId: number; dataLogId: number },
+) {
   try {
     return await queue(ctx, order);
   } catch (error) {
@@ -304,22 +336,23 @@ async function queueOrFail(ctx: ServiceContext, queue: ReportQueue, order: { ord
   }
 }
 
-/** The entry (RUNNING, no bytes) and the order, in one transaction. */
-async function storeOrder(
+/**
+ * The entry (RUNNING, no bytes) and the order, in one transaction: an "Ordered report", or a
+ * "Scheduled report" (a schedule's run, modules/report-schedules).
+ */
+export async function storeOrder(
   ctx: ServiceContext,
-  order: Omit<NewReportOrder, 'dataLogId'>,
-  fileName: string,
-  contentType: string,
-  organisations: readonly string[] | null,
+  { order, fileName, contentType, organisations }: PreparedOrder,
+  messageType: typeof MESSAGE_TYPES.orderedReport | typeof MESSAGE_TYPES.scheduledReport,
   reorderOf: number | null = null,
 ): Promise<{ orderId: number; dataLogId: number }> {
   return ctx.db.transaction(async (tx) => {
     const dataLogId = await recordFile(tx, {
       tenant: ctx.tenant.uuid,
       username: ctx.actor.username,
-      messageType: MESSAGE_TYPES.orderedReport,
+      messageType,
       status: 'RUNNING',
-      text: 'Ordered',
+      text: messageType === MESSAGE_TYPES.scheduledReport ? 'Scheduled' : 'Ordered',
       fileName,
       contentType,
       destination: destinationText(order.destinations),
@@ -332,8 +365,8 @@ async function storeOrder(
 
 function destinationText(destinations: readonly unknown[]): string | null {
   const parts = destinations.map((d) => {
-    const x = d as { address?: string; host?: string; webserviceUri?: string };
-    return x.address ?? x.host ?? x.webserviceUri ?? '';
+    const x = d as { address?: string; host?: string; webserviceUri?: string; destinationType?: string };
+    return x.address ?? x.host ?? x.webserviceUri ?? x.destinationType ?? '';
   });
   return parts.length > 0 ? parts.join('; ') : null;
 }
@@ -434,10 +467,13 @@ export async function makeReport(
     // The file is made; a destination that did not take it makes the entry ERROR with the reason
     // (the file stays downloadable, and a re-order makes and sends it again).
     const outcomes = options.delivery
-      ? await deliverOrderedReport(ctx, options.delivery, order, {
-          title: report.title[order.language],
-          contentType: renderer.contentType,
-        })
+      ? await deliverOrderedReport(
+          ctx,
+          options.delivery,
+          order,
+          { title: report.title[order.language], contentType: renderer.contentType },
+          (text) => noteRunningFile(ctx.db, ctx.tenant.uuid, order.dataLogId, text),
+        )
       : [];
     const undelivered = outcomes.some((o) => !o.ok);
     const message = outcomes.length > 0 ? `${made}; ${deliveryText(outcomes)}` : made;
@@ -476,10 +512,14 @@ export async function reorderReport(ctx: ServiceContext, queue: ReportQueue, ent
   const organisations = await entryOrganisations(ctx, entry.id);
   const { orderId, dataLogId } = await storeOrder(
     ctx,
-    { ...order, username: ctx.actor.username },
-    entry.fileName ?? `${original.reportName}.${REPORT_RENDERERS[original.format].extension}`,
-    REPORT_RENDERERS[original.format].contentType,
-    organisations,
+    {
+      order: { ...order, username: ctx.actor.username },
+      fileName: entry.fileName ?? `${original.reportName}.${REPORT_RENDERERS[original.format].extension}`,
+      contentType: REPORT_RENDERERS[original.format].contentType,
+      organisations,
+    },
+    // A scheduled report's re-order is a scheduled report again (its destination is the schedule's).
+    original.scheduleUuid === null ? MESSAGE_TYPES.orderedReport : MESSAGE_TYPES.scheduledReport,
     id,
   );
   await queueOrFail(ctx, queue, { orderId, dataLogId });

@@ -1,10 +1,11 @@
-import { rolesExcept, TPA_SETTLEMENT_AREAS, type AreaKind } from '@railwatt/contracts';
+import { isSchedulable, rolesExcept, TPA_SETTLEMENT_AREAS, type AreaKind, type ReportName } from '@railwatt/contracts';
 import { areasExcept } from '../../lib/access';
 import { lazyScreen, type AppRoute } from '../../lib/routes';
 
-const ReportsScreen = lazyScreen(() => import('./components/reports-screen'), 'ReportsScreen');
 const ReportsIndexPage = lazyScreen(() => import('./components/reports-index-page'), 'ReportsIndexPage');
 const ReportOrderPage = lazyScreen(() => import('./components/report-order-page'), 'ReportOrderPage');
+const ReportSchedulesPage = lazyScreen(() => import('./components/report-schedules-page'), 'ReportSchedulesPage');
+const ReportSchedulePage = lazyScreen(() => import('./components/report-schedule-page'), 'ReportSchedulePage');
 
 /**
  * Reports. The spec names no roles: everyone except the train-run-data provider (whose work is the data
@@ -14,41 +15,44 @@ const ReportOrderPage = lazyScreen(() => import('./components/report-order-page'
 const REPORT_ROLES = rolesExcept('train-run-data-provider');
 
 /** The reports of product.md §2; tpa reports in the areas that settle for a TPA, the Portugal overview in portugal. */
-export const REPORTS: readonly { name: string; schedule: boolean; areas?: readonly AreaKind[] }[] = [
-  { name: 'trainrunenergy', schedule: true },
-  { name: 'trainrunenergysettlementdependency', schedule: true },
-  { name: 'settlement', schedule: true },
-  { name: 'gridarea-settlement', schedule: true },
-  { name: 'settlementsummary', schedule: true },
-  { name: 'tpa-settlement', schedule: true, areas: [...TPA_SETTLEMENT_AREAS] },
-  { name: 'erpsettlementtotal', schedule: true },
-  { name: 'supplier', schedule: true },
-  { name: 'tpa-supplier', schedule: true, areas: [...TPA_SETTLEMENT_AREAS] },
-  { name: 'energycorrection', schedule: true },
-  { name: 'energyrawdata', schedule: true },
-  { name: 'surveillancearea', schedule: true },
-  { name: 'totaltrainrunenergy', schedule: true },
-  { name: 'energymarket', schedule: true },
-  { name: 'consumption', schedule: true },
-  { name: 'shuntingandstabling', schedule: true },
-  { name: 'nonmeteredtractionunits', schedule: true },
-  { name: 'accumulatedenergy', schedule: true },
-  { name: 'accumulatedenergysettlementdependency', schedule: true },
-  // "Some with schedule pages": the invoice appendices and ERP exports are ordered per run, not scheduled.
-  { name: 'onaccountappendix', schedule: false },
-  { name: 'settlementoverviewonaccount', schedule: true },
-  { name: 'settlementoverview', schedule: true },
-  { name: 'portugal-settlementoverview', schedule: true, areas: ['portugal'] },
-  { name: 'agressoexportsettlement', schedule: false },
-  { name: 'customerinvoicemonthappendix', schedule: false },
-  { name: 'agressoonaccount', schedule: false },
-  { name: 'energysupplyandcost', schedule: true },
-  { name: 'expense', schedule: true },
-  { name: 'overviewofinvoicedcost', schedule: true },
-  { name: 'priceelements', schedule: true },
-  { name: 'accumulatedmeteredtrainenergyintaxarea', schedule: true },
-  { name: '15minoverview', schedule: true },
-  { name: '15mindetailed', schedule: true },
+/**
+ * Which have a schedule page ("some with schedule pages") is contracts isSchedulable: the server refuses
+ * to schedule the others (the invoice appendices and ERP exports, made per billing run).
+ */
+export const REPORTS: readonly { name: ReportName; areas?: readonly AreaKind[] }[] = [
+  { name: 'trainrunenergy' },
+  { name: 'trainrunenergysettlementdependency' },
+  { name: 'settlement' },
+  { name: 'gridarea-settlement' },
+  { name: 'settlementsummary' },
+  { name: 'tpa-settlement', areas: [...TPA_SETTLEMENT_AREAS] },
+  { name: 'erpsettlementtotal' },
+  { name: 'supplier' },
+  { name: 'tpa-supplier', areas: [...TPA_SETTLEMENT_AREAS] },
+  { name: 'energycorrection' },
+  { name: 'energyrawdata' },
+  { name: 'surveillancearea' },
+  { name: 'totaltrainrunenergy' },
+  { name: 'energymarket' },
+  { name: 'consumption' },
+  { name: 'shuntingandstabling' },
+  { name: 'nonmeteredtractionunits' },
+  { name: 'accumulatedenergy' },
+  { name: 'accumulatedenergysettlementdependency' },
+  { name: 'onaccountappendix' },
+  { name: 'settlementoverviewonaccount' },
+  { name: 'settlementoverview' },
+  { name: 'portugal-settlementoverview', areas: ['portugal'] },
+  { name: 'agressoexportsettlement' },
+  { name: 'customerinvoicemonthappendix' },
+  { name: 'agressoonaccount' },
+  { name: 'energysupplyandcost' },
+  { name: 'expense' },
+  { name: 'overviewofinvoicedcost' },
+  { name: 'priceelements' },
+  { name: 'accumulatedmeteredtrainenergyintaxarea' },
+  { name: '15minoverview' },
+  { name: '15mindetailed' },
 ];
 
 /**
@@ -66,14 +70,14 @@ function reportRoutes(report: (typeof REPORTS)[number]): AppRoute[] {
     ...areas,
     component: ReportOrderPage,
   };
-  if (!report.schedule) return [order];
+  if (!isSchedulable(report.name)) return [order];
   const schedule: AppRoute = {
     path: `${report.name}/schedule`,
     titleKey: 'routes.reports.schedule',
     titleArgs,
     roles: REPORT_ROLES,
     ...areas,
-    component: ReportsScreen,
+    component: ReportSchedulePage,
   };
   return [order, schedule];
 }
@@ -89,7 +93,7 @@ export const reportsRoutes: AppRoute = {
       path: 'schedules/:report',
       titleKey: 'routes.reports.scheduleOverview',
       roles: REPORT_ROLES,
-      component: ReportsScreen,
+      component: ReportSchedulesPage,
     },
     ...REPORTS.flatMap(reportRoutes),
   ],

@@ -1,7 +1,9 @@
-import { Alert, Button, Group, Loader, NumberInput, Select, Stack, Table, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Loader, NumberInput, Select, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import {
+  isSchedulable,
   LANGUAGES,
+  REPORT_NAMES,
   type JobRun,
   type ReportFormat,
   type ReportLanguage,
@@ -10,7 +12,7 @@ import {
 } from '@railwatt/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { PageTitle } from '../../../components/ui/page-title';
 import { JobProgress } from '../../../components/ui/upload-dialog/job-progress';
 import { apiErrorMessages } from '../../../lib/errors';
@@ -68,8 +70,13 @@ export function ReportOrderPage(props: ScreenProps) {
   return (
     <Stack gap="md">
       <PageTitle {...props} />
-      {reports.isPending && <Loader size="sm" aria-label={t('loading')} />}
+      {reports.isPending && <Loader size="sm" role="status" aria-label={t('loading')} />}
       {reports.isError && <Alert color="red">{apiErrorMessages(reports.error, tRoot).join(' ')}</Alert>}
+      {isSchedulable(name) && (REPORT_NAMES as readonly string[]).includes(name) && (
+        <Anchor component={Link} to={`/reports/schedules/${name}`}>
+          {t('order.schedules')}
+        </Anchor>
+      )}
       {reports.data && !report && (
         <Alert color="yellow" data-testid="report-unavailable">
           {t('order.unavailable')}

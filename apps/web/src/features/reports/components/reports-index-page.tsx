@@ -1,6 +1,6 @@
-import { Alert, Anchor, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import type { ReportDescription, ReportLanguage } from '@railwatt/contracts';
+import { isSchedulable, type ReportDescription, type ReportLanguage } from '@railwatt/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PageTitle } from '../../../components/ui/page-title';
@@ -9,7 +9,11 @@ import type { ScreenProps } from '../../../lib/routes';
 import { useNamespaceT } from '../../../lib/use-namespace-t';
 import { reportListQuery } from '../api/reports';
 
-/** /reports: the reports this user may order in the area (GET /domain/reports), grouped by family. */
+/**
+ * /reports: the reports this user may order in the area (GET /domain/reports), grouped by family, each
+ * with its schedules (/reports/schedules/<report>) when it has a schedule page: every report page one
+ * click from the section.
+ */
 export function ReportsIndexPage(props: ScreenProps) {
   const { t, tRoot } = useNamespaceT('reportOrder');
   const { i18n } = useTranslation();
@@ -22,7 +26,7 @@ export function ReportsIndexPage(props: ScreenProps) {
     <Stack gap="md">
       <PageTitle {...props} />
       <Text>{t('index.intro')}</Text>
-      {reports.isPending && <Loader size="sm" aria-label={t('loading')} />}
+      {reports.isPending && <Loader size="sm" role="status" aria-label={t('loading')} />}
       {reports.isError && <Alert color="red">{apiErrorMessages(reports.error, tRoot).join(' ')}</Alert>}
       {reports.data && reports.data.length === 0 && <Text>{t('index.none')}</Text>}
       <SimpleGrid cols={{ base: 1, md: 2 }}>
@@ -32,9 +36,21 @@ export function ReportsIndexPage(props: ScreenProps) {
               {t(`family.${family}`, { defaultValue: family })}
             </Title>
             {list.map((report) => (
-              <Anchor key={report.name} component={Link} to={`/reports/${report.name}`}>
-                {report.title}
-              </Anchor>
+              <Group key={report.name} gap="sm">
+                <Anchor component={Link} to={`/reports/${report.name}`}>
+                  {report.title}
+                </Anchor>
+                {isSchedulable(report.name) && (
+                  <Anchor
+                    component={Link}
+                    to={`/reports/schedules/${report.name}`}
+                    size="sm"
+                    aria-label={t('index.schedulesOf', { report: report.title })}
+                  >
+                    {t('index.schedules')}
+                  </Anchor>
+                )}
+              </Group>
             ))}
           </Stack>
         ))}
