@@ -312,6 +312,11 @@ export async function preprocessCebd(
       ), price_held AS MATERIALIZED (${holding('pricearea', sql`price_positions`)}
       ), priced AS MATERIALIZED (${firstHolding('pricearea', 'price_held')}
       ), judged AS (
+        -- Each record's decision computed here (OFFSET 0 keeps the subquery whole): inlined into the
+        -- UPDATE, its expressions were evaluated after the UPDATE's hash join, which then hashed every
+        -- record with the unit's, type's and organisations' attributes (1.3 kB a row, spilled to
+        -- disk: EXPLAIN ANALYZE of a day file, bench/cebd-intake.ts).
+        SELECT * FROM (
         SELECT r.*, u.entity_uuid AS unit, coalesce(g.entity_uuid, gs.entity_uuid) AS grid,
                coalesce(g.price_ref, gs.price_ref, pa.entity_uuid) AS price,
                (c.entity_uuid IS NULL OR NOT c.active OR u.entity_uuid IS NULL OR NOT u.active) AS c60,
@@ -339,6 +344,7 @@ export async function preprocessCebd(
           LEFT JOIN placed_shared gs ON gs.cp = r.cp AND gs.t = r.t
           LEFT JOIN priced pa ON pa.cp = r.cp AND pa.t = r.t
          WHERE r.period_end > ${S} AND r.period_end <= ${E}
+        OFFSET 0) f
       ), written AS (
         UPDATE cebd_record w
            SET traction_unit_uuid = j.unit, grid_area_uuid = j.grid, price_area_uuid = j.price,
