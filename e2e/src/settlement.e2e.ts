@@ -249,7 +249,7 @@ describe('settlement', () => {
     // report's schedules, a new monthly schedule to "my email", saved and listed; the list is checked
     // with axe.
     await page.goto(`${baseUrl()}/reports`);
-    await page.getByRole('link', { name: 'Schedules of Settlement' }).click();
+    await page.getByRole('link', { name: 'Schedules of Settlement', exact: true }).click();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/reports/schedules/settlement');
     await page.getByRole('link', { name: 'New schedule' }).click();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/reports/settlement/schedule');

@@ -73,10 +73,24 @@ function matchTree(routes: readonly AppRoute[]): RouteObject[] {
     );
 }
 
+/** The match tree of each route list, built once (the guards and menus ask for every link). */
+const matchTrees = new WeakMap<readonly AppRoute[], RouteObject[]>();
+/** Answers already found per route list and pathname (at most CHAIN_CACHE_SIZE each, then started anew). */
+const chains = new WeakMap<readonly AppRoute[], Map<string, AppRoute[]>>();
+const CHAIN_CACHE_SIZE = 1000;
+
 /** The chain of routes (outermost first) that a pathname matches; empty when nothing matches. */
 export function routeChain(pathname: string, routes: readonly AppRoute[] = routeTable): AppRoute[] {
-  const matches = matchRoutes(matchTree(routes), pathname) ?? [];
-  return matches.map((m) => (m.route.handle as { route: AppRoute }).route);
+  let known = chains.get(routes);
+  if (!known || known.size >= CHAIN_CACHE_SIZE) chains.set(routes, (known = new Map()));
+  const found = known.get(pathname);
+  if (found) return [...found];
+  let tree = matchTrees.get(routes);
+  if (!tree) matchTrees.set(routes, (tree = matchTree(routes)));
+  const matches = matchRoutes(tree, pathname) ?? [];
+  const chain = matches.map((m) => (m.route.handle as { route: AppRoute }).route);
+  known.set(pathname, chain);
+  return [...chain];
 }
 
 /** True when a pathname matches a real route (not the catch-all). */
