@@ -1,12 +1,11 @@
 import { dayInZone, dayStartInZone, MAX_RUN_DAYS, type AreaKind } from '@railwatt/contracts';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { systemContexts, type ServiceContext } from '../context.js';
-import type { Database } from '../db/client.js';
 import { rows } from '../modules/domain/sql.js';
 import { defineJob } from '../modules/jobs/define-job.js';
-import { SYSTEM_USERNAME, type FollowUp } from '../modules/processing/chain.js';
+import { SYSTEM_USERNAME } from '../modules/processing/chain.js';
 import type { JobDependencies } from './dependencies.js';
+import { systemRoundAreas, type SystemRoundDeps } from './system-round.js';
 
 export const CEBD_MONTH_END_JOB = 'cebd-month-end';
 
@@ -35,18 +34,10 @@ export function lastMonth(now: Date, timeZone: string): { start: string; end: st
  * instead of losing the month.
  */
 export async function startMonthEndRechecks(
-  deps: {
-    database: Database;
-    followUp: (ctx: ServiceContext, followUp: FollowUp) => Promise<string>;
-    log: ServiceContext['log'];
-  },
+  deps: SystemRoundDeps,
   now: Date = new Date(),
 ): Promise<{ area: AreaKind; start: string; end: string }[]> {
-  const contexts = await systemContexts(deps.database, {
-    username: SYSTEM_USERNAME,
-    log: deps.log,
-    why: 'the month-end CEBD re-check',
-  });
+  const contexts = await systemRoundAreas(deps, 'the month-end CEBD re-check');
   const started: { area: AreaKind; start: string; end: string }[] = [];
   for (const ctx of contexts) {
     const area = ctx.tenant;

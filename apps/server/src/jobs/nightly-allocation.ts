@@ -1,11 +1,10 @@
 import { dayInZone, dayStartInZone, type AreaKind, type ProcedureName } from '@railwatt/contracts';
 import { z } from 'zod';
-import { systemContexts, type ServiceContext } from '../context.js';
-import type { Database } from '../db/client.js';
 import { defineJob } from '../modules/jobs/define-job.js';
-import { SYSTEM_USERNAME, type FollowUp } from '../modules/processing/chain.js';
+import { SYSTEM_USERNAME } from '../modules/processing/chain.js';
 import { earliestDueDay } from '../modules/processing/due-days.js';
 import type { JobDependencies } from './dependencies.js';
+import { systemRoundAreas, type SystemRoundDeps } from './system-round.js';
 
 /**
  * Every night at 01:30 UTC: yesterday has ended in every European area (02:30 or 03:30 on their clocks)
@@ -38,18 +37,10 @@ const ALLOCATION_STEPS: readonly ProcedureName[] = [
  * waits while another run of those days is under way.
  */
 export async function startNightlyAllocation(
-  deps: {
-    database: Database;
-    followUp: (ctx: ServiceContext, followUp: FollowUp) => Promise<string>;
-    log: ServiceContext['log'];
-  },
+  deps: SystemRoundDeps,
   now: Date = new Date(),
 ): Promise<{ area: AreaKind; start: string; end: string }[]> {
-  const contexts = await systemContexts(deps.database, {
-    username: SYSTEM_USERNAME,
-    log: deps.log,
-    why: 'the nightly allocation',
-  });
+  const contexts = await systemRoundAreas(deps, 'the nightly allocation');
   const started: { area: AreaKind; start: string; end: string }[] = [];
   for (const ctx of contexts) {
     const zone = ctx.tenant.timeZone;
